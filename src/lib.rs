@@ -1,0 +1,31 @@
+/*!
+normurl normalizes URLs in bulk.
+
+Its core is a byte-oriented implementation of the
+[WHATWG URL Standard](https://url.spec.whatwg.org/)'s parser and
+serializer: [`Url::parse`] gives exactly what `new URL(input)` gives in a
+browser. A [`Url`] is one serialization string plus component offsets, and
+[`Url::parse_into`] reuses that string so that hot loops do not allocate per
+URL.
+
+# Example
+
+```
+use normurl::Url;
+
+let url = Url::parse("HTTPS://EXAMPLE.com:443/a/./b/../c?x=1#y")?;
+assert_eq!(url.href(), "https://example.com/a/c?x=1#y");
+assert_eq!(url.hostname(), "example.com");
+assert_eq!(url.pathname(), "/a/c");
+
+let link = Url::parse_with_base("../d e", &url)?;
+assert_eq!(link.href(), "https://example.com/d%20e");
+# Ok::<(), normurl::ParseError>(())
+```
+*/
+
+#![deny(missing_docs)]
+
+mod url;
+
+pub use crate::url::{percent_decode, AsciiSet, HostKind, ParseError, SchemeType, Url};

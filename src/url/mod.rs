@@ -1,0 +1,619 @@
+//! The WHATWG URL parser and serializer: pure, no I/O, no threads.
+//!
+//! A [`Url`] is one serialization string (its `href`) plus `u32` offsets of
+//! its components, so every getter is a slice and `href` is free. Parsing
+//! writes the serialization directly while running the state machine of the
+//! [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser);
+//! nothing is built component by component and joined afterwards.
+//!
+//! Where a spec step lives:
+//!
+//! | spec | file |
+//! |---|---|
+//! | basic URL parser states | `parser.rs` (one function per state, named after it) |
+//! | already-canonical fast path | `fast.rs` |
+//! | host parser, domain parser, opaque host | `host.rs` |
+//! | IPv4 and IPv6 parsers and serializers | `ip.rs` |
+//! | path segments, dot segments, Windows drive letters | `path.rs` |
+//! | percent-encode sets and percent-decoding | `percent.rs` |
+//! | byte classes, tab/newline pre-scan | `tables.rs` |
+//! | special schemes, default ports | `scheme.rs` |
+//!
+//! Not implemented: the `encoding` argument of the basic URL parser (query
+//! encoding override for legacy non-UTF-8 documents). normurl always encodes
+//! queries as UTF-8, which is what the spec does whenever no encoding is
+//! given.
+
+mod error;
+mod fast;
+mod host;
+mod ip;
+mod parser;
+mod path;
+pub(crate) mod percent;
+mod scheme;
+pub(crate) mod tables;
+
+pub use error::ParseError;
+pub use host::HostKind;
+pub use percent::{percent_decode, AsciiSet};
+pub use scheme::SchemeType;
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+/// A parsed URL: its serialization plus component offsets.
+///
+/// The layout, with `scheme_end` at the `:`:
+///
+/// ```text
+/// https://user:pass@example.com:8080/path/to?query#frag
+///      |  |   |    |          |    |       |     |
+///      |  |   |    host_start |    |       |     fragment_start
+///      |  |   username_end    |    |       query_start
+///      |  scheme_end + 3      |    path_start
+///      scheme_end             host_end
+/// ```
+///
+/// When the URL has no host, `username_end == host_start == host_end ==
+/// scheme_end + 1`, and `path_start` is also there unless the serializer
+/// inserted `/.` (see [`Url::pathname`]).
+///
+/// # Example
+///
+/// ```
+/// use normurl::Url;
+///
+/// let base = Url::parse("https://user:pw@EXAMPLE.com:8080/a/b?q=1#top")?;
+/// assert_eq!(base.href(), "https://user:pw@example.com:8080/a/b?q=1#top");
+/// assert_eq!(base.protocol(), "https:");
+/// assert_eq!(base.username(), "user");
+/// assert_eq!(base.password(), "pw");
+/// assert_eq!(base.host(), "example.com:8080");
+/// assert_eq!(base.hostname(), "example.com");
+/// assert_eq!(base.port(), "8080");
+/// assert_eq!(base.pathname(), "/a/b");
+/// assert_eq!(base.search(), "?q=1");
+/// assert_eq!(base.hash(), "#top");
+/// assert_eq!(base.origin(), "https://example.com:8080");
+///
+/// let url = Url::parse_with_base("../c d", &base)?;
+/// assert_eq!(url.href(), "https://user:pw@example.com:8080/c%20d");
+/// # Ok::<(), normurl::ParseError>(())
+/// ```
+#[derive(Clone)]
+pub struct Url {
+    /// The href. Always ASCII.
+    serialization: String,
+    /// Index of the `:` that ends the scheme.
+    scheme_end: u32,
+    /// End of the username; equal to `host_start` when there are no
+    /// credentials. When a password follows, the byte here is `:`.
+    username_end: u32,
+    host_start: u32,
+    host_end: u32,
+    /// The port, when it is not null (default ports are always null).
+    port: Option<u16>,
+    path_start: u32,
+    /// Index of the `?`, when the query is not null.
+    query_start: Option<u32>,
+    /// Index of the `#`, when the fragment is not null.
+    fragment_start: Option<u32>,
+    scheme_type: SchemeType,
+    host_kind: HostKind,
+}
+
+impl Url {
+    /// Parses an absolute URL, as `new URL(input)` does.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::{ParseError, Url};
+    ///
+    /// assert_eq!(Url::parse("HTTP://Example.COM/%7e?x")?.href(), "http://example.com/%7e?x");
+    /// assert_eq!(Url::parse("/relative"), Err(ParseError::RelativeUrlWithoutBase));
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    pub fn parse(input: &str) -> Result<Url, ParseError> {
+        let mut url = Url::empty();
+        url.parse_into(input, None)?;
+        Ok(url)
+    }
+
+    /// Parses `input` against `base`, as `new URL(input, base)` does.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::Url;
+    ///
+    /// let base = Url::parse("http://example.com/dir/page.html")?;
+    /// assert_eq!(Url::parse_with_base("../up?q", &base)?.href(), "http://example.com/up?q");
+    /// assert_eq!(Url::parse_with_base("//other.org", &base)?.href(), "http://other.org/");
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
+        let mut url = Url::empty();
+        url.parse_into(input, Some(base))?;
+        Ok(url)
+    }
+
+    /// Parses `input` (against `base`, if given) into `self`, reusing the
+    /// allocation of `self`'s serialization.
+    ///
+    /// This is the entry point for hot loops: keep one `Url` per thread and
+    /// call `parse_into` for every input. Once the buffer has grown to the
+    /// longest URL seen, parsing an input with an ASCII host and no tab or
+    /// newline performs no allocation at all. (Inputs with tabs or newlines,
+    /// percent-encoded or non-ASCII hosts take a slower path that may
+    /// allocate scratch space.)
+    ///
+    /// On failure `self` is reset to `about:blank`, so it always holds a
+    /// valid URL.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::Url;
+    ///
+    /// let mut url = Url::parse("about:blank")?;
+    /// let mut total = 0;
+    /// for line in ["https://a.example/x", "HTTPS://B.example/./y/../z", "not a url"] {
+    ///     if url.parse_into(line, None).is_ok() {
+    ///         total += url.href().len();
+    ///     }
+    /// }
+    /// assert_eq!(total, "https://a.example/x".len() + "https://b.example/z".len());
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn parse_into(&mut self, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
+        let result = parser::parse(self, input, base);
+        if result.is_err() {
+            self.set_about_blank();
+        }
+        debug_assert_eq!(self.check_invariants(), Ok(()), "input {input:?}");
+        result
+    }
+
+    /// Like [`Url::parse_into`], but always runs the full state machine,
+    /// never the already-canonical fast path. For tests and benchmarks that
+    /// compare the two; not part of the stable API.
+    #[doc(hidden)]
+    pub fn parse_into_without_fast_path(
+        &mut self,
+        input: &str,
+        base: Option<&Url>,
+    ) -> Result<(), ParseError> {
+        let result = parser::parse_slow(self, input, base);
+        if result.is_err() {
+            self.set_about_blank();
+        }
+        result
+    }
+
+    /// A URL with an empty serialization; only valid once parsed into.
+    fn empty() -> Url {
+        Url {
+            serialization: String::new(),
+            scheme_end: 0,
+            username_end: 0,
+            host_start: 0,
+            host_end: 0,
+            port: None,
+            path_start: 0,
+            query_start: None,
+            fragment_start: None,
+            scheme_type: SchemeType::NotSpecial,
+            host_kind: HostKind::None,
+        }
+    }
+
+    fn set_about_blank(&mut self) {
+        self.serialization.clear();
+        self.serialization.push_str("about:blank");
+        self.scheme_end = 5;
+        self.username_end = 6;
+        self.host_start = 6;
+        self.host_end = 6;
+        self.port = None;
+        self.path_start = 6;
+        self.query_start = None;
+        self.fragment_start = None;
+        self.scheme_type = SchemeType::NotSpecial;
+        self.host_kind = HostKind::None;
+    }
+
+    /// The serialization: `new URL(..).href`.
+    #[inline]
+    pub fn href(&self) -> &str {
+        &self.serialization
+    }
+
+    /// The serialization (same as [`Url::href`]).
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.serialization
+    }
+
+    /// Consumes the URL and returns its serialization.
+    pub fn into_string(self) -> String {
+        self.serialization
+    }
+
+    #[inline]
+    fn slice(&self, start: u32, end: u32) -> &str {
+        &self.serialization[start as usize..end as usize]
+    }
+
+    #[inline]
+    fn len_u32(&self) -> u32 {
+        self.serialization.len() as u32
+    }
+
+    /// The scheme followed by `:`, e.g. `"https:"`.
+    #[inline]
+    pub fn protocol(&self) -> &str {
+        self.slice(0, self.scheme_end + 1)
+    }
+
+    /// The scheme, lowercase, without the `:`.
+    #[inline]
+    pub fn scheme(&self) -> &str {
+        self.slice(0, self.scheme_end)
+    }
+
+    /// The kind of scheme (special or not).
+    #[inline]
+    pub fn scheme_type(&self) -> SchemeType {
+        self.scheme_type
+    }
+
+    /// What kind of host the URL has ([`HostKind::None`] for a null host).
+    #[inline]
+    pub fn host_kind(&self) -> HostKind {
+        self.host_kind
+    }
+
+    /// Whether the serialization has `//` after the scheme, i.e. the host is
+    /// not null.
+    #[inline]
+    pub fn has_host(&self) -> bool {
+        self.host_kind != HostKind::None
+    }
+
+    /// Whether the URL has an [opaque path](https://url.spec.whatwg.org/#url-opaque-path)
+    /// (e.g. `mailto:a@b`).
+    #[inline]
+    pub fn has_opaque_path(&self) -> bool {
+        !self.has_host()
+            && !self
+                .serialization
+                .as_bytes()
+                .get(self.path_start as usize)
+                .is_some_and(|&b| b == b'/')
+    }
+
+    /// The username, percent-encoded; empty when there is none.
+    pub fn username(&self) -> &str {
+        if self.has_host() && self.username_end > self.scheme_end + 3 {
+            self.slice(self.scheme_end + 3, self.username_end)
+        } else {
+            ""
+        }
+    }
+
+    /// The password, percent-encoded; empty when there is none.
+    pub fn password(&self) -> &str {
+        if self.has_host()
+            && self.host_start > self.username_end
+            && self.serialization.as_bytes()[self.username_end as usize] == b':'
+        {
+            self.slice(self.username_end + 1, self.host_start - 1)
+        } else {
+            ""
+        }
+    }
+
+    /// The host and, when not null, the port: `new URL(..).host`.
+    pub fn host(&self) -> &str {
+        if self.port.is_some() {
+            self.slice(self.host_start, self.path_start)
+        } else {
+            self.hostname()
+        }
+    }
+
+    /// The serialized host without the port: `new URL(..).hostname`. IPv6
+    /// addresses keep their brackets.
+    #[inline]
+    pub fn hostname(&self) -> &str {
+        self.slice(self.host_start, self.host_end)
+    }
+
+    /// The port as written in the href (`""` when null): `new URL(..).port`.
+    pub fn port(&self) -> &str {
+        if self.port.is_some() {
+            self.slice(self.host_end + 1, self.path_start)
+        } else {
+            ""
+        }
+    }
+
+    /// The port number, when not null. Default ports are always null.
+    #[inline]
+    pub fn port_number(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The path: `new URL(..).pathname`.
+    ///
+    /// When a URL without host has a path starting with an empty segment,
+    /// the href carries `/.` before the path (`web+demo:/.//not-a-host/`);
+    /// the pathname does not include it.
+    pub fn pathname(&self) -> &str {
+        let end = self
+            .query_start
+            .or(self.fragment_start)
+            .unwrap_or(self.len_u32());
+        self.slice(self.path_start, end)
+    }
+
+    /// `?` followed by the query, or `""` when the query is null or empty:
+    /// `new URL(..).search`.
+    pub fn search(&self) -> &str {
+        match self.query_start {
+            Some(q) => {
+                let end = self.fragment_start.unwrap_or(self.len_u32());
+                if end - q == 1 {
+                    ""
+                } else {
+                    self.slice(q, end)
+                }
+            }
+            None => "",
+        }
+    }
+
+    /// The query without `?`, or `None` when it is null.
+    pub fn query(&self) -> Option<&str> {
+        self.query_start
+            .map(|q| self.slice(q + 1, self.fragment_start.unwrap_or(self.len_u32())))
+    }
+
+    /// `#` followed by the fragment, or `""` when the fragment is null or
+    /// empty: `new URL(..).hash`.
+    pub fn hash(&self) -> &str {
+        match self.fragment_start {
+            Some(f) if self.len_u32() - f > 1 => self.slice(f, self.len_u32()),
+            _ => "",
+        }
+    }
+
+    /// The fragment without `#`, or `None` when it is null.
+    pub fn fragment(&self) -> Option<&str> {
+        self.fragment_start
+            .map(|f| self.slice(f + 1, self.len_u32()))
+    }
+
+    /// The href without the fragment (the serializer's *exclude fragment*).
+    pub fn href_without_fragment(&self) -> &str {
+        &self.serialization[..self.fragment_start.unwrap_or(self.len_u32()) as usize]
+    }
+
+    /// The [ASCII serialization](https://html.spec.whatwg.org/#ascii-serialisation-of-an-origin)
+    /// of the URL's [origin](https://url.spec.whatwg.org/#concept-url-origin):
+    /// `new URL(..).origin`. Opaque origins serialize as `"null"`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::Url;
+    ///
+    /// assert_eq!(Url::parse("https://a.example:443/x")?.origin(), "https://a.example");
+    /// assert_eq!(Url::parse("blob:https://a.example:8443/uuid")?.origin(), "https://a.example:8443");
+    /// assert_eq!(Url::parse("file:///etc/passwd")?.origin(), "null");
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn origin(&self) -> String {
+        match self.scheme_type {
+            SchemeType::Http
+            | SchemeType::Https
+            | SchemeType::Ws
+            | SchemeType::Wss
+            | SchemeType::Ftp => {
+                // scheme "://" host [":" port]
+                let mut s = String::with_capacity(self.path_start as usize);
+                s.push_str(self.protocol());
+                s.push_str("//");
+                s.push_str(self.host());
+                s
+            }
+            SchemeType::NotSpecial if self.scheme() == "blob" => {
+                // https://url.spec.whatwg.org/#concept-url-origin "blob": parse the path.
+                match Url::parse(self.pathname()) {
+                    Ok(inner)
+                        if matches!(inner.scheme_type, SchemeType::Http | SchemeType::Https) =>
+                    {
+                        inner.origin()
+                    }
+                    _ => "null".to_owned(),
+                }
+            }
+            _ => "null".to_owned(),
+        }
+    }
+
+    /// Checks that the component offsets describe the serialization
+    /// consistently. Used by debug builds after every parse, by the tests
+    /// and by the fuzz targets.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(normurl::Url::parse("https://example.com/")?.check_invariants(), Ok(()));
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn check_invariants(&self) -> Result<(), String> {
+        macro_rules! check {
+            ($cond:expr) => {
+                if !$cond {
+                    return Err(format!(
+                        "invariant `{}` failed for {:?} ({:?})",
+                        stringify!($cond),
+                        self.serialization,
+                        self
+                    ));
+                }
+            };
+        }
+        let s = self.serialization.as_bytes();
+        let len = self.len_u32();
+        check!(s.is_ascii());
+        check!(s.len() <= u32::MAX as usize);
+        check!(self.scheme_end >= 1 && self.scheme_end < len);
+        check!(s[self.scheme_end as usize] == b':');
+        check!(s[0].is_ascii_lowercase());
+        check!(s[1..self.scheme_end as usize]
+            .iter()
+            .all(|&b| b.is_ascii_lowercase()
+                || b.is_ascii_digit()
+                || matches!(b, b'+' | b'-' | b'.')));
+        check!(SchemeType::from_lowercase(&s[..self.scheme_end as usize]) == self.scheme_type);
+        check!(self.scheme_end < self.username_end || !self.has_host());
+        check!(self.username_end <= self.host_start);
+        check!(self.host_start <= self.host_end);
+        check!(self.host_end <= self.path_start);
+        check!(self.path_start <= len);
+        if self.has_host() {
+            check!(s[self.scheme_end as usize + 1..].starts_with(b"//"));
+            check!(self.username_end >= self.scheme_end + 3);
+            if self.host_start > self.username_end {
+                check!(s[self.host_start as usize - 1] == b'@');
+                check!(matches!(s[self.username_end as usize], b':' | b'@'));
+                // https://url.spec.whatwg.org/#include-credentials: "user:@" is never written.
+                check!(
+                    self.host_start - 1 > self.username_end + 1
+                        || s[self.username_end as usize] == b'@'
+                );
+                check!(
+                    self.username_end > self.scheme_end + 3
+                        || s[self.username_end as usize] == b':'
+                );
+            } else {
+                check!(self.username_end == self.scheme_end + 3);
+            }
+            match self.port {
+                Some(port) => {
+                    check!(s[self.host_end as usize] == b':');
+                    check!(self.port().parse::<u16>() == Ok(port));
+                    check!(self.scheme_type.default_port() != Some(port));
+                }
+                None => check!(self.host_end == self.path_start),
+            }
+            if self.host_kind == HostKind::Empty {
+                check!(self.host_start == self.host_end);
+            } else {
+                check!(self.host_start < self.host_end);
+            }
+            if self.scheme_type.is_special() {
+                check!(s.get(self.path_start as usize) == Some(&b'/'));
+                check!(self.scheme_type == SchemeType::File || self.host_kind != HostKind::Empty);
+            }
+        } else {
+            check!(self.username_end == self.scheme_end + 1);
+            check!(self.host_start == self.username_end && self.host_end == self.host_start);
+            check!(self.port.is_none());
+            check!(!self.scheme_type.is_special());
+            if self.path_start != self.scheme_end + 1 {
+                // The "/." the serializer adds before a path starting with "//".
+                check!(self.path_start == self.scheme_end + 3);
+                check!(&s[self.scheme_end as usize + 1..self.path_start as usize] == b"/.");
+                check!(s[self.path_start as usize..].starts_with(b"//"));
+            } else if s.get(self.path_start as usize) == Some(&b'/') {
+                check!(!s[self.path_start as usize..].starts_with(b"//"));
+            }
+        }
+        let path_end = self.query_start.or(self.fragment_start).unwrap_or(len);
+        check!(self.path_start <= path_end);
+        if let Some(q) = self.query_start {
+            check!(s[q as usize] == b'?');
+            check!(q < self.fragment_start.unwrap_or(len + 1));
+        }
+        if let Some(f) = self.fragment_start {
+            check!(f < len && s[f as usize] == b'#');
+        }
+        // No component may contain its terminators.
+        let path = &s[self.path_start as usize..path_end as usize];
+        check!(!path.contains(&b'?') && !path.contains(&b'#'));
+        if let Some(q) = self.query() {
+            check!(!q.as_bytes().contains(&b'#'));
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.serialization)
+    }
+}
+
+impl fmt::Debug for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Url")
+            .field("href", &self.serialization)
+            .field("scheme_end", &self.scheme_end)
+            .field("username_end", &self.username_end)
+            .field("host_start", &self.host_start)
+            .field("host_end", &self.host_end)
+            .field("port", &self.port)
+            .field("path_start", &self.path_start)
+            .field("query_start", &self.query_start)
+            .field("fragment_start", &self.fragment_start)
+            .field("host_kind", &self.host_kind)
+            .finish()
+    }
+}
+
+impl FromStr for Url {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Url, ParseError> {
+        Url::parse(s)
+    }
+}
+
+impl AsRef<str> for Url {
+    fn as_ref(&self) -> &str {
+        &self.serialization
+    }
+}
+
+/// URLs compare by their serialization (the offsets follow from it).
+impl PartialEq for Url {
+    fn eq(&self, other: &Url) -> bool {
+        self.serialization == other.serialization
+    }
+}
+
+impl Eq for Url {}
+
+impl PartialOrd for Url {
+    fn partial_cmp(&self, other: &Url) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Url {
+    fn cmp(&self, other: &Url) -> Ordering {
+        self.serialization.cmp(&other.serialization)
+    }
+}
+
+impl Hash for Url {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.serialization.hash(state)
+    }
+}
