@@ -13,67 +13,36 @@
 //! input against the full parser.
 
 use super::host::HostKind;
-use super::percent::AsciiSet;
+use super::scan::{find, Class};
 use super::scheme::SchemeType;
-use super::tables::byte_table;
 use super::Url;
 
-/// Host bytes the fast path accepts as they are: lowercase ASCII letters,
-/// digits, `-`, `.` and `_`. (The domain parser would keep each of these
-/// unchanged.)
-static HOST_OK: [bool; 256] = byte_table!(|b| b.is_ascii_lowercase()
-    || b.is_ascii_digit()
-    || matches!(b, b'-' | b'.' | b'_'));
-
-/// Path bytes the fast path copies as they are: not in the path
-/// percent-encode set, not a backslash (a separator in special URLs), not
-/// `|` (the file drive-letter quirk), and not a delimiter.
-static PATH_OK: [bool; 256] =
-    byte_table!(|b| !(path_set(b) || matches!(b, b'\\' | b'|' | b'?' | b'#')));
-
-const fn path_set(b: u8) -> bool {
-    b <= 0x1f
-        || b > 0x7e
-        || matches!(
-            b,
-            b' ' | b'"' | b'#' | b'<' | b'>' | b'?' | b'^' | b'`' | b'{' | b'}'
-        )
-}
-
-/// Tries the fast path. On success `url` holds the result (its buffer is
-/// `out`); otherwise `out` is handed back, cleared, for the full parser.
+/// Tries the fast path on the trimmed input. On success `url` holds the
+/// result, its buffer reused; on `false` `url` is untouched and the full
+/// parser must run.
 #[inline]
-pub(crate) fn try_parse(url: &mut Url, input: &[u8], mut out: Vec<u8>) -> Result<(), Vec<u8>> {
-    out.clear();
-    match check(input) {
-        Some(layout) => {
-            out.extend_from_slice(input);
-            if layout.append_slash {
-                out.push(b'/');
-            }
-            match String::from_utf8(out) {
-                Ok(s) => url.serialization = s,
-                // Unreachable: `check` accepts ASCII only. Decline anyway.
-                Err(e) => {
-                    let mut out = e.into_bytes();
-                    out.clear();
-                    return Err(out);
-                }
-            }
-            url.scheme_type = layout.scheme_type;
-            url.scheme_end = layout.scheme_end;
-            url.username_end = layout.scheme_end + 3;
-            url.host_start = layout.scheme_end + 3;
-            url.host_end = layout.host_end;
-            url.host_kind = layout.host_kind;
-            url.port = layout.port;
-            url.path_start = layout.path_start;
-            url.query_start = layout.query_start;
-            url.fragment_start = layout.fragment_start;
-            Ok(())
-        }
-        None => Err(out),
+pub(crate) fn try_parse(url: &mut Url, input: &str) -> bool {
+    let Some(layout) = check(input.as_bytes()) else {
+        return false;
+    };
+    // The serialization is the input: copied from a `&str`, so no UTF-8
+    // re-validation is needed.
+    url.serialization.clear();
+    url.serialization.push_str(input);
+    if layout.append_slash {
+        url.serialization.push('/');
     }
+    url.scheme_type = layout.scheme_type;
+    url.scheme_end = layout.scheme_end;
+    url.username_end = layout.scheme_end + 3;
+    url.host_start = layout.scheme_end + 3;
+    url.host_end = layout.host_end;
+    url.host_kind = layout.host_kind;
+    url.port = layout.port;
+    url.path_start = layout.path_start;
+    url.query_start = layout.query_start;
+    url.fragment_start = layout.fragment_start;
+    true
 }
 
 /// The offsets of an input the fast path accepts.
@@ -91,22 +60,16 @@ struct Layout {
 }
 
 /// Validates `input` as an already-canonical special URL and returns its
-/// layout, or `None` to decline.
+/// layout, or `None` to decline. Any tab, newline or other control byte
+/// makes it decline, so the caller need not remove them first.
+#[inline]
 fn check(input: &[u8]) -> Option<Layout> {
     if input.len() >= u32::MAX as usize - 1 {
         return None;
     }
-    let colon = memchr::memchr(b':', &input[..input.len().min(6)])?;
-    let scheme_type = SchemeType::from_lowercase(&input[..colon]);
-    if !scheme_type.is_special() || !input[colon + 1..].starts_with(b"//") {
-        return None;
-    }
+    let (scheme_type, colon) = special_scheme_prefix(input)?;
     let host_start = colon + 3;
-    let mut i = host_start;
-    while i < input.len() && HOST_OK[input[i] as usize] {
-        i += 1;
-    }
-    let host_end = i;
+    let host_end = find(Class::HostStop, input, host_start);
     let host = &input[host_start..host_end];
     let host_kind = if host.is_empty() {
         // Only file URLs may have an empty host.
@@ -122,6 +85,7 @@ fn check(input: &[u8]) -> Option<Layout> {
         }
         HostKind::Domain
     };
+    let mut i = host_end;
     // Port: no leading zero, not the default, at most 65535.
     let mut port = None;
     if input.get(i) == Some(&b':') {
@@ -151,39 +115,29 @@ fn check(input: &[u8]) -> Option<Layout> {
         Some(b'/') => false,
         _ => return None,
     };
-    // Path: every byte copied as is, no dot segment.
-    while i < input.len() {
-        let b = input[i];
-        if PATH_OK[b as usize] {
-            if b == b'/' && is_dot_segment_start(&input[i + 1..]) {
-                return None;
-            }
-            i += 1;
-        } else if b == b'?' || b == b'#' {
-            break;
-        } else {
-            return None;
+    // Path: runs of plain bytes; stop at `?`, `#`, a byte that needs work,
+    // or a `/` followed by `.` or `%` (checked exactly for a dot segment).
+    loop {
+        i = find(Class::PathStop, input, i);
+        match input.get(i) {
+            None | Some(b'?' | b'#') => break,
+            Some(b'/') if !is_dot_segment_start(&input[i + 1..]) => i += 1,
+            Some(_) => return None,
         }
     }
     let mut query_start = None;
     if input.get(i) == Some(&b'?') {
         query_start = Some(i as u32);
-        i += 1;
-        while i < input.len() && input[i] != b'#' {
-            if AsciiSet::SPECIAL_QUERY.contains(input[i]) {
-                return None;
-            }
-            i += 1;
+        i = find(Class::QueryStop, input, i + 1);
+        if i < input.len() && input[i] != b'#' {
+            return None;
         }
     }
     let mut fragment_start = None;
     if i < input.len() {
         debug_assert_eq!(input[i], b'#');
         fragment_start = Some(i as u32);
-        if input[i + 1..]
-            .iter()
-            .any(|&b| AsciiSet::FRAGMENT.contains(b))
-        {
+        if find(Class::FragmentStop, input, i + 1) != input.len() {
             return None;
         }
     }
@@ -200,16 +154,32 @@ fn check(input: &[u8]) -> Option<Layout> {
     })
 }
 
+/// Recognizes `scheme://` for the special schemes, lowercase, returning the
+/// scheme and the position of its `:`. (Cheaper than a memchr on a 6-byte
+/// haystack.)
+#[inline]
+fn special_scheme_prefix(input: &[u8]) -> Option<(SchemeType, usize)> {
+    const PREFIXES: [(&[u8], SchemeType); 6] = [
+        (b"https://", SchemeType::Https),
+        (b"http://", SchemeType::Http),
+        (b"file://", SchemeType::File),
+        (b"wss://", SchemeType::Wss),
+        (b"ws://", SchemeType::Ws),
+        (b"ftp://", SchemeType::Ftp),
+    ];
+    PREFIXES
+        .iter()
+        .find(|(p, _)| input.starts_with(p))
+        .map(|&(p, t)| (t, p.len() - 3))
+}
+
 /// Whether the last label (ignoring one trailing dot) starts with a digit.
 /// Every host that [ends in a number](https://url.spec.whatwg.org/#ends-in-a-number-checker)
 /// does, so declining these sends all IPv4-like hosts to the full parser.
 fn host_ends_in_digit_label(host: &[u8]) -> bool {
     let host = host.strip_suffix(b".").unwrap_or(host);
-    let last = match memchr::memrchr(b'.', host) {
-        Some(i) => &host[i + 1..],
-        None => host,
-    };
-    last.first().is_some_and(u8::is_ascii_digit)
+    let last_start = host.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
+    host.get(last_start).is_some_and(u8::is_ascii_digit)
 }
 
 /// Whether the segment at the start of `rest` (up to `/`, `?`, `#` or the

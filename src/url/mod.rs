@@ -31,6 +31,7 @@ mod ip;
 mod parser;
 mod path;
 pub(crate) mod percent;
+mod scan;
 mod scheme;
 pub(crate) mod tables;
 

@@ -28,21 +28,22 @@ use super::{fast, ParseError, Url};
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.
 pub(crate) fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
-    let out = std::mem::take(&mut url.serialization).into_bytes();
     // "Remove any leading and trailing C0 control or space from input."
     let trimmed = trim_c0_control_or_space(input.as_bytes());
+    // Only ASCII bytes were trimmed, so this is a char boundary.
+    let start = trimmed.as_ptr() as usize - input.as_ptr() as usize;
+    let trimmed_str = &input[start..start + trimmed.len()];
+    if fast::try_parse(url, trimmed_str) {
+        debug_check_fast_path(url, trimmed, base);
+        return Ok(());
+    }
+    let out = std::mem::take(&mut url.serialization).into_bytes();
     if has_tab_or_newline(trimmed) {
         // "Remove all ASCII tab or newline from input." Rare: copy only here.
         let cleaned = remove_tab_or_newline(trimmed);
         return Parser::new(&cleaned, base, out).run(url);
     }
-    match fast::try_parse(url, trimmed, out) {
-        Ok(()) => {
-            debug_check_fast_path(url, trimmed, base);
-            Ok(())
-        }
-        Err(out) => Parser::new(trimmed, base, out).run(url),
-    }
+    Parser::new(trimmed, base, out).run(url)
 }
 
 /// In debug builds, the fast path's answer must equal the full parser's.

@@ -1,0 +1,300 @@
+//! Vectorized byte scans for the fast path.
+//!
+//! Each scan finds the first byte of a class (a byte the fast path cannot
+//! copy as it is, or a delimiter). On x86_64 it looks at 16 bytes at a time
+//! with SSE2, which every x86_64 CPU has, so there is no runtime detection;
+//! elsewhere it uses the 256-entry tables, which are also the reference the
+//! tests compare the vector code against.
+
+use super::tables::byte_table;
+
+/// The classes the fast path scans for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// Not a byte the fast path keeps in a host: anything but `a-z`, `0-9`,
+    /// `-`, `.`, `_`.
+    HostStop,
+    /// Where a path's plain run stops: a byte in the path percent-encode set,
+    /// `\`, `|`, `?`, `#`, or a `/` followed by `.` or `%` (a possible dot
+    /// segment, which the caller checks exactly).
+    PathStop,
+    /// A byte in the special-query percent-encode set (which includes `#`).
+    QueryStop,
+    /// A byte in the fragment percent-encode set.
+    FragmentStop,
+}
+
+const fn host_stop(b: u8) -> bool {
+    !(b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'_'))
+}
+/// C0 controls, space and everything above U+007E: the bytes every
+/// percent-encode set after C0 control contains.
+const fn outside_graphic(b: u8) -> bool {
+    b <= 0x20 || b >= 0x7f
+}
+const fn path_stop_byte(b: u8) -> bool {
+    outside_graphic(b)
+        || matches!(
+            b,
+            b'"' | b'#' | b'<' | b'>' | b'?' | b'^' | b'`' | b'{' | b'}' | b'\\' | b'|'
+        )
+}
+const fn query_stop(b: u8) -> bool {
+    outside_graphic(b) || matches!(b, b'"' | b'#' | b'<' | b'>' | b'\'')
+}
+const fn fragment_stop(b: u8) -> bool {
+    outside_graphic(b) || matches!(b, b'"' | b'<' | b'>' | b'`')
+}
+
+static HOST_STOP: [bool; 256] = byte_table!(|b| host_stop(b));
+static PATH_STOP: [bool; 256] = byte_table!(|b| path_stop_byte(b));
+static QUERY_STOP: [bool; 256] = byte_table!(|b| query_stop(b));
+static FRAGMENT_STOP: [bool; 256] = byte_table!(|b| fragment_stop(b));
+
+/// The first position `>= start` of a byte of class `class`, or
+/// `input.len()`. Scalar reference implementation.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) fn find_scalar(class: Class, input: &[u8], start: usize) -> usize {
+    let table = match class {
+        Class::HostStop => &HOST_STOP,
+        Class::PathStop => &PATH_STOP,
+        Class::QueryStop => &QUERY_STOP,
+        Class::FragmentStop => &FRAGMENT_STOP,
+    };
+    let mut i = start;
+    while i < input.len() {
+        let b = input[i];
+        if table[b as usize] {
+            return i;
+        }
+        if class == Class::PathStop && b == b'/' && matches!(input.get(i + 1), Some(b'.' | b'%')) {
+            return i;
+        }
+        i += 1;
+    }
+    input.len()
+}
+
+/// The first position `>= start` of a byte of class `class`, or
+/// `input.len()`.
+#[inline]
+pub(crate) fn find(class: Class, input: &[u8], start: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::find(class, input, start)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        find_scalar(class, input, start)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::Class;
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_srli_si128,
+    };
+
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> __m128i {
+        // SAFETY: `bytes` is a reference to exactly 16 readable bytes, and
+        // `_mm_loadu_si128` has no alignment requirement. SSE2 is part of
+        // the x86_64 baseline, so the instruction is always available.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+    }
+
+    // SAFETY (for every `unsafe` block below that calls an SSE2
+    // intrinsic): these intrinsics only require the `sse2` target feature,
+    // which every x86_64 target enables; they take no pointers.
+
+    #[inline(always)]
+    fn eq(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsics, always available on x86_64 (see above).
+        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)) }
+    }
+
+    #[inline(always)]
+    fn or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    #[inline(always)]
+    fn and(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_and_si128(a, b) }
+    }
+
+    #[inline(always)]
+    fn movemask(v: __m128i) -> u32 {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_movemask_epi8(v) as u32 }
+    }
+
+    /// Bytes `<= 0x20` or `>= 0x7f`: as signed bytes, those below 0x21
+    /// (which includes every byte >= 0x80), or 0x7f.
+    #[inline(always)]
+    fn outside_graphic(v: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsics, always available on x86_64.
+        let low = unsafe { _mm_cmplt_epi8(v, _mm_set1_epi8(0x21)) };
+        or(low, eq(v, 0x7f))
+    }
+
+    /// Signed `lo <= v <= hi` for `lo, hi < 0x80`.
+    #[inline(always)]
+    fn in_range(v: __m128i, lo: u8, hi: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsics, always available on x86_64.
+        unsafe {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+                _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
+            )
+        }
+    }
+
+    /// The 16-bit mask of bytes of `class` in `v`; `next` is `v` shifted by
+    /// one byte (the byte after each position), used by `PathStop`.
+    #[inline(always)]
+    fn class_mask(class: Class, v: __m128i, next: __m128i) -> u32 {
+        let m = match class {
+            Class::HostStop => {
+                let ok = or(
+                    or(in_range(v, b'a', b'z'), in_range(v, b'0', b'9')),
+                    or(eq(v, b'-'), or(eq(v, b'.'), eq(v, b'_'))),
+                );
+                return !movemask(ok) & 0xffff;
+            }
+            Class::PathStop => {
+                let specials = or(
+                    or(or(eq(v, b'"'), eq(v, b'#')), or(eq(v, b'<'), eq(v, b'>'))),
+                    or(or(eq(v, b'?'), eq(v, b'^')), or(eq(v, b'`'), eq(v, b'{'))),
+                );
+                let more = or(or(eq(v, b'}'), eq(v, b'\\')), eq(v, b'|'));
+                let dot_start = and(eq(v, b'/'), or(eq(next, b'.'), eq(next, b'%')));
+                or(or(outside_graphic(v), specials), or(more, dot_start))
+            }
+            Class::QueryStop => or(
+                or(outside_graphic(v), eq(v, b'"')),
+                or(or(eq(v, b'#'), eq(v, b'<')), or(eq(v, b'>'), eq(v, b'\''))),
+            ),
+            Class::FragmentStop => or(
+                or(outside_graphic(v), eq(v, b'"')),
+                or(or(eq(v, b'<'), eq(v, b'>')), eq(v, b'`')),
+            ),
+        };
+        movemask(m)
+    }
+
+    #[inline]
+    pub(super) fn find(class: Class, input: &[u8], start: usize) -> usize {
+        let len = input.len();
+        let mut i = start;
+        // Whole chunks: 17 bytes must be readable for the shifted load.
+        while i + 17 <= len {
+            let v = load(input[i..i + 16].try_into().unwrap());
+            let next = load(input[i + 1..i + 17].try_into().unwrap());
+            let m = class_mask(class, v, next);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i >= len {
+            return len;
+        }
+        if len >= 16 {
+            // The tail (1 to 16 bytes): load the last 16 bytes of the input,
+            // overlapping what was already scanned, and drop the bits before
+            // `i`. The byte after the last one is shifted in as 0, which is
+            // neither `.` nor `%`, as "no next byte" should be.
+            let base = len - 16;
+            let v = load(input[base..].try_into().unwrap());
+            // SAFETY: SSE2 intrinsic, always available on x86_64.
+            let next = unsafe { _mm_srli_si128::<1>(v) };
+            let m = class_mask(class, v, next) >> (i - base);
+            return if m != 0 {
+                i + m.trailing_zeros() as usize
+            } else {
+                len
+            };
+        }
+        // Inputs shorter than 16 bytes: a zero-padded copy, bits past the
+        // end masked off.
+        let n = len - i;
+        let mut buf = [0u8; 32];
+        buf[..n].copy_from_slice(&input[i..]);
+        let v = load(buf[..16].try_into().unwrap());
+        let next = load(buf[1..17].try_into().unwrap());
+        let m = class_mask(class, v, next) & ((1u32 << n) - 1);
+        if m != 0 {
+            i + m.trailing_zeros() as usize
+        } else {
+            len
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLASSES: [Class; 4] = [
+        Class::HostStop,
+        Class::PathStop,
+        Class::QueryStop,
+        Class::FragmentStop,
+    ];
+
+    #[test]
+    fn every_byte_at_every_offset() {
+        // Each byte value alone, and at each position of inputs of length 1
+        // to 40 (covering whole chunks and every tail length).
+        for class in CLASSES {
+            for b in 0..=255u8 {
+                for len in 1..40 {
+                    for pos in 0..len {
+                        let mut input = vec![b'a'; len];
+                        input[pos] = b;
+                        for start in [0, pos.saturating_sub(1), pos] {
+                            assert_eq!(
+                                find(class, &input, start),
+                                find_scalar(class, &input, start),
+                                "{class:?} byte {b:#x} pos {pos} len {len} start {start}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dot_segment_starts() {
+        let input = b"/a/b/.x/%2e/c";
+        assert_eq!(find(Class::PathStop, input, 0), 4);
+        assert_eq!(find(Class::PathStop, input, 5), 7);
+        assert_eq!(find(Class::PathStop, input, 8), input.len());
+        // A slash at the very end of a chunk, its dot in the next.
+        let mut long = vec![b'x'; 15];
+        long.extend_from_slice(b"/.abcdefghijklmnopq");
+        assert_eq!(find(Class::PathStop, &long, 0), 15);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn matches_scalar(input in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::num::u8::ANY,
+                proptest::sample::select(b"/.%?#az09-_\\|".to_vec()),
+            ],
+            0..80,
+        ), start in 0usize..80) {
+            let start = start.min(input.len());
+            for class in CLASSES {
+                proptest::prop_assert_eq!(find(class, &input, start), find_scalar(class, &input, start));
+            }
+        }
+    }
+}
