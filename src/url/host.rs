@@ -41,6 +41,28 @@ pub enum HostKind {
     Opaque,
 }
 
+const FORBIDDEN: u8 = 1;
+const NEEDS_DECODING: u8 = 2;
+/// Per byte: `FORBIDDEN` for a forbidden domain code point other than `%`,
+/// `NEEDS_DECODING` for `%` and non-ASCII bytes (the slow path decodes and
+/// decides), 0 for bytes an ASCII domain keeps (lowercased).
+static DOMAIN_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b == b'%' || b >= 0x80 {
+            NEEDS_DECODING
+        } else if super::tables::is_forbidden_domain(b) {
+            FORBIDDEN
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
 /// [Host parsing](https://url.spec.whatwg.org/#concept-host-parser) of
 /// `input` with *isOpaque* = `is_opaque`, appending the
 /// [host serialization](https://url.spec.whatwg.org/#concept-host-serializer)
@@ -70,17 +92,19 @@ pub(crate) fn parse_host(
         return Err(ParseError::EmptyHost);
     }
     let start = out.len();
-    if input.iter().all(|&b| b.is_ascii() && b != b'%') {
+    // One pass over the bytes: is any forbidden, or non-ASCII or `%`?
+    let class = input
+        .iter()
+        .fold(0u8, |acc, &b| acc | DOMAIN_CLASS[b as usize]);
+    if class & FORBIDDEN != 0 && class & NEEDS_DECODING == 0 {
+        return Err(ParseError::ForbiddenHostCodePoint);
+    }
+    if class == 0 {
         // Fast path: an ASCII domain needs no percent-decoding and, since
         // the 2026 change to the domain parser, no UTS #46 processing:
         // "If domain is an ASCII string, then set result to domain,
         // lowercased" (https://url.spec.whatwg.org/#concept-domain-to-ascii).
-        for &b in input {
-            if FORBIDDEN_DOMAIN[b as usize] {
-                return Err(ParseError::ForbiddenHostCodePoint);
-            }
-            out.push(b.to_ascii_lowercase());
-        }
+        out.extend(input.iter().map(u8::to_ascii_lowercase));
     } else {
         let mut decoded = Vec::with_capacity(input.len());
         percent::percent_decode(input, &mut decoded);
@@ -125,7 +149,7 @@ fn domain_to_ascii(decoded: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> 
     let ascii = idna::domain_to_ascii_cow(domain.as_bytes(), idna::AsciiDenyList::URL)
         .map_err(|_| ParseError::IdnaError)?;
     // Step 7: "If result is the empty string, then return failure."
-    if ascii.is_empty() {
+    if ascii.is_empty() || !ascii.is_ascii() {
         return Err(ParseError::IdnaError);
     }
     // Step 8: forbidden domain code points (the deny list already catches

@@ -126,7 +126,19 @@ impl<'a> Parser<'a> {
         // Everything written is ASCII: the scheme is checked against
         // SCHEME_CHAR, hosts are ASCII after IDNA, and all other bytes went
         // through a percent-encode set that contains every non-ASCII byte.
-        url.serialization = String::from_utf8(out).map_err(|_| ParseError::TooLong)?;
+        // `is_ascii` checks a word at a time, far cheaper than UTF-8
+        // validation; a failure here would be a parser bug, reported as an
+        // error rather than a panic.
+        if !out.is_ascii() {
+            debug_assert!(
+                false,
+                "non-ASCII serialization {:?}",
+                String::from_utf8_lossy(&out)
+            );
+            return Err(ParseError::IdnaError);
+        }
+        // SAFETY: `out` was just checked to be ASCII, hence valid UTF-8.
+        url.serialization = unsafe { String::from_utf8_unchecked(out) };
         url.scheme_type = self.scheme_type;
         url.scheme_end = self.scheme_end as u32;
         url.username_end = self.username_end as u32;
