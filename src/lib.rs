@@ -26,6 +26,7 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 
 #![deny(missing_docs)]
 
+pub mod dedup;
 mod url;
 
 pub use crate::url::{percent_decode, AsciiSet, HostKind, ParseError, SchemeType, Url};
