@@ -29,4 +29,9 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 pub mod dedup;
 mod url;
 
+// Compile and run the README's Rust examples as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use crate::url::{percent_decode, AsciiSet, HostKind, ParseError, SchemeType, Url};
