@@ -13,7 +13,7 @@
 //! input against the full parser.
 
 use super::host::HostKind;
-use super::scan::{find, Class};
+use super::scan::{find, Stop};
 use super::scheme::SchemeType;
 use super::Url;
 
@@ -69,7 +69,7 @@ fn check(input: &[u8]) -> Option<Layout> {
     }
     let (scheme_type, colon) = special_scheme_prefix(input)?;
     let host_start = colon + 3;
-    let host_end = find(Class::HostStop, input, host_start);
+    let host_end = find(Stop::Host, input, host_start);
     let host = &input[host_start..host_end];
     let host_kind = if host.is_empty() {
         // Only file URLs may have an empty host.
@@ -118,7 +118,7 @@ fn check(input: &[u8]) -> Option<Layout> {
     // Path: runs of plain bytes; stop at `?`, `#`, a byte that needs work,
     // or a `/` followed by `.` or `%` (checked exactly for a dot segment).
     loop {
-        i = find(Class::PathStop, input, i);
+        i = find(Stop::Path, input, i);
         match input.get(i) {
             None | Some(b'?' | b'#') => break,
             Some(b'/') if !is_dot_segment_start(&input[i + 1..]) => i += 1,
@@ -128,7 +128,7 @@ fn check(input: &[u8]) -> Option<Layout> {
     let mut query_start = None;
     if input.get(i) == Some(&b'?') {
         query_start = Some(i as u32);
-        i = find(Class::QueryStop, input, i + 1);
+        i = find(Stop::Query, input, i + 1);
         if i < input.len() && input[i] != b'#' {
             return None;
         }
@@ -137,7 +137,7 @@ fn check(input: &[u8]) -> Option<Layout> {
     if i < input.len() {
         debug_assert_eq!(input[i], b'#');
         fragment_start = Some(i as u32);
-        if find(Class::FragmentStop, input, i + 1) != input.len() {
+        if find(Stop::Fragment, input, i + 1) != input.len() {
             return None;
         }
     }

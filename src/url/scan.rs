@@ -10,18 +10,18 @@ use super::tables::byte_table;
 
 /// The classes the fast path scans for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Class {
+pub(crate) enum Stop {
     /// Not a byte the fast path keeps in a host: anything but `a-z`, `0-9`,
     /// `-`, `.`, `_`.
-    HostStop,
+    Host,
     /// Where a path's plain run stops: a byte in the path percent-encode set,
     /// `\`, `|`, `?`, `#`, or a `/` followed by `.` or `%` (a possible dot
     /// segment, which the caller checks exactly).
-    PathStop,
+    Path,
     /// A byte in the special-query percent-encode set (which includes `#`).
-    QueryStop,
+    Query,
     /// A byte in the fragment percent-encode set.
-    FragmentStop,
+    Fragment,
 }
 
 const fn host_stop(b: u8) -> bool {
@@ -54,12 +54,12 @@ static FRAGMENT_STOP: [bool; 256] = byte_table!(|b| fragment_stop(b));
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`. Scalar reference implementation.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub(crate) fn find_scalar(class: Class, input: &[u8], start: usize) -> usize {
+pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
     let table = match class {
-        Class::HostStop => &HOST_STOP,
-        Class::PathStop => &PATH_STOP,
-        Class::QueryStop => &QUERY_STOP,
-        Class::FragmentStop => &FRAGMENT_STOP,
+        Stop::Host => &HOST_STOP,
+        Stop::Path => &PATH_STOP,
+        Stop::Query => &QUERY_STOP,
+        Stop::Fragment => &FRAGMENT_STOP,
     };
     let mut i = start;
     while i < input.len() {
@@ -67,7 +67,7 @@ pub(crate) fn find_scalar(class: Class, input: &[u8], start: usize) -> usize {
         if table[b as usize] {
             return i;
         }
-        if class == Class::PathStop && b == b'/' && matches!(input.get(i + 1), Some(b'.' | b'%')) {
+        if class == Stop::Path && b == b'/' && matches!(input.get(i + 1), Some(b'.' | b'%')) {
             return i;
         }
         i += 1;
@@ -78,7 +78,7 @@ pub(crate) fn find_scalar(class: Class, input: &[u8], start: usize) -> usize {
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`.
 #[inline]
-pub(crate) fn find(class: Class, input: &[u8], start: usize) -> usize {
+pub(crate) fn find(class: Stop, input: &[u8], start: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         sse2::find(class, input, start)
@@ -91,7 +91,7 @@ pub(crate) fn find(class: Class, input: &[u8], start: usize) -> usize {
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::Class;
+    use super::Stop;
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_srli_si128,
@@ -157,16 +157,16 @@ mod sse2 {
     /// The 16-bit mask of bytes of `class` in `v`; `next` is `v` shifted by
     /// one byte (the byte after each position), used by `PathStop`.
     #[inline(always)]
-    fn class_mask(class: Class, v: __m128i, next: __m128i) -> u32 {
+    fn class_mask(class: Stop, v: __m128i, next: __m128i) -> u32 {
         let m = match class {
-            Class::HostStop => {
+            Stop::Host => {
                 let ok = or(
                     or(in_range(v, b'a', b'z'), in_range(v, b'0', b'9')),
                     or(eq(v, b'-'), or(eq(v, b'.'), eq(v, b'_'))),
                 );
                 return !movemask(ok) & 0xffff;
             }
-            Class::PathStop => {
+            Stop::Path => {
                 let specials = or(
                     or(or(eq(v, b'"'), eq(v, b'#')), or(eq(v, b'<'), eq(v, b'>'))),
                     or(or(eq(v, b'?'), eq(v, b'^')), or(eq(v, b'`'), eq(v, b'{'))),
@@ -175,11 +175,11 @@ mod sse2 {
                 let dot_start = and(eq(v, b'/'), or(eq(next, b'.'), eq(next, b'%')));
                 or(or(outside_graphic(v), specials), or(more, dot_start))
             }
-            Class::QueryStop => or(
+            Stop::Query => or(
                 or(outside_graphic(v), eq(v, b'"')),
                 or(or(eq(v, b'#'), eq(v, b'<')), or(eq(v, b'>'), eq(v, b'\''))),
             ),
-            Class::FragmentStop => or(
+            Stop::Fragment => or(
                 or(outside_graphic(v), eq(v, b'"')),
                 or(or(eq(v, b'<'), eq(v, b'>')), eq(v, b'`')),
             ),
@@ -188,7 +188,7 @@ mod sse2 {
     }
 
     #[inline]
-    pub(super) fn find(class: Class, input: &[u8], start: usize) -> usize {
+    pub(super) fn find(class: Stop, input: &[u8], start: usize) -> usize {
         let len = input.len();
         let mut i = start;
         // Whole chunks: 17 bytes must be readable for the shifted load.
@@ -240,12 +240,7 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    const CLASSES: [Class; 4] = [
-        Class::HostStop,
-        Class::PathStop,
-        Class::QueryStop,
-        Class::FragmentStop,
-    ];
+    const CLASSES: [Stop; 4] = [Stop::Host, Stop::Path, Stop::Query, Stop::Fragment];
 
     #[test]
     fn every_byte_at_every_offset() {
@@ -273,13 +268,13 @@ mod tests {
     #[test]
     fn dot_segment_starts() {
         let input = b"/a/b/.x/%2e/c";
-        assert_eq!(find(Class::PathStop, input, 0), 4);
-        assert_eq!(find(Class::PathStop, input, 5), 7);
-        assert_eq!(find(Class::PathStop, input, 8), input.len());
+        assert_eq!(find(Stop::Path, input, 0), 4);
+        assert_eq!(find(Stop::Path, input, 5), 7);
+        assert_eq!(find(Stop::Path, input, 8), input.len());
         // A slash at the very end of a chunk, its dot in the next.
         let mut long = vec![b'x'; 15];
         long.extend_from_slice(b"/.abcdefghijklmnopq");
-        assert_eq!(find(Class::PathStop, &long, 0), 15);
+        assert_eq!(find(Stop::Path, &long, 0), 15);
     }
 
     proptest::proptest! {

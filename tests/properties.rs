@@ -1,0 +1,577 @@
+//! Properties of the parser, checked on every suite input and corpus line
+//! and on generated inputs:
+//!
+//! - the already-canonical fast path gives exactly what the full state
+//!   machine gives (`parse_into` ≡ `parse_into_without_fast_path`): the
+//!   same error, or the same href, offsets and getters;
+//! - every result satisfies `check_invariants` and is idempotent: parsing
+//!   its href gives the same URL;
+//! - parsing into one reused `Url` gives what a fresh `Url::parse` gives,
+//!   also after failures;
+//! - no input panics.
+
+mod common;
+
+use common::Case;
+use normurl::{HostKind, ParseError, SchemeType, Url};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Everything observable about a successful parse.
+#[derive(Debug, PartialEq, Eq)]
+struct Snapshot {
+    /// The `Debug` output: the href and every component offset.
+    debug: String,
+    href: String,
+    getters: [String; 10],
+    origin: String,
+    scheme: String,
+    query: Option<String>,
+    fragment: Option<String>,
+    href_without_fragment: String,
+    host_kind: HostKind,
+    scheme_type: SchemeType,
+    port_number: Option<u16>,
+    has_host: bool,
+    has_opaque_path: bool,
+}
+
+fn snapshot(url: &Url) -> Snapshot {
+    Snapshot {
+        debug: format!("{url:?}"),
+        href: url.href().to_owned(),
+        getters: [
+            url.protocol(),
+            url.username(),
+            url.password(),
+            url.host(),
+            url.hostname(),
+            url.port(),
+            url.pathname(),
+            url.search(),
+            url.hash(),
+            url.as_str(),
+        ]
+        .map(str::to_owned),
+        origin: url.origin(),
+        scheme: url.scheme().to_owned(),
+        query: url.query().map(str::to_owned),
+        fragment: url.fragment().map(str::to_owned),
+        href_without_fragment: url.href_without_fragment().to_owned(),
+        host_kind: url.host_kind(),
+        scheme_type: url.scheme_type(),
+        port_number: url.port_number(),
+        has_host: url.has_host(),
+        has_opaque_path: url.has_opaque_path(),
+    }
+}
+
+type Observed = Result<Snapshot, ParseError>;
+
+fn observe(url: &Url, result: Result<(), ParseError>) -> Observed {
+    result.map(|()| snapshot(url))
+}
+
+/// Parses `input` against `base` with the fast path and without it, in
+/// fresh `Url`s, and checks that the two agree and that the result is valid
+/// and idempotent. Returns the result.
+fn check(input: &str, base: Option<&Url>) -> Result<Observed, String> {
+    let mut fast = Url::parse("about:blank").expect("about:blank");
+    let mut slow = fast.clone();
+    let fast_result = fast.parse_into(input, base);
+    let slow_result = slow.parse_into_without_fast_path(input, base);
+    let observed = observe(&fast, fast_result);
+    let slow_observed = observe(&slow, slow_result);
+    let base_href = base.map(Url::href);
+    if observed != slow_observed {
+        return Err(format!(
+            "fast path and full parser differ on {input:?} (base {base_href:?}):\n  \
+             fast: {observed:?}\n  slow: {slow_observed:?}"
+        ));
+    }
+    for url in [&fast, &slow] {
+        // After a failure the URL is about:blank, which must be valid too.
+        url.check_invariants()?;
+    }
+    if fast_result.is_err() && fast.href() != "about:blank" {
+        return Err(format!("{input:?}: failed but left {:?}", fast.href()));
+    }
+    if let Ok(snap) = &observed {
+        match Url::parse(&snap.href) {
+            Ok(again) if snapshot(&again) == *snap => {}
+            Ok(again) => {
+                return Err(format!(
+                    "not idempotent: {input:?} (base {base_href:?}) gives {:?}, which gives {:?}",
+                    snap.debug,
+                    snapshot(&again).debug
+                ))
+            }
+            Err(e) => {
+                return Err(format!(
+                    "not idempotent: {input:?} (base {base_href:?}) gives {:?}, which fails: {e}",
+                    snap.href
+                ))
+            }
+        }
+    }
+    Ok(observed)
+}
+
+fn all_cases() -> Vec<Case> {
+    let mut cases = common::all_suite_cases();
+    cases.extend(
+        common::all_corpus_lines()
+            .into_iter()
+            .map(|(_, input)| Case { input, base: None }),
+    );
+    cases
+}
+
+/// The fast path ≡ the full parser, results are valid and idempotent, on
+/// every input of urltestdata.json, ada's suites, toascii.json,
+/// IdnaTestV2.json and every corpus line.
+#[test]
+fn suites_and_corpora() {
+    let cases = all_cases();
+    let mut failures = Vec::new();
+    let (mut ok, mut err, mut canonical) = (0, 0, 0);
+    for case in &cases {
+        // The base is checked like any input.
+        let base = match &case.base {
+            None => None,
+            Some(b) => match check(b, None) {
+                Ok(Ok(_)) => Some(Url::parse(b).expect("checked")),
+                // `new URL(input, base)` throws when the base fails.
+                Ok(Err(_)) => continue,
+                Err(e) => {
+                    failures.push(e);
+                    continue;
+                }
+            },
+        };
+        match check(&case.input, base.as_ref()) {
+            Ok(Ok(snap)) => {
+                ok += 1;
+                if snap.href == case.input {
+                    canonical += 1;
+                }
+            }
+            Ok(Err(_)) => err += 1,
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{} inputs: {ok} valid ({canonical} already canonical), {err} failures",
+        cases.len()
+    );
+    // Guard against a vacuous test: the corpora are mostly canonical URLs,
+    // the inputs the fast path exists for.
+    assert!(canonical > 100_000, "only {canonical} canonical inputs");
+    assert!(err > 1_000, "only {err} failing inputs");
+}
+
+/// Parses `cases` in order into one reused `Url` (with and without the fast
+/// path) and compares each result with a fresh `Url::parse`.
+fn check_reuse(cases: &[(String, Option<Url>)]) -> Result<(), String> {
+    let mut reused = Url::parse("about:blank").expect("about:blank");
+    let mut reused_slow = reused.clone();
+    for (input, base) in cases {
+        let fresh = match base {
+            None => Url::parse(input),
+            Some(b) => Url::parse_with_base(input, b),
+        };
+        let fresh = fresh.map(|u| snapshot(&u));
+        let result = reused.parse_into(input, base.as_ref());
+        let got = observe(&reused, result);
+        let result = reused_slow.parse_into_without_fast_path(input, base.as_ref());
+        let got_slow = observe(&reused_slow, result);
+        if got != fresh || got_slow != fresh {
+            return Err(format!(
+                "{input:?}: fresh {fresh:?}\n  reused {got:?}\n  reused, no fast path {got_slow:?}"
+            ));
+        }
+        reused.check_invariants()?;
+        reused_slow.check_invariants()?;
+    }
+    Ok(())
+}
+
+/// One reused `Url` through every suite input and corpus line, in file
+/// order (valid and failing inputs interleaved, long and short).
+#[test]
+fn reuse_equals_fresh_parse() {
+    let cases: Vec<(String, Option<Url>)> = all_cases()
+        .into_iter()
+        .filter_map(|c| match &c.base {
+            None => Some((c.input, None)),
+            Some(b) => Url::parse(b).ok().map(|b| (c.input, Some(b))),
+        })
+        .collect();
+    check_reuse(&cases).unwrap();
+    // Also in reverse order: every URL now follows a different one.
+    let reversed: Vec<_> = cases.into_iter().rev().collect();
+    check_reuse(&reversed).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Generated inputs.
+
+/// Pieces of URLs that exercise the parser's branches: case, percent
+/// signs, dot segments, backslashes, tabs and newlines, C0 controls and
+/// spaces, non-ASCII, brackets, IPv4 and IPv6 forms, ports.
+fn scheme() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "http",
+        "https",
+        "HTTP",
+        "hTTps",
+        "ws",
+        "wss",
+        "ftp",
+        "file",
+        "FILE",
+        "foo",
+        "web+demo",
+        "mailto",
+        "data",
+        "javascript",
+        "blob",
+        "about",
+        "a1+-.",
+        "h\tttp",
+        "ht\ntp",
+        "1http",
+        "",
+        "-x",
+        "é",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn separator() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        ":", "://", ":/", ":///", "://///", ":\\\\", ":/\\", ":\\/", ": //", ":\t//", "//", "",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn userinfo() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        "",
+        "",
+        "user@",
+        "user:pass@",
+        ":@",
+        "@",
+        "u:p:q@",
+        "%40@",
+        "ü:ß@",
+        "a b@",
+        "@@",
+        "u@p@",
+        ":pass@",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn host() -> impl Strategy<Value = String> {
+    let label = prop::sample::select(vec![
+        "example",
+        "EXAMPLE",
+        "com",
+        "www",
+        "xn--nxasmq6b",
+        "xn--",
+        "XN--PokXncvks",
+        "münchen",
+        "MÜNCHEN",
+        "ß",
+        "faß",
+        "☕",
+        "\u{FFFD}",
+        "\u{200D}",
+        "%41",
+        "%e2%98%95",
+        "%zz",
+        "%",
+        "a-",
+        "-a",
+        "_",
+        "0",
+        "1",
+        "255",
+        "256",
+        "09",
+        "0x7f",
+        "0X",
+        "4294967295",
+        "4294967296",
+        "999999999999999999999",
+        "a b",
+        "a<b",
+        "a^b",
+        "",
+        "localhost",
+        "LOCALHOST",
+        "\u{3002}",
+        "C:",
+        "c|",
+    ]);
+    let domain = prop::collection::vec(label, 1..5).prop_map(|labels| labels.join("."));
+    let bracketed = prop::sample::select(vec![
+        "[::1]",
+        "[::]",
+        "[1:2:3:4:5:6:7:8]",
+        "[1:0:0:2::3:0]",
+        "[0:0:0:0:0:ffff:1.2.3.4]",
+        "[::ffff:192.168.0.1]",
+        "[1::2::3]",
+        "[1:2:3:4:5:6:7:8:9]",
+        "[::1.2.3]",
+        "[::1",
+        "[]",
+        "[fe80::1%25eth0]",
+        "[v1.x]",
+        "]",
+        "[",
+        "[::1]x",
+        "[A:B:C:D:E:F:0:1]",
+    ])
+    .prop_map(str::to_owned);
+    prop_oneof![4 => domain, 1 => bracketed]
+}
+
+fn port() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        "",
+        "",
+        ":",
+        ":80",
+        ":443",
+        ":21",
+        ":0",
+        ":8080",
+        ":65535",
+        ":65536",
+        ":00080",
+        ":99999999999",
+        ":abc",
+        ":8a",
+        ":-1",
+        ": 80",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn segment() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        "a",
+        "B",
+        ".",
+        "..",
+        "%2e",
+        "%2E%2e",
+        ".%2E",
+        "...",
+        "a b",
+        "é",
+        "\u{1F600}",
+        "%",
+        "%zz",
+        "%41",
+        "%7e",
+        "\\",
+        "a\\b",
+        "C:",
+        "c|",
+        "C|",
+        "\t",
+        "\n",
+        "\r",
+        "a\tb",
+        "?",
+        "#",
+        "^",
+        "`",
+        "{}",
+        "<>",
+        "\"",
+        "'",
+        "|",
+        "~",
+        "@",
+        "[",
+        "]",
+        ";=",
+        "\u{0}",
+        "\u{7f}",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn path() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["/", "\\", "", "//"]),
+        prop::collection::vec(segment(), 0..5),
+    )
+        .prop_map(|(lead, segs)| format!("{lead}{}", segs.join("/")))
+}
+
+fn query_or_fragment(mark: char) -> impl Strategy<Value = String> {
+    let body = prop::collection::vec(segment(), 0..3).prop_map(|v| v.join("&"));
+    prop::option::weighted(0.4, body).prop_map(move |b| match b {
+        Some(b) => format!("{mark}{b}"),
+        None => String::new(),
+    })
+}
+
+/// Leading or trailing junk the parser must trim: C0 controls and spaces.
+fn padding() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "", "", "", " ", "\t", "\u{0}", "\u{1f} ", "\n", "\u{c}",
+    ])
+    .prop_map(str::to_owned)
+}
+
+/// An absolute-ish URL from the grammar above.
+fn url_like() -> impl Strategy<Value = String> {
+    (
+        padding(),
+        scheme(),
+        separator(),
+        userinfo(),
+        host(),
+        port(),
+        path(),
+        query_or_fragment('?'),
+        query_or_fragment('#'),
+        padding(),
+    )
+        .prop_map(|(p1, s, sep, ui, h, port, path, q, f, p2)| {
+            format!("{p1}{s}{sep}{ui}{h}{port}{path}{q}{f}{p2}")
+        })
+}
+
+/// A relative reference: a path, or `//host...`, or a query or fragment only.
+fn relative_like() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (path(), query_or_fragment('?'), query_or_fragment('#'))
+            .prop_map(|(p, q, f)| format!("{p}{q}{f}")),
+        (separator(), host(), port(), path()).prop_map(|(s, h, po, pa)| format!("{s}{h}{po}{pa}")),
+        (query_or_fragment('?'), query_or_fragment('#')).prop_map(|(q, f)| format!("{q}{f}")),
+        url_like(),
+    ]
+}
+
+fn base() -> impl Strategy<Value = Url> {
+    prop::sample::select(vec![
+        "http://example.com/a/b/c?q#f",
+        "https://user:pw@example.com:8443/a/",
+        "file:///C:/dir/file",
+        "file://host/share/x",
+        "file:///",
+        "foo://host/a/b",
+        "foo:/a/b",
+        "foo:opaque path",
+        "mailto:someone@example.com",
+        "web+demo:/.//not-a-host/",
+        "http://[::1]/",
+        "http://1.2.3.4/x/",
+    ])
+    .prop_map(|b| Url::parse(b).expect("valid base"))
+}
+
+/// [`check`] for proptest.
+fn prop_check(input: &str, base: Option<&Url>) -> Result<(), TestCaseError> {
+    check(input, base).map(drop).map_err(TestCaseError::fail)
+}
+
+/// The generators are not vacuous: they produce valid URLs and failures,
+/// and the grammar's absolute URLs are mostly valid.
+#[test]
+fn generators_produce_valid_and_invalid_inputs() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    let mut runner = TestRunner::deterministic();
+    let mut count = |strategy: BoxedStrategy<(String, Option<Url>)>| {
+        let (mut ok, mut err) = (0, 0);
+        for _ in 0..1000 {
+            let (input, base) = strategy.new_tree(&mut runner).unwrap().current();
+            match check(&input, base.as_ref()).unwrap() {
+                Ok(_) => ok += 1,
+                Err(_) => err += 1,
+            }
+        }
+        (ok, err)
+    };
+    let (ok, err) = count(url_like().prop_map(|u| (u, None)).boxed());
+    eprintln!("url_like: {ok} valid, {err} failures");
+    assert!(
+        ok > 250 && err > 100,
+        "url_like: {ok} valid, {err} failures"
+    );
+    let (ok, err) = count((relative_like(), base().prop_map(Some)).boxed());
+    eprintln!("relative_like: {ok} valid, {err} failures");
+    assert!(
+        ok > 500 && err > 50,
+        "relative_like: {ok} valid, {err} failures"
+    );
+}
+
+/// proptest's configuration: `cases` per test; failing inputs are saved to
+/// tests/properties.proptest-regressions and replayed first on later runs.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    #[test]
+    fn prop_arbitrary_strings(input in any::<String>()) {
+        prop_check(&input, None)?;
+    }
+
+    /// Arbitrary strings after a scheme and `//`, so they reach the host,
+    /// path, query and fragment states.
+    #[test]
+    fn prop_arbitrary_after_scheme(s in scheme(), sep in separator(), rest in any::<String>()) {
+        prop_check(&format!("{s}{sep}{rest}"), None)?;
+    }
+
+    #[test]
+    fn prop_url_like(input in url_like()) {
+        prop_check(&input, None)?;
+    }
+
+    #[test]
+    fn prop_relative_with_base(input in relative_like(), base in base()) {
+        prop_check(&input, Some(&base))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn prop_reuse(inputs in prop::collection::vec(
+        (prop_oneof![url_like(), any::<String>()], prop::option::of(base())), 1..20)) {
+        check_reuse(&inputs).map_err(TestCaseError::fail)?;
+    }
+}
