@@ -7,6 +7,7 @@
 
 use super::ip;
 use super::percent::{self, AsciiSet};
+use super::scan::{find, Stop};
 use super::tables::{FORBIDDEN_DOMAIN, FORBIDDEN_HOST};
 use super::ParseError;
 
@@ -92,6 +93,11 @@ pub(crate) fn parse_host(
         return Err(ParseError::EmptyHost);
     }
     let start = out.len();
+    // Already lowercase with the usual domain bytes: copy as it is.
+    if find(Stop::Host, input, 0) == input.len() {
+        out.extend_from_slice(input);
+        return finish_domain(out, start);
+    }
     // One pass over the bytes: is any forbidden, or non-ASCII or `%`?
     let class = input
         .iter()

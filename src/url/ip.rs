@@ -10,10 +10,11 @@ pub(crate) fn ends_in_a_number(input: &[u8]) -> bool {
         Some(rest) if !rest.is_empty() || input.len() == 1 => rest,
         _ => input,
     };
-    let last = match memchr::memrchr(b'.', trimmed) {
-        Some(i) => &trimmed[i + 1..],
-        None => trimmed,
-    };
+    // Hosts are short: a plain reverse loop beats memrchr's setup.
+    let last = &trimmed[trimmed
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(0, |i| i + 1)..];
     if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
         return true;
     }

@@ -18,7 +18,8 @@ use super::path::{
     is_double_dot, is_normalized_windows_drive_letter, is_single_dot, is_windows_drive_letter,
     starts_with_windows_drive_letter,
 };
-use super::percent::AsciiSet;
+use super::percent::{push_percent_encoded, AsciiSet};
+use super::scan::{find, Stop};
 use super::scheme::SchemeType;
 use super::tables::{
     has_tab_or_newline, remove_tab_or_newline, trim_c0_control_or_space, SCHEME_CHAR,
@@ -380,13 +381,22 @@ impl<'a> Parser<'a> {
     /// separates the password.
     fn authority_state(&mut self, pos: usize) -> Result<(), ParseError> {
         self.out.extend_from_slice(b"//");
-        let end = self.authority_end(pos);
-        let authority = &self.input[pos..end];
-        let Some(at) = memchr::memrchr(b'@', authority) else {
+        // Common case first: one scan finds the end of an authority without
+        // credentials. Only if it meets an `@` is the last `@` looked for.
+        let class = if self.is_special() {
+            Stop::SpecialAuthority
+        } else {
+            Stop::Authority
+        };
+        let stop = find(class, self.input, pos);
+        if self.at(stop) != Some(b'@') {
             self.username_end = self.out.len();
             self.host_start = self.out.len();
-            return self.host_state(pos, end);
-        };
+            return self.host_state(pos, stop);
+        }
+        let end = self.authority_end(stop);
+        let authority = &self.input[pos..end];
+        let at = memchr::memrchr(b'@', authority).expect("an @ was found");
         // "If atSignSeen is true and buffer is the empty string, host-missing
         // validation error, return failure."
         if at + 1 == authority.len() {
@@ -611,43 +621,95 @@ impl<'a> Parser<'a> {
     }
 
     /// [Path state](https://url.spec.whatwg.org/#path-state), from `pos` (the
-    /// first code point of a segment) to the end of the path. Each segment
-    /// is written as `/` + its percent-encoded bytes, then checked for dot
-    /// segments and drive letters.
+    /// first code point of a segment) to the end of the path.
+    ///
+    /// Most segments cannot be dot segments or drive letters: those are
+    /// copied in runs that may span several segments, found with the SIMD
+    /// scan that stops at bytes to encode, delimiters, and `/` followed by
+    /// `.` or `%`. A segment that starts with `.` or `%`, and the first
+    /// segment of a file URL, go through [`Parser::path_segment`], which
+    /// applies the spec's checks to exactly that segment.
     fn path_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
         let special = self.is_special();
         let file = self.scheme_type == SchemeType::File;
         let input = self.input;
         loop {
-            let segment_start = self.out.len();
+            let exact = matches!(input.get(pos), Some(b'.' | b'%'))
+                || (file && self.out.len() == self.path_start);
+            if exact {
+                match self.path_segment(pos) {
+                    Some(next) => {
+                        pos = next;
+                        continue;
+                    }
+                    None => return self.after_path(self.segment_end(pos)),
+                }
+            }
             self.out.push(b'/');
-            let end = input[pos..]
-                .iter()
-                .position(|&b| matches!(b, b'/' | b'?' | b'#') || (b == b'\\' && special))
-                .map_or(input.len(), |i| pos + i);
-            AsciiSet::PATH.encode(&input[pos..end], &mut self.out);
-            let more = self.is_slash(self.at(end));
-            let segment = &self.out[segment_start + 1..];
-            if is_double_dot(segment) {
-                self.out.truncate(segment_start);
-                self.shorten_path();
-                if !more {
-                    self.out.push(b'/');
+            pos = loop {
+                let stop = find(Stop::Path, input, pos);
+                self.out.extend_from_slice(&input[pos..stop]);
+                match input.get(stop) {
+                    None | Some(b'?' | b'#') => return self.after_path(stop),
+                    // The next segment may be a dot segment (`/` followed
+                    // by `.` or `%`), or `\` ends a segment in a special URL.
+                    Some(b'/') => break stop + 1,
+                    Some(b'\\') if special => break stop + 1,
+                    Some(&b) => {
+                        // A byte to percent-encode, or a non-special backslash or `|`, kept as it is.
+                        if AsciiSet::PATH.contains(b) {
+                            push_percent_encoded(b, &mut self.out);
+                        } else {
+                            self.out.push(b);
+                        }
+                        pos = stop + 1;
+                    }
                 }
-            } else if is_single_dot(segment) {
-                self.out.truncate(segment_start);
-                if !more {
-                    self.out.push(b'/');
-                }
-            } else if file && segment_start == self.path_start && is_windows_drive_letter(segment) {
-                // Windows drive letter quirk: "C|" becomes "C:".
-                self.out[segment_start + 2] = b':';
-            }
-            if !more {
-                return self.after_path(end);
-            }
-            pos = end + 1;
+            };
         }
+    }
+
+    /// Where the segment starting at `pos` ends: EOF, `/`, `?`, `#`, or for
+    /// special URLs `\\`.
+    fn segment_end(&self, pos: usize) -> usize {
+        let special = self.is_special();
+        self.input[pos..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#') || (b == b'\\' && special))
+            .map_or(self.input.len(), |i| pos + i)
+    }
+
+    /// One segment of the [path state](https://url.spec.whatwg.org/#path-state),
+    /// with the spec's checks: written as `/` + its percent-encoded bytes,
+    /// then single- and double-dot segments and Windows drive letters are
+    /// handled. Returns the start of the next segment, or `None` when the
+    /// path ends after this one.
+    fn path_segment(&mut self, pos: usize) -> Option<usize> {
+        let end = self.segment_end(pos);
+        let segment_start = self.out.len();
+        self.out.push(b'/');
+        AsciiSet::PATH.encode(&self.input[pos..end], &mut self.out);
+        let more = self.is_slash(self.at(end));
+        let segment = &self.out[segment_start + 1..];
+        if is_double_dot(segment) {
+            self.out.truncate(segment_start);
+            self.shorten_path();
+            if !more {
+                self.out.push(b'/');
+            }
+        } else if is_single_dot(segment) {
+            self.out.truncate(segment_start);
+            if !more {
+                self.out.push(b'/');
+            }
+        } else if self.scheme_type == SchemeType::File
+            && segment_start == self.path_start
+            && is_windows_drive_letter(segment)
+        {
+            // Windows drive letter quirk: "C|" becomes "C:".
+            self.out[segment_start + 2] = b':';
+        }
+        more.then_some(end + 1)
     }
 
     /// The serializer's rule for a URL without host whose path starts with an

@@ -22,6 +22,10 @@ pub(crate) enum Stop {
     Query,
     /// A byte in the fragment percent-encode set.
     Fragment,
+    /// Where a special URL's authority ends (`/`, `?`, `#`, `\`), or an `@`.
+    SpecialAuthority,
+    /// Where a non-special URL's authority ends (`/`, `?`, `#`), or an `@`.
+    Authority,
 }
 
 const fn host_stop(b: u8) -> bool {
@@ -50,6 +54,9 @@ static HOST_STOP: [bool; 256] = byte_table!(|b| host_stop(b));
 static PATH_STOP: [bool; 256] = byte_table!(|b| path_stop_byte(b));
 static QUERY_STOP: [bool; 256] = byte_table!(|b| query_stop(b));
 static FRAGMENT_STOP: [bool; 256] = byte_table!(|b| fragment_stop(b));
+static SPECIAL_AUTHORITY_STOP: [bool; 256] =
+    byte_table!(|b| matches!(b, b'/' | b'?' | b'#' | b'@' | b'\\'));
+static AUTHORITY_STOP: [bool; 256] = byte_table!(|b| matches!(b, b'/' | b'?' | b'#' | b'@'));
 
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`. Scalar reference implementation.
@@ -60,6 +67,8 @@ pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
         Stop::Path => &PATH_STOP,
         Stop::Query => &QUERY_STOP,
         Stop::Fragment => &FRAGMENT_STOP,
+        Stop::SpecialAuthority => &SPECIAL_AUTHORITY_STOP,
+        Stop::Authority => &AUTHORITY_STOP,
     };
     let mut i = start;
     while i < input.len() {
@@ -183,6 +192,11 @@ mod sse2 {
                 or(outside_graphic(v), eq(v, b'"')),
                 or(or(eq(v, b'<'), eq(v, b'>')), eq(v, b'`')),
             ),
+            Stop::SpecialAuthority => or(
+                or(or(eq(v, b'/'), eq(v, b'?')), or(eq(v, b'#'), eq(v, b'@'))),
+                eq(v, b'\\'),
+            ),
+            Stop::Authority => or(or(eq(v, b'/'), eq(v, b'?')), or(eq(v, b'#'), eq(v, b'@'))),
         };
         movemask(m)
     }
@@ -240,7 +254,14 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    const CLASSES: [Stop; 4] = [Stop::Host, Stop::Path, Stop::Query, Stop::Fragment];
+    const CLASSES: [Stop; 6] = [
+        Stop::Host,
+        Stop::Path,
+        Stop::Query,
+        Stop::Fragment,
+        Stop::SpecialAuthority,
+        Stop::Authority,
+    ];
 
     #[test]
     fn every_byte_at_every_offset() {
@@ -282,7 +303,7 @@ mod tests {
         fn matches_scalar(input in proptest::collection::vec(
             proptest::prop_oneof![
                 proptest::num::u8::ANY,
-                proptest::sample::select(b"/.%?#az09-_\\|".to_vec()),
+                proptest::sample::select(b"/.%?#@az09-_\\|".to_vec()),
             ],
             0..80,
         ), start in 0usize..80) {
