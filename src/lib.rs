@@ -26,6 +26,7 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 
 #![deny(missing_docs)]
 
+pub mod canon;
 pub mod dedup;
 mod url;
 

@@ -1,0 +1,635 @@
+//! The canonicalizer: a rule set plus options, built once, applied to every
+//! URL with caller-owned buffers.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::host;
+use super::path;
+use super::percent::{self, PATH_MINIMAL};
+use super::query::{self, QueryScratch};
+use super::surt::{Parts, SurtOptions};
+use super::{ConfigError, Profile, Rule, RuleSet, TrackingParams};
+use crate::{HostKind, SchemeType, Url};
+
+/// What [`Canonicalizer::apply`] writes.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::OutputForm;
+///
+/// assert_eq!("surt".parse::<OutputForm>()?, OutputForm::Surt(normurl::canon::SurtOptions::CDX));
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OutputForm {
+    /// The URL serialization.
+    #[default]
+    Url,
+    /// A SURT; `"surt"` parses to the CDX flavor.
+    Surt(SurtOptions),
+    /// urlcanon's SSURT.
+    Ssurt,
+}
+
+impl FromStr for OutputForm {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<OutputForm, ConfigError> {
+        match s {
+            "url" => Ok(OutputForm::Url),
+            "surt" => Ok(OutputForm::Surt(SurtOptions::CDX)),
+            "ssurt" => Ok(OutputForm::Ssurt),
+            _ => Err(ConfigError::UnknownOutput(s.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for OutputForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OutputForm::Url => "url",
+            OutputForm::Surt(_) => "surt",
+            OutputForm::Ssurt => "ssurt",
+        })
+    }
+}
+
+/// How domains are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IdnForm {
+    /// Punycode (`xn--bcher-kva.de`), as the URL serializer writes them.
+    #[default]
+    Ascii,
+    /// Unicode (`bücher.de`) via UTS #46 ToUnicode, for domains whose
+    /// punycode labels decode cleanly and convert back to the same ASCII;
+    /// others stay ASCII. Parsing such output gives back the ASCII URL.
+    Unicode,
+}
+
+/// Canonicalizes parsed URLs with a fixed set of rules and options.
+///
+/// Build it once (from a [`Profile`] and edits) and share it between
+/// threads; each thread keeps its own [`Scratch`].
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::{Canonicalizer, Profile, Rule, Scratch};
+/// use normurl::Url;
+///
+/// let canon = Canonicalizer::new(Profile::Aggressive);
+/// let mut scratch = Scratch::new();
+/// let mut out = Vec::new();
+/// let url = Url::parse("HTTP://www.Example.com/a//b/?utm_source=x&b=2&a=%7e1#top")?;
+/// let fired = canon.apply(&url, &mut scratch, &mut out);
+/// assert_eq!(out, b"http://example.com/a/b?a=~1&b=2");
+/// assert!(fired.contains(Rule::StripTracking) && fired.contains(Rule::SortQuery));
+/// # Ok::<(), normurl::ParseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Canonicalizer {
+    rules: RuleSet,
+    tracking: TrackingParams,
+    output: OutputForm,
+    idn: IdnForm,
+}
+
+/// Builds a [`Canonicalizer`]: a profile's rules, edited, plus options.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
+///
+/// let canon = Canonicalizer::builder(Profile::Aggressive)
+///     .rules("+strip-www-digits,-strip-trailing-slash")?
+///     .strip_params("ref,src_*")?
+///     .idn(IdnForm::Unicode)
+///     .output("surt".parse()?)
+///     .build();
+/// assert_eq!(canon.canonicalize("https://www3.xn--bcher-kva.de/a/?ref=x").unwrap(), "de,bücher)/a/");
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CanonicalizerBuilder {
+    rules: RuleSet,
+    tracking: TrackingParams,
+    output: OutputForm,
+    idn: IdnForm,
+}
+
+impl CanonicalizerBuilder {
+    /// Applies rule edits (`+name,-name`; see [`RuleSet::edit`]).
+    pub fn rules(&mut self, edits: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.rules = self.rules.edit(edits)?;
+        Ok(self)
+    }
+
+    /// Replaces the rule set.
+    pub fn rule_set(&mut self, rules: RuleSet) -> &mut CanonicalizerBuilder {
+        self.rules = rules;
+        self
+    }
+
+    /// Replaces the tracking parameter list (default: [`TrackingParams::default`]).
+    pub fn tracking_params(&mut self, params: TrackingParams) -> &mut CanonicalizerBuilder {
+        self.tracking = params;
+        self
+    }
+
+    /// Adds names to the tracking parameter list (see
+    /// [`TrackingParams::add_list`]): `--strip-params NAME,...`, or the text
+    /// of an `@FILE`.
+    pub fn strip_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.tracking.add_list(list)?;
+        Ok(self)
+    }
+
+    /// Sets the output form (default: [`OutputForm::Url`]).
+    pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
+        self.output = output;
+        self
+    }
+
+    /// Sets how domains are written (default: [`IdnForm::Ascii`]).
+    pub fn idn(&mut self, idn: IdnForm) -> &mut CanonicalizerBuilder {
+        self.idn = idn;
+        self
+    }
+
+    /// Builds the canonicalizer.
+    pub fn build(&self) -> Canonicalizer {
+        Canonicalizer {
+            rules: self.rules,
+            tracking: self.tracking.clone(),
+            output: self.output,
+            idn: self.idn,
+        }
+    }
+}
+
+/// Buffers reused from one URL to the next. Keep one per thread; after the
+/// first few URLs, [`Canonicalizer::apply`] allocates nothing.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    username: Vec<u8>,
+    password: Vec<u8>,
+    host: Vec<u8>,
+    path: Vec<u8>,
+    query: Vec<u8>,
+    fragment: Vec<u8>,
+    /// The second buffer of whichever component is being rewritten.
+    tmp: Vec<u8>,
+    unescaped: Vec<u8>,
+    resolved: Vec<u8>,
+    host_unicode: String,
+    host_check: String,
+    params: QueryScratch,
+}
+
+impl Scratch {
+    /// Empty buffers.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+/// A component while rules rewrite it: borrowed from the URL until a rule
+/// changes it, then in `buf`. Rules write their result into the other
+/// buffer and the two are swapped, so a component is copied only by rules
+/// that change it.
+struct Work<'u, 's> {
+    orig: &'u [u8],
+    buf: &'s mut Vec<u8>,
+    tmp: &'s mut Vec<u8>,
+    owned: bool,
+}
+
+impl<'u, 's> Work<'u, 's> {
+    fn new(orig: &'u [u8], buf: &'s mut Vec<u8>, tmp: &'s mut Vec<u8>) -> Work<'u, 's> {
+        Work {
+            orig,
+            buf,
+            tmp,
+            owned: false,
+        }
+    }
+
+    fn get(&self) -> &[u8] {
+        if self.owned {
+            self.buf
+        } else {
+            self.orig
+        }
+    }
+
+    /// Runs a rule that writes its whole result into the buffer it is
+    /// given and returns true when it changes something.
+    fn rewrite(&mut self, rule: impl FnOnce(&[u8], &mut Vec<u8>) -> bool) -> bool {
+        self.tmp.clear();
+        let input = if self.owned { &self.buf[..] } else { self.orig };
+        let changed = rule(input, self.tmp);
+        if changed {
+            std::mem::swap(self.buf, self.tmp);
+            self.owned = true;
+        }
+        changed
+    }
+
+    /// Runs a rule whose result is a subslice of its input.
+    fn narrow(&mut self, rule: impl FnOnce(&[u8]) -> &[u8]) -> bool {
+        let input = self.get();
+        let sub = rule(input);
+        if sub.len() == input.len() {
+            return false;
+        }
+        let start = sub.as_ptr() as usize - input.as_ptr() as usize;
+        let end = start + sub.len();
+        if self.owned {
+            self.buf.truncate(end);
+            self.buf.drain(..start);
+        } else {
+            self.orig = &self.orig[start..end];
+        }
+        true
+    }
+
+    /// The final bytes: `Some` when still borrowed from the URL, `None`
+    /// when they are in the buffer.
+    fn finish(self) -> Option<&'u [u8]> {
+        (!self.owned).then_some(self.orig)
+    }
+}
+
+/// Which of the percent rules to run on a component.
+#[derive(Clone, Copy)]
+struct PercentRules {
+    decode: bool,
+    upper: bool,
+}
+
+impl PercentRules {
+    fn run(self, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
+        if !self.decode && !self.upper {
+            return;
+        }
+        let mut done = percent::Normalized::default();
+        work.rewrite(|input, out| {
+            done = percent::normalize(input, self.decode, self.upper, out);
+            done.any()
+        });
+        fired.insert_if(Rule::DecodeUnreserved, done.decoded);
+        fired.insert_if(Rule::UppercasePercent, done.uppercased);
+    }
+}
+
+impl Canonicalizer {
+    /// The canonicalizer of a profile, with default options.
+    pub fn new(profile: Profile) -> Canonicalizer {
+        Canonicalizer::builder(profile).build()
+    }
+
+    /// A builder starting from a profile's rules.
+    pub fn builder(profile: Profile) -> CanonicalizerBuilder {
+        CanonicalizerBuilder {
+            rules: profile.rules(),
+            tracking: TrackingParams::default(),
+            output: OutputForm::Url,
+            idn: IdnForm::Ascii,
+        }
+    }
+
+    /// The rules this canonicalizer applies.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The output form.
+    pub fn output(&self) -> OutputForm {
+        self.output
+    }
+
+    /// Appends the canonical form of `url` to `out` and returns the rules
+    /// that changed something (for `--explain`). Never panics; allocates
+    /// only while `scratch` grows to the longest URL seen (and for Unicode
+    /// domains with [`IdnForm::Unicode`]).
+    ///
+    /// In [`OutputForm::Url`] the result is a valid URL serialization, and
+    /// canonicalizing the parse of it again gives the same bytes.
+    pub fn apply(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
+        if self.rules.is_empty() && self.output == OutputForm::Url && self.idn == IdnForm::Ascii {
+            out.extend_from_slice(url.href().as_bytes());
+            return RuleSet::EMPTY;
+        }
+        let rules = self.rules;
+        let mut fired = RuleSet::EMPTY;
+        let Scratch {
+            username: user_buf,
+            password: pass_buf,
+            host: host_buf,
+            path: path_buf,
+            query: query_buf,
+            fragment: fragment_buf,
+            tmp,
+            unescaped,
+            resolved,
+            host_unicode,
+            host_check,
+            params,
+        } = scratch;
+        let scheme_type = url.scheme_type();
+        let special = scheme_type.is_special();
+        let host_kind = url.host_kind();
+        // One scan of the whole URL instead of one per component: most URLs
+        // have no '%' at all.
+        let has_percent = memchr::memchr(b'%', url.href().as_bytes()).is_some();
+        let percent_rules = PercentRules {
+            decode: has_percent && rules.contains(Rule::DecodeUnreserved),
+            upper: has_percent && rules.contains(Rule::UppercasePercent),
+        };
+
+        // Scheme and port.
+        let force_http = rules.contains(Rule::ForceHttp) && scheme_type == SchemeType::Https;
+        fired.insert_if(Rule::ForceHttp, force_http);
+        let scheme: &[u8] = if force_http {
+            b"http"
+        } else {
+            url.scheme().as_bytes()
+        };
+        let mut port = url.port().as_bytes();
+        if !port.is_empty() && rules.contains(Rule::DropPort) {
+            port = b"";
+            fired.insert(Rule::DropPort);
+        } else if force_http && port == b"80" {
+            // Port 80 is http's default: the parser would drop it.
+            port = b"";
+        }
+
+        // Userinfo.
+        let (mut username, mut password) = (url.username().as_bytes(), url.password().as_bytes());
+        if rules.contains(Rule::StripUserinfo) && !(username.is_empty() && password.is_empty()) {
+            (username, password) = (b"", b"");
+            fired.insert(Rule::StripUserinfo);
+        }
+        let mut work = Work::new(username, user_buf, tmp);
+        percent_rules.run(&mut work, &mut fired);
+        let username = work.finish();
+        let mut work = Work::new(password, pass_buf, tmp);
+        percent_rules.run(&mut work, &mut fired);
+        let password = work.finish();
+
+        // Host.
+        let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
+        match host_kind {
+            HostKind::Domain => {
+                if rules.contains(Rule::TrimHostDots) {
+                    let changed = work.rewrite(host::trim_dots);
+                    fired.insert_if(Rule::TrimHostDots, changed);
+                }
+                let digits = rules.contains(Rule::StripWwwDigits);
+                if digits || rules.contains(Rule::StripWww) {
+                    let changed = work.narrow(|h| host::strip_www(h, digits));
+                    let rule = if digits {
+                        Rule::StripWwwDigits
+                    } else {
+                        Rule::StripWww
+                    };
+                    fired.insert_if(rule, changed);
+                }
+            }
+            HostKind::Opaque => percent_rules.run(&mut work, &mut fired),
+            _ => {}
+        }
+        let host = work.finish();
+        // Exemption from strip-tracking is decided on the final host, so that
+        // the output canonicalizes to itself.
+        let final_host = host.unwrap_or(host_buf);
+
+        // Path.
+        let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
+        let lower = rules.contains(Rule::LowercasePath);
+        if url.has_opaque_path() {
+            PercentRules {
+                upper: percent_rules.upper && !lower,
+                ..percent_rules
+            }
+            .run(&mut work, &mut fired);
+            if lower {
+                let changed = work.rewrite(path::lowercase);
+                fired.insert_if(Rule::LowercasePath, changed);
+            }
+        } else {
+            if special && scheme_type != SchemeType::File && rules.contains(Rule::UnescapePath) {
+                // Not for file URLs, whose drive letters decoding could disturb.
+                let changed =
+                    work.rewrite(|p, out| unescape_path(p, lower, out, unescaped, resolved));
+                fired.insert_if(Rule::UnescapePath, changed);
+            } else {
+                PercentRules {
+                    upper: percent_rules.upper && !lower,
+                    ..percent_rules
+                }
+                .run(&mut work, &mut fired);
+            }
+            self.path_rules(&mut work, &mut fired);
+        }
+        let path = work.finish();
+
+        // Query.
+        let mut query_null = url.query().is_none();
+        let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
+        if !query_null {
+            let lower = rules.contains(Rule::LowercaseQuery);
+            if special && rules.contains(Rule::UnescapeQuery) {
+                let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
+                fired.insert_if(Rule::UnescapeQuery, changed);
+            } else {
+                PercentRules {
+                    upper: percent_rules.upper && !lower,
+                    ..percent_rules
+                }
+                .run(&mut work, &mut fired);
+            }
+            if lower {
+                let changed = work.rewrite(path::lowercase);
+                fired.insert_if(Rule::LowercaseQuery, changed);
+            }
+            if !rules.intersection(query::Params::RULES).is_empty() {
+                let config = query::Params {
+                    rules,
+                    tracking: &self.tracking,
+                    host: final_host,
+                };
+                let mut outcome = query::Outcome::default();
+                work.rewrite(|q, out| {
+                    outcome = query::apply(q, &config, params, out);
+                    outcome.changed
+                });
+                fired = fired.union(outcome.fired);
+                query_null = outcome.stripped_all;
+            }
+            if !query_null && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
+                query_null = true;
+                fired.insert(Rule::DropEmptyQuery);
+            }
+        }
+        let query = work.finish();
+
+        // Fragment.
+        let mut fragment_null = url.fragment().is_none();
+        if !fragment_null && rules.contains(Rule::DropFragment) {
+            fragment_null = true;
+            fired.insert(Rule::DropFragment);
+        }
+        let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
+        if !fragment_null {
+            percent_rules.run(&mut work, &mut fired);
+        }
+        let fragment = work.finish();
+
+        let unicode = self.idn == IdnForm::Unicode
+            && host_kind == HostKind::Domain
+            && host::to_unicode(host.unwrap_or(host_buf), host_unicode, host_check);
+        if fired.is_empty() && !unicode && self.output == OutputForm::Url {
+            // Every change fires a rule: nothing fired, nothing changed.
+            out.extend_from_slice(url.href().as_bytes());
+            return fired;
+        }
+        // Everything before the path, when no rule touched it: one copy.
+        let before_path_changed = RuleSet::from_rules(&[
+            Rule::ForceHttp,
+            Rule::StripUserinfo,
+            Rule::TrimHostDots,
+            Rule::StripWww,
+            Rule::StripWwwDigits,
+            Rule::DropPort,
+        ]);
+        let prefix = (url.has_host()
+            && !unicode
+            && fired.intersection(before_path_changed).is_empty()
+            && username.is_some()
+            && password.is_some()
+            && host.is_some())
+        .then(|| {
+            let href = url.href();
+            &href.as_bytes()[..url.pathname().as_ptr() as usize - href.as_ptr() as usize]
+        });
+        let host = if unicode {
+            host_unicode.as_bytes()
+        } else {
+            host.unwrap_or(host_buf)
+        };
+        let parts = Parts {
+            prefix,
+            scheme,
+            username: username.unwrap_or(user_buf),
+            password: password.unwrap_or(pass_buf),
+            host_kind,
+            host,
+            port,
+            path: path.unwrap_or(path_buf),
+            query: (!query_null).then(|| query.unwrap_or(query_buf)),
+            fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
+        };
+        match self.output {
+            OutputForm::Url => parts.write_url(out),
+            OutputForm::Surt(options) => parts.write_surt(options, out),
+            OutputForm::Ssurt => parts.write_ssurt(out),
+        }
+        fired
+    }
+
+    /// The rules on a hierarchical path (`/a/b`) after the percent rules,
+    /// in [`Rule::ALL`] order.
+    fn path_rules(&self, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
+        let rules = self.rules;
+        if rules.contains(Rule::LowercasePath) {
+            // Lowercasing commutes with the other path rules (they match
+            // case-insensitively), so it can go first and run once.
+            let changed = path.rewrite(path::lowercase);
+            fired.insert_if(Rule::LowercasePath, changed);
+        }
+        // Stripping a trailing slash can expose a session id
+        // (`/x;jsessionid=.../`) and stripping a session id can expose a
+        // trailing slash (`/x/;jsessionid=...`): repeat until neither
+        // changes anything, or the output would not be idempotent. Every
+        // round that repeats shortened the path, so this ends.
+        loop {
+            if rules.contains(Rule::StripSessionIds) {
+                let changed = path.rewrite(path::strip_session_ids);
+                fired.insert_if(Rule::StripSessionIds, changed);
+            }
+            if rules.contains(Rule::CollapseSlashes) {
+                let changed = path.rewrite(path::collapse_slashes);
+                fired.insert_if(Rule::CollapseSlashes, changed);
+            }
+            if !rules.contains(Rule::StripTrailingSlash) {
+                break;
+            }
+            let changed = path.narrow(path::strip_trailing_slash);
+            fired.insert_if(Rule::StripTrailingSlash, changed);
+            if !changed || !rules.contains(Rule::StripSessionIds) {
+                break;
+            }
+        }
+    }
+
+    /// Canonicalizes one input string, allocating: for tests, examples and
+    /// one-off use. Hot loops use [`Canonicalizer::apply`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::new(Profile::Semantic);
+    /// assert_eq!(canon.canonicalize("http://EXAMPLE.com/%7euser/%3f").unwrap(), "http://example.com/~user/%3F");
+    /// ```
+    pub fn canonicalize(&self, input: &str) -> Result<String, crate::ParseError> {
+        Ok(self.canonicalize_url(&Url::parse(input)?))
+    }
+
+    /// Canonicalizes a parsed URL, allocating (see [`Canonicalizer::apply`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, OutputForm, Profile};
+    ///
+    /// let mut builder = Canonicalizer::builder(Profile::Wayback);
+    /// let canon = builder.output(OutputForm::Ssurt).build();
+    /// let url = normurl::Url::parse("http://www.archive.org:8080/Goo/?b&a")?;
+    /// assert_eq!(canon.canonicalize_url(&url), "org,archive,//8080:http:/goo?a&b");
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn canonicalize_url(&self, url: &Url) -> String {
+        let mut out = Vec::new();
+        self.apply(url, &mut Scratch::new(), &mut out);
+        // The parts are ASCII, or UTF-8 from ToUnicode.
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+/// `unescape-path`: decode repeatedly, resolve the dot segments decoding
+/// revealed (`%2e%2e%2f` is `../`), re-encode the minimal set.
+fn unescape_path(
+    path: &[u8],
+    lower: bool,
+    out: &mut Vec<u8>,
+    decoded: &mut Vec<u8>,
+    tmp: &mut Vec<u8>,
+) -> bool {
+    // Without '%' nothing decodes and nothing needs encoding: the parser
+    // already encoded everything else in the minimal set.
+    if memchr::memchr(b'%', path).is_none() {
+        return false;
+    }
+    percent::unescape_repeatedly(path, decoded, tmp);
+    tmp.clear();
+    path::resolve_dots(decoded, tmp);
+    percent::encode(tmp, &PATH_MINIMAL, lower, out);
+    *out != path
+}

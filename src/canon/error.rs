@@ -1,0 +1,56 @@
+//! Errors in canonicalization settings (rule, profile and parameter names).
+
+use std::fmt;
+
+/// A canonicalization setting that could not be understood. These come from
+/// the command line, so each message says what was wrong and what is valid.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::{ConfigError, Profile};
+///
+/// let err = "agressive".parse::<Profile>().unwrap_err();
+/// assert_eq!(err, ConfigError::UnknownProfile("agressive".into()));
+/// assert!(err.to_string().contains("aggressive"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// No rule has this name.
+    UnknownRule(String),
+    /// No profile has this name.
+    UnknownProfile(String),
+    /// No output form has this name.
+    UnknownOutput(String),
+    /// A parameter name in a strip list is empty, or is only `*`.
+    EmptyParamName,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::UnknownRule(name) => {
+                write!(f, "unknown rule {name:?}; the rules are: ")?;
+                let names: Vec<&str> = super::Rule::ALL.iter().map(|r| r.name()).collect();
+                f.write_str(&names.join(", "))
+            }
+            ConfigError::UnknownProfile(name) => {
+                write!(f, "unknown profile {name:?}; the profiles are: ")?;
+                let names: Vec<&str> = super::Profile::ALL.iter().map(|p| p.name()).collect();
+                f.write_str(&names.join(", "))
+            }
+            ConfigError::UnknownOutput(name) => {
+                write!(
+                    f,
+                    "unknown output form {name:?}; the forms are: url, surt, ssurt"
+                )
+            }
+            ConfigError::EmptyParamName => f.write_str(
+                "empty parameter name in a strip list (a name, or a prefix ending in *)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}

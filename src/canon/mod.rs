@@ -1,0 +1,67 @@
+/*!
+Canonicalization: rules applied after WHATWG parsing so that URLs naming the
+same resource get the same string, plus the SURT and SSURT forms and the
+hash of dedup keys.
+
+# Brief overview
+
+- A [`Rule`] is one documented transformation (`sort-query`,
+  `strip-www`...). A [`RuleSet`] is a set of them.
+- A [`Profile`] is a named rule set: `whatwg` (nothing), `semantic`
+  (RFC 3986 safe normalizations), `aggressive` (dedup keys), `safe-browsing`
+  and `wayback` (CDX keys).
+- A [`Canonicalizer`] is built once from a profile, rule edits
+  (`+name,-name`), a tracking-parameter list, an [`OutputForm`] and an
+  [`IdnForm`]. [`Canonicalizer::apply`] writes one URL's canonical form
+  into a caller buffer, using a per-thread [`Scratch`], and returns the
+  rules that changed something.
+- [`key_hash`] hashes a key to 128 bits for deduplication.
+
+Canonical URLs are valid URL serializations and idempotent: parsing the
+output and canonicalizing it again gives the same bytes, for every profile.
+
+# Example
+
+```
+use normurl::canon::{Canonicalizer, Profile, Scratch};
+use normurl::Url;
+
+let canon = Canonicalizer::builder(Profile::Aggressive)
+    .rules("-strip-trailing-slash")?
+    .build();
+let mut scratch = Scratch::new();
+let mut url = Url::parse("about:blank").unwrap();
+let mut out = Vec::new();
+for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1&b=2&utm_medium=mail"] {
+    url.parse_into(line, None).unwrap();
+    out.clear();
+    let fired = canon.apply(&url, &mut scratch, &mut out);
+    assert_eq!(out, b"https://example.com/a/?a=1&b=2", "{fired}");
+}
+# Ok::<(), normurl::canon::ConfigError>(())
+```
+*/
+
+mod canonicalizer;
+mod error;
+pub mod form;
+mod hash;
+mod host;
+mod input;
+mod path;
+mod percent;
+mod profile;
+mod public_suffix;
+mod query;
+mod rule;
+mod surt;
+mod tracking;
+
+pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
+pub use error::ConfigError;
+pub use hash::key_hash;
+pub use input::parse_with_default_scheme;
+pub use profile::Profile;
+pub use rule::{Rule, RuleSet};
+pub use surt::{reverse_host, ssurt_host, SurtOptions};
+pub use tracking::TrackingParams;

@@ -1,0 +1,256 @@
+//! Path rules: `collapse-slashes`, `strip-trailing-slash`, path session
+//! ids, `lowercase-path`, and dot-segment resolution for `unescape-path`.
+//!
+//! Paths here are serialized WHATWG paths: `/`-separated, percent-encoded,
+//! with no `.` or `..` segments left (the parser removed them).
+
+/// `collapse-slashes`: replaces runs of `/` by one. Writes into `out` only
+/// when there is a run.
+pub(crate) fn collapse_slashes(path: &[u8], out: &mut Vec<u8>) -> bool {
+    // Paths are short: a plain scan beats building a memmem searcher.
+    if !super::host::has_pair(path, b'/') {
+        return false;
+    }
+    let mut prev_slash = false;
+    for &b in path {
+        if !(b == b'/' && prev_slash) {
+            out.push(b);
+        }
+        prev_slash = b == b'/';
+    }
+    true
+}
+
+/// `strip-trailing-slash`: the path without a trailing `/`, unless the path
+/// is `/` itself (which stays: a special URL's path is never empty).
+pub(crate) fn strip_trailing_slash(path: &[u8]) -> &[u8] {
+    match path.strip_suffix(b"/") {
+        Some(rest) if !rest.is_empty() => rest,
+        _ => path,
+    }
+}
+
+/// `lowercase-path`, `lowercase-query`: ASCII-lowercases into `out` when
+/// there is an uppercase letter (percent-encodings included, as urlcanon and
+/// webarchive-commons do).
+pub(crate) fn lowercase(input: &[u8], out: &mut Vec<u8>) -> bool {
+    if !input.iter().any(u8::is_ascii_uppercase) {
+        return false;
+    }
+    out.extend(input.iter().map(u8::to_ascii_lowercase));
+    true
+}
+
+/// The path `;jsessionid=` suffix Heritrix and urlcanon strip: 32 ASCII
+/// letters or digits at the very end of the path.
+const JSESSIONID: &[u8] = b";jsessionid=";
+
+/// Session ids in the path (the path half of `strip-session-ids`):
+///
+/// - a final `;jsessionid=` followed by 32 letters or digits (Java servlet
+///   URL rewriting), as urlcanon's `strip_session_ids_from_path`;
+/// - ASP.NET cookieless session segments `(S(<24>))`, `(<24>)` or
+///   `(X(<24>)Y(<24>)...)` (24 letters or digits each) followed later by a
+///   `.aspx` page, as webarchive-commons' `URLRegexTransformer`.
+///
+/// Letters match case-insensitively. Every matching segment is removed (the
+/// Java original removes one per pattern; removing all keeps the rule
+/// idempotent). Writes into `out` only when something is removed.
+pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
+    // Strip repeatedly, or `;jsessionid=A;jsessionid=B` would lose one id
+    // per canonicalization.
+    if memchr::memchr2(b';', b'(', path).is_none() {
+        return false;
+    }
+    let mut jsession = None;
+    while let Some(at) = jsessionid_start(&path[..jsession.unwrap_or(path.len())]) {
+        jsession = Some(at);
+    }
+    let aspx = memchr::memchr(b'(', path).is_some() && find_ascii_ci(path, b".aspx").is_some();
+    if jsession.is_none() && !aspx {
+        return false;
+    }
+    let path = &path[..jsession.unwrap_or(path.len())];
+    let start = out.len();
+    if !aspx {
+        out.extend_from_slice(path);
+        return true;
+    }
+    let mut removed = jsession.is_some();
+    // Walk segments, each with its leading '/'.
+    let mut i = 0;
+    while i < path.len() {
+        let end = memchr::memchr(b'/', &path[i + 1..]).map_or(path.len(), |n| i + 1 + n);
+        let segment = &path[i + 1..end];
+        let followed_by_aspx = end < path.len() && find_ascii_ci(&path[end..], b".aspx").is_some();
+        if followed_by_aspx && is_aspnet_session_segment(segment) {
+            removed = true;
+        } else {
+            out.extend_from_slice(&path[i..end]);
+        }
+        i = end;
+    }
+    if !removed {
+        out.truncate(start);
+    }
+    removed
+}
+
+fn jsessionid_start(path: &[u8]) -> Option<usize> {
+    let at = path.len().checked_sub(JSESSIONID.len() + 32)?;
+    let (key, id) = path[at..].split_at(JSESSIONID.len());
+    if !key.eq_ignore_ascii_case(JSESSIONID) || !id.iter().all(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    // Removing the suffix must not leave a dot segment, which a re-parse
+    // would resolve: keep `/..;jsessionid=...` as it is.
+    let rest = &path[..at];
+    let last = &rest[rest.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+    (!is_dot_segment(last)).then_some(at)
+}
+
+/// `.`, `..` or one of their percent-encoded spellings (the parser's
+/// single-dot and double-dot segments).
+fn is_dot_segment(s: &[u8]) -> bool {
+    let dot = |t: &[u8]| t == b"." || t.eq_ignore_ascii_case(b"%2e");
+    dot(s)
+        || [1, 3]
+            .iter()
+            .any(|&n| s.len() > n && dot(&s[..n]) && dot(&s[n..]))
+}
+
+/// `(<24>)` or `(` then one or more `X(<24>)` then `)`.
+fn is_aspnet_session_segment(s: &[u8]) -> bool {
+    let Some(inner) = s.strip_prefix(b"(").and_then(|s| s.strip_suffix(b")")) else {
+        return false;
+    };
+    if inner.len() == 24 && inner.iter().all(u8::is_ascii_alphanumeric) {
+        return true;
+    }
+    let mut rest = inner;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        match rest {
+            [letter, b'(', tail @ ..]
+                if letter.is_ascii_alphabetic()
+                    && tail.len() > 24
+                    && tail[24] == b')'
+                    && tail[..24].iter().all(u8::is_ascii_alphanumeric) =>
+            {
+                rest = &tail[25..];
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Resolves `.` and `..` segments of a `/`-rooted path the way the path
+/// state of the URL parser does (a final `.` or `..` leaves a trailing
+/// slash; `..` at the root stays at the root). For `unescape-path`, whose
+/// decoding can create dot segments (`%2e%2e%2f` is `../`).
+pub(crate) fn resolve_dots(path: &[u8], out: &mut Vec<u8>) {
+    let base = out.len();
+    let body = path.strip_prefix(b"/").unwrap_or(path);
+    let mut segments = body.split(|&b| b == b'/').peekable();
+    while let Some(segment) = segments.next() {
+        let last = segments.peek().is_none();
+        match segment {
+            b".." => {
+                if let Some(slash) = out[base..].iter().rposition(|&b| b == b'/') {
+                    out.truncate(base + slash);
+                }
+                if last {
+                    out.push(b'/');
+                }
+            }
+            b"." => {
+                if last {
+                    out.push(b'/');
+                }
+            }
+            _ => {
+                out.push(b'/');
+                out.extend_from_slice(segment);
+            }
+        }
+    }
+    if out.len() == base {
+        out.push(b'/');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(f: fn(&[u8], &mut Vec<u8>) -> bool, input: &str) -> String {
+        let mut out = Vec::new();
+        if f(input.as_bytes(), &mut out) {
+            String::from_utf8(out).unwrap()
+        } else {
+            assert!(out.is_empty());
+            input.to_owned()
+        }
+    }
+
+    fn resolve(input: &str) -> String {
+        let mut out = Vec::new();
+        resolve_dots(input.as_bytes(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn collapses() {
+        assert_eq!(run(collapse_slashes, "//a///b/"), "/a/b/");
+        assert_eq!(run(collapse_slashes, "/a/b"), "/a/b");
+    }
+
+    #[test]
+    fn trailing_slash() {
+        assert_eq!(strip_trailing_slash(b"/a/"), b"/a");
+        assert_eq!(strip_trailing_slash(b"/"), b"/");
+        assert_eq!(strip_trailing_slash(b""), b"");
+    }
+
+    #[test]
+    fn path_session_ids() {
+        // webarchive-commons URLRegexTransformerTest / urlcanon surt.json
+        let cases = [
+            ("/(S(4hqa0555fwsecu455xqckv45))/mileg.aspx", "/mileg.aspx"),
+            ("/(4hqa0555fwsecu455xqckv45)/mileg.aspx", "/mileg.aspx"),
+            (
+                "/(a(4hqa0555fwsecu455xqckv45)S(4hqa0555fwsecu455xqckv45)f(4hqa0555fwsecu455xqckv45))/mileg.aspx",
+                "/mileg.aspx",
+            ),
+            ("/photos/36050182@N05/", "/photos/36050182@N05/"),
+            ("/(4hqa0555fwsecu455xqckv45)/mileg.html", "/(4hqa0555fwsecu455xqckv45)/mileg.html"),
+            ("/something/;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA", "/something/"),
+            ("/a/..;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA", "/a/..;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA"),
+            ("/x;jsessionid=E85FAC04E331FFCA55549B10B7C7A4F", "/x;jsessionid=E85FAC04E331FFCA55549B10B7C7A4F"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(run(strip_session_ids, input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn resolves_like_the_path_state() {
+        assert_eq!(resolve("/a/b/.."), "/a/");
+        assert_eq!(resolve("/a/./b"), "/a/b");
+        assert_eq!(resolve("/a/."), "/a/");
+        assert_eq!(resolve("/.."), "/");
+        assert_eq!(resolve("/a//.."), "/a/");
+        assert_eq!(resolve("/abc/../def"), "/def");
+        assert_eq!(resolve("/"), "/");
+        assert_eq!(resolve("/..."), "/...");
+    }
+}

@@ -1,0 +1,314 @@
+//! Percent-encoding transforms behind the `decode-unreserved`,
+//! `uppercase-percent`, `unescape-path` and `unescape-query` rules.
+//!
+//! Every function here writes into a caller buffer and reports whether it
+//! changed anything; a function that returns `false` may have written
+//! nothing, and the caller keeps the input.
+
+use memchr::memchr;
+
+/// The value of an ASCII hex digit.
+#[inline]
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The byte `%XY` at `input[i..]` stands for, if it is a percent-encoded byte.
+#[inline]
+fn escape_at(input: &[u8], i: usize) -> Option<u8> {
+    match input.get(i..i + 3) {
+        Some([b'%', h, l]) => Some(hex_value(*h)? << 4 | hex_value(*l)?),
+        _ => None,
+    }
+}
+
+/// A set of bytes to percent-encode, as a 256-entry table.
+pub(crate) struct EncodeSet([bool; 256]);
+
+impl EncodeSet {
+    #[inline]
+    fn contains(&self, b: u8) -> bool {
+        self.0[b as usize]
+    }
+}
+
+const fn table(extra: &[u8]) -> EncodeSet {
+    // Safe Browsing escapes "all characters that are <= ASCII 32, >= 127,
+    // '#', or '%'"; every set here starts from that.
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = b <= 0x20 || b >= 0x7f || b == b'#' as usize || b == b'%' as usize;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < extra.len() {
+        t[extra[i] as usize] = true;
+        i += 1;
+    }
+    EncodeSet(t)
+}
+
+/// What an unescaped special path must re-encode: Safe Browsing's set plus
+/// the [path percent-encode set](https://url.spec.whatwg.org/#path-percent-encode-set)
+/// (so the result is a valid serialization) plus `\`, which the parser of a
+/// special URL would read as `/`.
+pub(crate) const PATH_MINIMAL: EncodeSet = table(b"\"<>?\\^`{}");
+
+/// What an unescaped query value must re-encode: Safe Browsing's set plus
+/// the [special-query percent-encode set](https://url.spec.whatwg.org/#special-query-percent-encode-set)
+/// plus `&`, so that parameters keep their boundaries.
+pub(crate) const QUERY_VALUE_MINIMAL: EncodeSet = table(b"\"&'<>");
+
+/// What an unescaped query name must re-encode: as for values, plus `=`.
+pub(crate) const QUERY_NAME_MINIMAL: EncodeSet = table(b"\"&'<=>");
+
+/// Whether a byte is unreserved (RFC 3986 section 2.3):
+/// `ALPHA / DIGIT / "-" / "." / "_" / "~"`.
+#[inline]
+pub(crate) fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// What [`normalize`] changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Normalized {
+    /// Some `%XX` of an unreserved character was decoded.
+    pub(crate) decoded: bool,
+    /// Some `%xx` had its hex digits uppercased.
+    pub(crate) uppercased: bool,
+}
+
+impl Normalized {
+    pub(crate) fn any(self) -> bool {
+        self.decoded || self.uppercased
+    }
+}
+
+/// `decode-unreserved` (when `decode`) and `uppercase-percent` (when
+/// `upper`) in one pass. Writes the result into `out` only when something
+/// changes.
+///
+/// Decoding an unreserved character can never change how the URL parses:
+/// none of them is a delimiter or in a percent-encode set, and the parser has
+/// already removed `%2e` dot segments.
+pub(crate) fn normalize(input: &[u8], decode: bool, upper: bool, out: &mut Vec<u8>) -> Normalized {
+    let mut done = Normalized::default();
+    let Some(first) = memchr(b'%', input) else {
+        return done;
+    };
+    let start_len = out.len();
+    out.extend_from_slice(&input[..first]);
+    let mut i = first;
+    while i < input.len() {
+        let Some(next) = memchr(b'%', &input[i..]) else {
+            out.extend_from_slice(&input[i..]);
+            break;
+        };
+        out.extend_from_slice(&input[i..i + next]);
+        i += next;
+        match escape_at(input, i) {
+            Some(v) if decode && is_unreserved(v) => {
+                out.push(v);
+                done.decoded = true;
+            }
+            Some(_) => {
+                let (h, l) = (input[i + 1], input[i + 2]);
+                if upper && (h.is_ascii_lowercase() || l.is_ascii_lowercase()) {
+                    done.uppercased = true;
+                    out.extend_from_slice(&[b'%', h.to_ascii_uppercase(), l.to_ascii_uppercase()]);
+                } else {
+                    out.extend_from_slice(&input[i..i + 3]);
+                }
+            }
+            None => {
+                out.push(b'%');
+                i += 1;
+                continue;
+            }
+        }
+        i += 3;
+    }
+    if !done.any() {
+        out.truncate(start_len);
+    }
+    done
+}
+
+/// One pass of percent-decoding; whether anything was decoded.
+fn decode_once(input: &[u8], out: &mut Vec<u8>) -> bool {
+    let mut changed = false;
+    let mut i = 0;
+    while i < input.len() {
+        match memchr(b'%', &input[i..]) {
+            None => {
+                out.extend_from_slice(&input[i..]);
+                break;
+            }
+            Some(next) => {
+                out.extend_from_slice(&input[i..i + next]);
+                i += next;
+                if let Some(v) = escape_at(input, i) {
+                    out.push(v);
+                    changed = true;
+                    i += 3;
+                } else {
+                    out.push(b'%');
+                    i += 1;
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// Percent-decodes `input` until no percent-encoded byte is left (Safe
+/// Browsing: "repeatedly percent-unescape the URL until it has no more
+/// percent-escapes"), writing the result to `out` (cleared first). `tmp` is
+/// scratch space.
+pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) {
+    out.clear();
+    if !decode_once(input, out) {
+        return;
+    }
+    // Every pass shrinks the text by at least two bytes, so this ends.
+    loop {
+        tmp.clear();
+        if !decode_once(out, tmp) {
+            return;
+        }
+        std::mem::swap(out, tmp);
+    }
+}
+
+/// Appends `input` to `out`, percent-encoding the bytes in `set`, with
+/// uppercase hex digits, or lowercase ones when `lower` (for components the
+/// lowercase rules will lowercase anyway: encoding them lowercase right away
+/// keeps a second canonicalization from reporting a change it undoes).
+pub(crate) fn encode(input: &[u8], set: &EncodeSet, lower: bool, out: &mut Vec<u8>) {
+    let hex: &[u8; 16] = if lower {
+        b"0123456789abcdef"
+    } else {
+        b"0123456789ABCDEF"
+    };
+    let mut start = 0;
+    for (i, &b) in input.iter().enumerate() {
+        if set.contains(b) {
+            out.extend_from_slice(&input[start..i]);
+            out.extend_from_slice(&[b'%', hex[(b >> 4) as usize], hex[(b & 15) as usize]]);
+            start = i + 1;
+        }
+    }
+    out.extend_from_slice(&input[start..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn norm(input: &str, decode: bool, upper: bool) -> String {
+        let mut out = Vec::new();
+        let done = normalize(input.as_bytes(), decode, upper, &mut out);
+        if done.any() {
+            String::from_utf8(out).unwrap()
+        } else {
+            assert!(out.is_empty());
+            input.to_owned()
+        }
+    }
+
+    fn unescape(input: &str) -> Vec<u8> {
+        let (mut out, mut tmp) = (Vec::new(), Vec::new());
+        unescape_repeatedly(input.as_bytes(), &mut out, &mut tmp);
+        out
+    }
+
+    /// Naive reference: look at every `%` with two hex digits.
+    fn naive_normalize(input: &[u8], decode: bool, upper: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < input.len() {
+            if let Some(v) = escape_at(input, i) {
+                if decode && is_unreserved(v) {
+                    out.push(v);
+                } else if upper {
+                    out.extend_from_slice(format!("%{v:02X}").as_bytes());
+                } else {
+                    out.extend_from_slice(&input[i..i + 3]);
+                }
+                i += 3;
+            } else {
+                out.push(input[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn decode_and_uppercase() {
+        assert_eq!(norm("/a%41%7e%2F%2f%zz%", true, true), "/aA~%2F%2F%zz%");
+        assert_eq!(norm("/a%41%7e%2f", true, false), "/aA~%2f");
+        assert_eq!(norm("/a%41%7e%2f", false, true), "/a%41%7E%2F");
+        assert_eq!(norm("/plain", true, true), "/plain");
+        assert_eq!(norm("%2", true, true), "%2");
+    }
+
+    #[test]
+    fn unescape_examples_from_safe_browsing_and_webarchive_commons() {
+        // BasicURLCanonicalizerTest.testUnescapeRepeatedly
+        let cases: [(&str, &[u8]); 8] = [
+            ("%!A%21%21%25", b"%!A!!%"),
+            ("%", b"%"),
+            ("%2", b"%2"),
+            ("%25", b"%"),
+            ("%25%", b"%%"),
+            ("%2525", b"%"),
+            ("%252525", b"%"),
+            ("%25%32%35", b"%"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(unescape(input), expected, "{input}");
+        }
+        assert_eq!(
+            unescape("%31%36%38%2e%31%38%38%2e%39%39%2e%32%36"),
+            b"168.188.99.26"
+        );
+    }
+
+    #[test]
+    fn encode_escapes_percent_and_delimiters() {
+        let mut out = Vec::new();
+        encode(b"a b#%?\\^\x7f\xe2", &PATH_MINIMAL, false, &mut out);
+        assert_eq!(out, b"a%20b%23%25%3F%5C%5E%7F%E2");
+    }
+
+    proptest! {
+        #[test]
+        fn normalize_matches_naive(input in "[%a-fA-F0-9/~.xz]{0,24}", decode: bool, upper: bool) {
+            let expected = naive_normalize(input.as_bytes(), decode, upper);
+            let got = norm(&input, decode, upper);
+            prop_assert_eq!(got.as_bytes(), &expected[..]);
+        }
+
+        #[test]
+        fn unescaped_then_encoded_is_a_fixpoint(input in proptest::collection::vec(any::<u8>(), 0..32)) {
+            // decode(encode(s)) == s when the set contains '%', so a second
+            // unescape + encode round changes nothing: what makes the
+            // unescape rules idempotent.
+            let (mut once, mut tmp) = (Vec::new(), Vec::new());
+            unescape_repeatedly(&input, &mut once, &mut tmp);
+            let mut encoded = Vec::new();
+            encode(&once, &PATH_MINIMAL, false, &mut encoded);
+            let mut twice = Vec::new();
+            unescape_repeatedly(&encoded, &mut twice, &mut tmp);
+            prop_assert_eq!(&twice, &once);
+        }
+    }
+}

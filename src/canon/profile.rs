@@ -1,0 +1,201 @@
+//! Named profiles: documented lists of rules.
+//!
+//! A profile is data, a [`RuleSet`]; the canonicalizer has no code path per
+//! profile. `--rules +a,-b` edits a profile's set.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{ConfigError, Rule, RuleSet};
+
+/// A named list of rules.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::{Profile, Rule};
+///
+/// let profile: Profile = "semantic".parse()?;
+/// assert!(profile.rules().contains(Rule::DecodeUnreserved));
+/// assert!(Profile::Aggressive.rules().contains(Rule::SortQuery));
+/// assert!(Profile::Whatwg.rules().is_empty());
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// The WHATWG serialization and nothing else.
+    #[default]
+    Whatwg,
+    /// RFC 3986 section 6.2.2 normalizations that never change what a
+    /// server receives, on top of WHATWG: decode percent-encoded unreserved
+    /// characters and uppercase percent-encoding hex digits. (Case of scheme
+    /// and host, dot segments, default ports and empty paths are already
+    /// normalized by the WHATWG parser.)
+    Semantic,
+    /// For dedup keys: `semantic` plus rules that can change meaning but
+    /// almost never do in practice: drop the fragment and userinfo, trim
+    /// host dots, strip `www.`, collapse slashes, strip a trailing slash,
+    /// strip session ids and tracking parameters, drop empty parameters,
+    /// sort the query, drop an empty query.
+    Aggressive,
+    /// Google Safe Browsing's URL canonicalization (v4 "URLs and Hashing"):
+    /// repeated unescaping of the path and minimal re-escaping, host dots
+    /// trimmed, slashes collapsed, fragment, userinfo and port dropped. The
+    /// query is kept as it is (Chromium hashes it verbatim).
+    SafeBrowsing,
+    /// The canonicalization of webarchive-commons' WaybackURLKeyMaker (CDX
+    /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
+    /// `www\d*.` stripped, path and query lowercased, session ids stripped,
+    /// trailing slash stripped, query sorted by name then value. Use with
+    /// `--output surt` to get CDX keys.
+    Wayback,
+}
+
+const SEMANTIC: RuleSet = RuleSet::from_rules(&[Rule::DecodeUnreserved, Rule::UppercasePercent]);
+
+const AGGRESSIVE: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::StripWww,
+    Rule::StripSessionIds,
+    Rule::CollapseSlashes,
+    Rule::StripTrailingSlash,
+    Rule::StripTracking,
+    Rule::DropEmptyParams,
+    Rule::SortQuery,
+    Rule::DropEmptyQuery,
+    Rule::DropFragment,
+]));
+
+const SAFE_BROWSING: RuleSet = RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::DropPort,
+    Rule::UnescapePath,
+    Rule::CollapseSlashes,
+    Rule::DropFragment,
+]);
+
+const WAYBACK: RuleSet = RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::StripWwwDigits,
+    Rule::UnescapePath,
+    Rule::StripSessionIds,
+    Rule::CollapseSlashes,
+    Rule::LowercasePath,
+    Rule::StripTrailingSlash,
+    Rule::UnescapeQuery,
+    Rule::LowercaseQuery,
+    Rule::SortQuery,
+    Rule::SortQueryValues,
+    Rule::DropEmptyQuery,
+    Rule::DropFragment,
+]);
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 5] = [
+        Profile::Whatwg,
+        Profile::Semantic,
+        Profile::Aggressive,
+        Profile::SafeBrowsing,
+        Profile::Wayback,
+    ];
+
+    /// The profile's kebab-case name.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(normurl::canon::Profile::SafeBrowsing.name(), "safe-browsing");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::Whatwg => "whatwg",
+            Profile::Semantic => "semantic",
+            Profile::Aggressive => "aggressive",
+            Profile::SafeBrowsing => "safe-browsing",
+            Profile::Wayback => "wayback",
+        }
+    }
+
+    /// One line saying what the profile is for.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert!(normurl::canon::Profile::Whatwg.description().contains("WHATWG"));
+    /// ```
+    pub const fn description(self) -> &'static str {
+        match self {
+            Profile::Whatwg => "the WHATWG URL serialization and nothing else",
+            Profile::Semantic => {
+                "WHATWG plus RFC 3986 normalizations that never change what a server receives"
+            }
+            Profile::Aggressive => "semantic plus the dedup rules of web archives and crawlers",
+            Profile::SafeBrowsing => "Google Safe Browsing canonicalization (v4)",
+            Profile::Wayback => {
+                "webarchive-commons' Wayback/CDX canonicalization (use with --output surt)"
+            }
+        }
+    }
+
+    /// The profile's rules.
+    pub const fn rules(self) -> RuleSet {
+        match self {
+            Profile::Whatwg => RuleSet::EMPTY,
+            Profile::Semantic => SEMANTIC,
+            Profile::Aggressive => AGGRESSIVE,
+            Profile::SafeBrowsing => SAFE_BROWSING,
+            Profile::Wayback => WAYBACK,
+        }
+    }
+
+    /// Looks a profile up by its [name](Profile::name).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::Profile;
+    ///
+    /// assert_eq!(Profile::from_name("wayback"), Some(Profile::Wayback));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Profile, ConfigError> {
+        Profile::from_name(s).ok_or_else(|| ConfigError::UnknownProfile(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aggressive_contains_semantic() {
+        let semantic = Profile::Semantic.rules();
+        let aggressive = Profile::Aggressive.rules();
+        assert_eq!(aggressive.union(semantic), aggressive);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(p.name().parse::<Profile>(), Ok(p));
+        }
+    }
+}

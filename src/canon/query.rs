@@ -1,0 +1,458 @@
+//! Query rules that work on parameters: `unescape-query`,
+//! `strip-tracking`, the query half of `strip-session-ids`,
+//! `drop-empty-params`, `sort-query` and `sort-query-values`.
+//!
+//! Parameters are the `&`-separated [pieces](super::form::pieces) of the
+//! query; names are compared as the form-urlencoded parser decodes them.
+//! Kept pieces are copied byte for byte: sorting moves whole `name=value`
+//! slices and only removed pieces disappear.
+
+use std::cmp::Ordering;
+
+use super::form::{self, Piece};
+use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
+use super::{Rule, RuleSet, TrackingParams};
+
+/// Reused buffers of the query rules.
+#[derive(Debug, Default)]
+pub(crate) struct QueryScratch {
+    entries: Vec<Entry>,
+    /// Decoded names (and values, for `sort-query-values`) that differ from
+    /// their raw bytes.
+    keys: Vec<u8>,
+    decoded: Vec<u8>,
+    tmp: Vec<u8>,
+    tmp2: Vec<u8>,
+}
+
+/// A piece and where its sort keys live.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    piece: Piece,
+    name: Key,
+    value: Key,
+    removed: bool,
+}
+
+/// A decoded name or value: a range of the query when decoding changes
+/// nothing (the common case), or of `QueryScratch::keys`.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    in_keys: bool,
+    start: u32,
+    end: u32,
+}
+
+impl Key {
+    fn get<'a>(self, query: &'a [u8], keys: &'a [u8]) -> &'a [u8] {
+        let src = if self.in_keys { keys } else { query };
+        &src[self.start as usize..self.end as usize]
+    }
+}
+
+/// The decoded form of `raw` (at `offset` in the query) as a [`Key`],
+/// decoding into `keys` only when it differs from the raw bytes.
+fn key(raw: &[u8], offset: usize, keys: &mut Vec<u8>, decoded: &mut Vec<u8>) -> Key {
+    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
+        // The query of a parsed URL is ASCII, so the raw bytes are already
+        // what the parser's UTF-8 decode would give.
+        return Key {
+            in_keys: false,
+            start: offset as u32,
+            end: (offset + raw.len()) as u32,
+        };
+    }
+    decoded.clear();
+    form::decode_component(raw, decoded);
+    let start = keys.len();
+    form::push_utf8_lossy(decoded, keys);
+    Key {
+        in_keys: true,
+        start: start as u32,
+        end: keys.len() as u32,
+    }
+}
+
+/// `unescape-query`: percent-decodes each piece's name and value repeatedly
+/// and re-encodes only Safe Browsing's set, what the query percent-encode
+/// set needs, and the delimiters (`&` always, `=` in names) so every
+/// parameter keeps its boundaries. (`%2B` does become `+`, as in urlcanon.)
+/// Writes into `out` only when that changes the query.
+pub(crate) fn unescape(
+    query: &[u8],
+    lower: bool,
+    scratch: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> bool {
+    if memchr::memchr(b'%', query).is_none() {
+        // Without `%` nothing decodes, and the parser has already encoded
+        // every byte of the minimal sets except the delimiters.
+        return false;
+    }
+    let start = out.len();
+    for (i, piece) in form::pieces(query).enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        percent::unescape_repeatedly(piece.name(query), &mut scratch.tmp, &mut scratch.tmp2);
+        percent::encode(&scratch.tmp, &QUERY_NAME_MINIMAL, lower, out);
+        if let Some(value) = piece.value(query) {
+            out.push(b'=');
+            percent::unescape_repeatedly(value, &mut scratch.tmp, &mut scratch.tmp2);
+            percent::encode(&scratch.tmp, &QUERY_VALUE_MINIMAL, lower, out);
+        }
+    }
+    if out[start..] == *query {
+        out.truncate(start);
+        return false;
+    }
+    true
+}
+
+/// The parameter rules to apply.
+pub(crate) struct Params<'a> {
+    pub(crate) rules: RuleSet,
+    pub(crate) tracking: &'a TrackingParams,
+    /// The URL's (final) host, for exemptions from `strip-tracking`.
+    pub(crate) host: &'a [u8],
+}
+
+impl Params<'_> {
+    /// The rules this module handles, to skip it when none is on.
+    pub(crate) const RULES: RuleSet = RuleSet::from_rules(&[
+        Rule::StripTracking,
+        Rule::StripSessionIds,
+        Rule::DropEmptyParams,
+        Rule::SortQuery,
+    ]);
+}
+
+/// What [`apply`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Outcome {
+    pub(crate) fired: RuleSet,
+    /// The new query was written to `out`.
+    pub(crate) changed: bool,
+    /// Stripping removed every parameter: drop the `?` too (as DuckDuckGo
+    /// and webarchive-commons do), not just leave an empty query.
+    pub(crate) stripped_all: bool,
+}
+
+/// Applies the parameter rules to `query`, writing the new query into
+/// `out` when it changes.
+pub(crate) fn apply(
+    query: &[u8],
+    params: &Params<'_>,
+    scratch: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> Outcome {
+    let rules = params.rules;
+    let mut outcome = Outcome::default();
+    if query.is_empty() {
+        // `?` alone: no parameters (its one empty piece is not a `&&`).
+        return outcome;
+    }
+    let QueryScratch {
+        entries,
+        keys,
+        decoded,
+        ..
+    } = scratch;
+    entries.clear();
+    keys.clear();
+    let strip_tracking = rules.contains(Rule::StripTracking) && !params.tracking.is_empty();
+    // Most URLs have no tracking parameter: look at the host only once one
+    // matches.
+    let mut exempt = None;
+    let by_value = rules.contains(Rule::SortQuery) && rules.contains(Rule::SortQueryValues);
+    let mut cfid = false;
+    let mut cftoken = false;
+    let mut removed_any = false;
+    let mut stripped_any = false;
+    for piece in form::pieces(query) {
+        let name = key(piece.name(query), piece.start as usize, keys, decoded);
+        let value = match (by_value, piece.value(query)) {
+            (true, Some(raw)) => key(raw, piece.name_end as usize + 1, keys, decoded),
+            _ => Key {
+                in_keys: false,
+                start: piece.end,
+                end: piece.end,
+            },
+        };
+        let mut entry = Entry {
+            piece,
+            name,
+            value,
+            removed: false,
+        };
+        if piece.is_empty() {
+            if rules.contains(Rule::DropEmptyParams) {
+                entry.removed = true;
+                outcome.fired.insert(Rule::DropEmptyParams);
+            }
+        } else {
+            let name = name.get(query, keys);
+            if strip_tracking
+                && params.tracking.matches(name)
+                && !*exempt.get_or_insert_with(|| params.tracking.is_exempt(params.host))
+            {
+                entry.removed = true;
+                outcome.fired.insert(Rule::StripTracking);
+            } else if rules.contains(Rule::StripSessionIds) {
+                match session_id(name, piece.value(query).unwrap_or(b"")) {
+                    Session::Id => {
+                        entry.removed = true;
+                        outcome.fired.insert(Rule::StripSessionIds);
+                    }
+                    Session::Cfid => cfid = true,
+                    Session::Cftoken => cftoken = true,
+                    Session::No => {}
+                }
+            }
+        }
+        removed_any |= entry.removed;
+        stripped_any |= entry.removed && !piece.is_empty();
+        entries.push(entry);
+    }
+    if cfid && cftoken {
+        // ColdFusion ids come in pairs; stripping both whenever both are
+        // present (not only when adjacent, as Heritrix's regex does) keeps
+        // the rule idempotent after sorting brings them together.
+        for entry in entries.iter_mut().filter(|e| !e.removed) {
+            let name = entry.name.get(query, keys);
+            if matches!(session_id(name, b"x"), Session::Cfid | Session::Cftoken) {
+                entry.removed = true;
+                removed_any = true;
+                stripped_any = true;
+                outcome.fired.insert(Rule::StripSessionIds);
+            }
+        }
+    }
+    if removed_any {
+        entries.retain(|e| !e.removed);
+    }
+    let mut reordered = false;
+    if rules.contains(Rule::SortQuery) {
+        let keys = &keys[..];
+        let cmp = |a: &Entry, b: &Entry| {
+            form::cmp_code_units(a.name.get(query, keys), b.name.get(query, keys))
+                .then_with(|| {
+                    if by_value {
+                        cmp_values(a, b, query, keys)
+                    } else {
+                        Ordering::Equal
+                    }
+                })
+                .then_with(|| a.piece.start.cmp(&b.piece.start))
+        };
+        if !entries
+            .windows(2)
+            .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
+        {
+            // Ties are broken by position, so an unstable sort (which does
+            // not allocate) gives the stable order.
+            entries.sort_unstable_by(cmp);
+            reordered = true;
+            outcome.fired.insert(Rule::SortQuery);
+        }
+    }
+    if !removed_any && !reordered {
+        return outcome;
+    }
+    outcome.changed = true;
+    outcome.stripped_all = stripped_any && entries.is_empty();
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        out.extend_from_slice(entry.piece.bytes(query));
+    }
+    outcome
+}
+
+/// Orders equal names by value, a missing value (`a`) before an empty one
+/// (`a=`), as webarchive-commons' `alphaReorderQuery` does.
+fn cmp_values(a: &Entry, b: &Entry, query: &[u8], keys: &[u8]) -> Ordering {
+    let has_value = |e: &Entry| e.piece.value(query).is_some();
+    has_value(a)
+        .cmp(&has_value(b))
+        .then_with(|| form::cmp_code_units(a.value.get(query, keys), b.value.get(query, keys)))
+}
+
+enum Session {
+    No,
+    /// A session id to strip on its own.
+    Id,
+    /// ColdFusion's pair, stripped when both are present.
+    Cfid,
+    Cftoken,
+}
+
+/// The query session ids of Heritrix's `StripSessionIDs` and
+/// `StripSessionCFIDs` and webarchive-commons' `URLRegexTransformer`:
+/// `jsessionid`, `phpsessid` or `sid` with 32 letters or digits,
+/// `aspsessionid` plus 8 letters with 24 letters, and `cfid` + `cftoken`.
+/// Names match case-insensitively.
+fn session_id(name: &[u8], value: &[u8]) -> Session {
+    let alnum = |n: usize| value.len() == n && value.iter().all(u8::is_ascii_alphanumeric);
+    if name.eq_ignore_ascii_case(b"jsessionid")
+        || name.eq_ignore_ascii_case(b"phpsessid")
+        || name.eq_ignore_ascii_case(b"sid")
+    {
+        return if alnum(32) { Session::Id } else { Session::No };
+    }
+    if name.len() == 20
+        && name[..12].eq_ignore_ascii_case(b"aspsessionid")
+        && name[12..].iter().all(u8::is_ascii_alphabetic)
+    {
+        let letters = value.len() == 24 && value.iter().all(u8::is_ascii_alphabetic);
+        return if letters { Session::Id } else { Session::No };
+    }
+    if value.is_empty() {
+        return Session::No;
+    }
+    if name.eq_ignore_ascii_case(b"cfid") {
+        Session::Cfid
+    } else if name.eq_ignore_ascii_case(b"cftoken") {
+        Session::Cftoken
+    } else {
+        Session::No
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn run(query: &str, rules: &[Rule]) -> (String, Outcome) {
+        let tracking = TrackingParams::default();
+        let params = Params {
+            rules: RuleSet::from_rules(rules),
+            tracking: &tracking,
+            host: b"example.com",
+        };
+        let mut out = Vec::new();
+        let outcome = apply(
+            query.as_bytes(),
+            &params,
+            &mut QueryScratch::default(),
+            &mut out,
+        );
+        let result = if outcome.changed {
+            String::from_utf8(out).unwrap()
+        } else {
+            query.to_owned()
+        };
+        (result, outcome)
+    }
+
+    fn sorted(query: &str) -> String {
+        run(query, &[Rule::SortQuery]).0
+    }
+
+    /// Naive reference for `sort-query`: parse every piece with the
+    /// spec's parser and stable-sort by the decoded name's UTF-16 code units.
+    fn naive_sort(query: &str) -> String {
+        let mut pieces: Vec<(Vec<u16>, &str)> = query
+            .split('&')
+            .map(|p| {
+                let name = form::parse(p.split('=').next().unwrap_or("").as_bytes());
+                let name = name
+                    .first()
+                    .map(|(n, _)| n.encode_utf16().collect())
+                    .unwrap_or_default();
+                (name, p)
+            })
+            .collect();
+        pieces.sort_by(|a, b| a.0.cmp(&b.0));
+        pieces.iter().map(|p| p.1).collect::<Vec<_>>().join("&")
+    }
+
+    #[test]
+    fn sorts_stably_by_decoded_name() {
+        assert_eq!(sorted("b=1&a=2&a=1"), "a=2&a=1&b=1");
+        assert_eq!(sorted("a%62=1&ab=0&a=3"), "a=3&a%62=1&ab=0");
+        assert_eq!(sorted("a=1&"), "&a=1");
+        assert_eq!(run("c=1&a=2", &[]).0, "c=1&a=2");
+    }
+
+    #[test]
+    fn sorts_by_value_like_webarchive_commons() {
+        // IAURLCanonicalizerTest.testAlphaReorderQuery
+        let rules = [Rule::SortQuery, Rule::SortQueryValues];
+        assert_eq!(run("b=b&a=b&b=a&a=a", &rules).0, "a=a&a=b&b=a&b=b");
+        assert_eq!(run("a=b&a=a", &rules).0, "a=a&a=b");
+        assert_eq!(run("a=2&b&a=1", &rules).0, "a=1&a=2&b");
+        assert_eq!(run("b&a", &rules).0, "a&b");
+    }
+
+    #[test]
+    fn strips_tracking_and_keeps_other_bytes() {
+        let (q, o) = run("a=%7B%7D&utm_source=x&&fbclid&b=1", &[Rule::StripTracking]);
+        assert_eq!(q, "a=%7B%7D&&b=1");
+        assert_eq!(o.fired, RuleSet::from_rules(&[Rule::StripTracking]));
+        let (q, o) = run("gclid=1&fbclid=2", &[Rule::StripTracking]);
+        assert_eq!((q.as_str(), o.stripped_all), ("", true));
+        let (q, o) = run("&&", &[Rule::DropEmptyParams]);
+        assert_eq!((q.as_str(), o.stripped_all), ("", false));
+    }
+
+    #[test]
+    fn session_ids() {
+        let rules = [Rule::StripSessionIds];
+        let strip = |q: &str| run(q, &rules).0;
+        assert_eq!(
+            strip("a=1&jsessionid=0123456789abcdefghijklemopqrstuv&b=2"),
+            "a=1&b=2"
+        );
+        assert_eq!(strip("PHPSESSID=9682993c8daa2c5497996114facdc805"), "");
+        assert_eq!(
+            strip("ASPSESSIONIDAQBSDSRT=EOHBLBDDPFCLHKPGGKLILNAM&x"),
+            "x"
+        );
+        assert_eq!(strip("CFID=1&x=2&CFTOKEN=3"), "x=2");
+        assert_eq!(strip("CFID=1&x=2"), "CFID=1&x=2");
+        assert_eq!(strip("sid=short"), "sid=short");
+        let jsession = "jsessionid=f030eacc7e49c4ca0b077922347418418766";
+        assert_eq!(
+            strip(jsession),
+            jsession,
+            "36 characters are not a Heritrix session id"
+        );
+    }
+
+    #[test]
+    fn unescapes_but_keeps_boundaries() {
+        let un = |q: &str| {
+            let mut out = Vec::new();
+            if unescape(q.as_bytes(), false, &mut QueryScratch::default(), &mut out) {
+                String::from_utf8(out).unwrap()
+            } else {
+                q.to_owned()
+            }
+        };
+        assert_eq!(un("%2561=%2562"), "a=b");
+        assert_eq!(un("a%26b=c%3Dd%26e"), "a%26b=c=d%26e");
+        assert_eq!(un("%3d=%3d"), "%3D==");
+        assert_eq!(un("x=%E4%EE"), "x=%E4%EE");
+        assert_eq!(un("x=%e4"), "x=%E4");
+        assert_eq!(un("p%61th"), "path");
+    }
+
+    proptest! {
+        #[test]
+        fn sort_matches_naive(query in "[abAB%1-2+=&]{0,20}") {
+            prop_assert_eq!(sorted(&query), naive_sort(&query));
+        }
+
+        #[test]
+        fn rules_are_idempotent(query in "[ab%2B36=&]{0,20}", rules in proptest::sample::subsequence(
+            vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5)) {
+            let (once, _) = run(&query, &rules);
+            let (twice, outcome) = run(&once, &rules);
+            prop_assert_eq!(&twice, &once);
+            prop_assert!(!outcome.changed);
+        }
+    }
+}

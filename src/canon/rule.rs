@@ -1,0 +1,439 @@
+//! The canonicalization rules and sets of them.
+//!
+//! A [`Rule`] is one named, documented transformation; a [`RuleSet`] is a
+//! bitset of rules. Profiles are rule sets (see [`Profile`](super::Profile)),
+//! and the set of rules that changed a URL, returned by
+//! [`Canonicalizer::apply`](super::Canonicalizer::apply), is one too.
+//!
+//! The order of [`Rule::ALL`] is the order in which the rules are applied;
+//! a rule set has no order of its own, so `+a,+b` and `+b,+a` mean the same.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::ConfigError;
+
+/// One canonicalization rule.
+///
+/// Each rule has a stable kebab-case [name](Rule::name) (what `--rules` and
+/// `--explain` use) and a one-line [description](Rule::description).
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::Rule;
+///
+/// let rule: Rule = "strip-www".parse()?;
+/// assert_eq!(rule, Rule::StripWww);
+/// assert_eq!(rule.name(), "strip-www");
+/// assert!(rule.description().contains("www."));
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Rule {
+    /// `force-http`: `https:` becomes `http:` (a port of 80 then disappears).
+    ForceHttp,
+    /// `strip-userinfo`: drop the username and password.
+    StripUserinfo,
+    /// `trim-host-dots`: remove leading and trailing dots of a domain and
+    /// collapse runs of dots.
+    TrimHostDots,
+    /// `strip-www`: remove leading `www.` labels from a domain.
+    StripWww,
+    /// `strip-www-digits`: remove leading `www.`, `www2.`, `www123.`...
+    /// labels from a domain.
+    StripWwwDigits,
+    /// `drop-port`: remove any explicit port.
+    DropPort,
+    /// `unescape-path`: percent-decode the path repeatedly, resolve the dot
+    /// segments that appear, and re-encode only what must be.
+    UnescapePath,
+    /// `decode-unreserved`: decode percent-encoded unreserved characters
+    /// (RFC 3986 section 6.2.2.2).
+    DecodeUnreserved,
+    /// `uppercase-percent`: uppercase the hex digits of percent-encodings
+    /// (RFC 3986 section 6.2.2.1).
+    UppercasePercent,
+    /// `strip-session-ids`: remove session ids from the path and the query.
+    StripSessionIds,
+    /// `collapse-slashes`: replace runs of `/` in the path by one.
+    CollapseSlashes,
+    /// `lowercase-path`: ASCII-lowercase the path.
+    LowercasePath,
+    /// `strip-trailing-slash`: remove a trailing `/` from a path longer than `/`.
+    StripTrailingSlash,
+    /// `unescape-query`: percent-decode each query parameter's name and
+    /// value repeatedly and re-encode only what must be.
+    UnescapeQuery,
+    /// `lowercase-query`: ASCII-lowercase the query.
+    LowercaseQuery,
+    /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
+    /// `fbclid`... and user lists).
+    StripTracking,
+    /// `drop-empty-params`: remove empty `&&` pieces of the query.
+    DropEmptyParams,
+    /// `sort-query`: sort query parameters by name, stably.
+    SortQuery,
+    /// `sort-query-values`: with `sort-query`, order parameters of equal
+    /// name by value.
+    SortQueryValues,
+    /// `drop-empty-query`: remove a `?` that has no query after it.
+    DropEmptyQuery,
+    /// `drop-fragment`: remove the fragment.
+    DropFragment,
+}
+
+impl Rule {
+    /// Every rule, in the order the canonicalizer applies them.
+    pub const ALL: [Rule; 21] = [
+        Rule::ForceHttp,
+        Rule::StripUserinfo,
+        Rule::TrimHostDots,
+        Rule::StripWww,
+        Rule::StripWwwDigits,
+        Rule::DropPort,
+        Rule::UnescapePath,
+        Rule::DecodeUnreserved,
+        Rule::UppercasePercent,
+        Rule::StripSessionIds,
+        Rule::CollapseSlashes,
+        Rule::LowercasePath,
+        Rule::StripTrailingSlash,
+        Rule::UnescapeQuery,
+        Rule::LowercaseQuery,
+        Rule::StripTracking,
+        Rule::DropEmptyParams,
+        Rule::SortQuery,
+        Rule::SortQueryValues,
+        Rule::DropEmptyQuery,
+        Rule::DropFragment,
+    ];
+
+    /// The rule's kebab-case name.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(normurl::canon::Rule::DecodeUnreserved.name(), "decode-unreserved");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::ForceHttp => "force-http",
+            Rule::StripUserinfo => "strip-userinfo",
+            Rule::TrimHostDots => "trim-host-dots",
+            Rule::StripWww => "strip-www",
+            Rule::StripWwwDigits => "strip-www-digits",
+            Rule::DropPort => "drop-port",
+            Rule::UnescapePath => "unescape-path",
+            Rule::DecodeUnreserved => "decode-unreserved",
+            Rule::UppercasePercent => "uppercase-percent",
+            Rule::StripSessionIds => "strip-session-ids",
+            Rule::CollapseSlashes => "collapse-slashes",
+            Rule::LowercasePath => "lowercase-path",
+            Rule::StripTrailingSlash => "strip-trailing-slash",
+            Rule::UnescapeQuery => "unescape-query",
+            Rule::LowercaseQuery => "lowercase-query",
+            Rule::StripTracking => "strip-tracking",
+            Rule::DropEmptyParams => "drop-empty-params",
+            Rule::SortQuery => "sort-query",
+            Rule::SortQueryValues => "sort-query-values",
+            Rule::DropEmptyQuery => "drop-empty-query",
+            Rule::DropFragment => "drop-fragment",
+        }
+    }
+
+    /// One line saying what the rule does, for `normurl rules`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::Rule;
+    ///
+    /// for rule in Rule::ALL {
+    ///     println!("{:22} {}", rule.name(), rule.description());
+    /// }
+    /// ```
+    pub const fn description(self) -> &'static str {
+        match self {
+            Rule::ForceHttp => "https: becomes http: (port 80 then disappears)",
+            Rule::StripUserinfo => "drop the username and password",
+            Rule::TrimHostDots => {
+                "remove leading and trailing dots of a domain, collapse runs of dots"
+            }
+            Rule::StripWww => {
+                "remove leading \"www.\" labels, unless only a public suffix would remain"
+            }
+            Rule::StripWwwDigits => {
+                "remove leading \"www.\", \"www2.\", \"www123.\"... labels, unless only a public suffix would remain"
+            }
+            Rule::DropPort => "remove any explicit port (Safe Browsing hashes URLs without one)",
+            Rule::UnescapePath => {
+                "percent-decode the path repeatedly, resolve dot segments, re-encode only what must be"
+            }
+            Rule::DecodeUnreserved => {
+                "decode %XX of unreserved characters A-Z a-z 0-9 - . _ ~ (RFC 3986 6.2.2.2)"
+            }
+            Rule::UppercasePercent => "uppercase the hex digits of %xx (RFC 3986 6.2.2.1)",
+            Rule::StripSessionIds => {
+                "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
+            }
+            Rule::CollapseSlashes => "replace runs of / in the path by one /",
+            Rule::LowercasePath => "ASCII-lowercase the path",
+            Rule::StripTrailingSlash => "remove a trailing / from a path other than /",
+            Rule::UnescapeQuery => {
+                "percent-decode each parameter's name and value repeatedly, re-encode only what must be"
+            }
+            Rule::LowercaseQuery => "ASCII-lowercase the query",
+            Rule::StripTracking => {
+                "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"
+            }
+            Rule::DropEmptyParams => "remove empty pieces of the query (a=1&&b=2 becomes a=1&b=2)",
+            Rule::SortQuery => "sort query parameters by name, keeping the order of equal names",
+            Rule::SortQueryValues => "with sort-query: order parameters of equal name by value",
+            Rule::DropEmptyQuery => "remove a ? with nothing after it",
+            Rule::DropFragment => "remove the #fragment",
+        }
+    }
+
+    /// Looks a rule up by its [name](Rule::name).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::Rule;
+    ///
+    /// assert_eq!(Rule::from_name("sort-query"), Some(Rule::SortQuery));
+    /// assert_eq!(Rule::from_name("sort_query"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|rule| rule.name() == name)
+    }
+
+    const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rule {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Rule, ConfigError> {
+        Rule::from_name(s).ok_or_else(|| ConfigError::UnknownRule(s.to_owned()))
+    }
+}
+
+/// A set of [`Rule`]s: a profile's rules, or the rules that fired on a URL.
+///
+/// It is a `u32` bitset, so it is `Copy` and cheap to return per URL.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::{Rule, RuleSet};
+///
+/// let set = RuleSet::from_rules(&[Rule::SortQuery, Rule::DropFragment]);
+/// assert!(set.contains(Rule::SortQuery));
+/// assert_eq!(set.to_string(), "sort-query,drop-fragment");
+/// let edited = set.edit("-drop-fragment,+strip-www")?;
+/// assert_eq!(edited.to_string(), "strip-www,sort-query");
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct RuleSet(u32);
+
+impl RuleSet {
+    /// The empty set.
+    pub const EMPTY: RuleSet = RuleSet(0);
+
+    /// The set of the given rules.
+    pub const fn from_rules(rules: &[Rule]) -> RuleSet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < rules.len() {
+            bits |= rules[i].bit();
+            i += 1;
+        }
+        RuleSet(bits)
+    }
+
+    /// Whether `rule` is in the set.
+    #[inline]
+    pub const fn contains(self, rule: Rule) -> bool {
+        self.0 & rule.bit() != 0
+    }
+
+    /// The set with `rule` added.
+    #[inline]
+    pub const fn with(self, rule: Rule) -> RuleSet {
+        RuleSet(self.0 | rule.bit())
+    }
+
+    /// The set with `rule` removed.
+    #[inline]
+    pub const fn without(self, rule: Rule) -> RuleSet {
+        RuleSet(self.0 & !rule.bit())
+    }
+
+    /// Adds `rule` to the set.
+    #[inline]
+    pub fn insert(&mut self, rule: Rule) {
+        self.0 |= rule.bit();
+    }
+
+    /// Adds `rule` when `changed` is true: how rules report that they fired.
+    #[inline]
+    pub fn insert_if(&mut self, rule: Rule, changed: bool) {
+        if changed {
+            self.insert(rule);
+        }
+    }
+
+    /// The rules in either set.
+    #[inline]
+    pub const fn union(self, other: RuleSet) -> RuleSet {
+        RuleSet(self.0 | other.0)
+    }
+
+    /// The rules in both sets.
+    #[inline]
+    pub const fn intersection(self, other: RuleSet) -> RuleSet {
+        RuleSet(self.0 & other.0)
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of rules in the set.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The rules in the set, in [`Rule::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Rule> {
+        Rule::ALL
+            .into_iter()
+            .filter(move |&rule| self.contains(rule))
+    }
+
+    /// Applies rule edits: a comma-separated list of `+name` (add), `-name`
+    /// (remove) or `name` (add), left to right. Spaces around items are
+    /// ignored; an empty string changes nothing.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{ConfigError, Rule, RuleSet};
+    ///
+    /// let set = RuleSet::EMPTY.edit("+strip-www, sort-query, -strip-www")?;
+    /// assert_eq!(set, RuleSet::from_rules(&[Rule::SortQuery]));
+    /// assert!(matches!(RuleSet::EMPTY.edit("+nope"), Err(ConfigError::UnknownRule(_))));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    pub fn edit(self, edits: &str) -> Result<RuleSet, ConfigError> {
+        let mut set = self;
+        for item in edits.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if let Some(name) = item.strip_prefix('-') {
+                set = set.without(name.trim().parse()?);
+            } else {
+                let name = item.strip_prefix('+').unwrap_or(item);
+                set = set.with(name.trim().parse()?);
+            }
+        }
+        Ok(set)
+    }
+
+    /// Appends the names of the rules, comma-separated, to `out` (nothing
+    /// for the empty set). For `--explain` columns, without allocating.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Rule, RuleSet};
+    ///
+    /// let mut out = b"url\t".to_vec();
+    /// RuleSet::from_rules(&[Rule::DropFragment, Rule::StripWww]).write_names(&mut out);
+    /// assert_eq!(out, b"url\tstrip-www,drop-fragment");
+    /// ```
+    pub fn write_names(self, out: &mut Vec<u8>) {
+        for (i, rule) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(rule.name().as_bytes());
+        }
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, rule) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(rule.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Rule> for RuleSet {
+    fn from_iter<I: IntoIterator<Item = Rule>>(iter: I) -> RuleSet {
+        let mut set = RuleSet::EMPTY;
+        for rule in iter {
+            set.insert(rule);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_round_trip() {
+        for rule in Rule::ALL {
+            let name = rule.name();
+            assert!(
+                name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{name}"
+            );
+            assert_eq!(Rule::from_name(name), Some(rule));
+            assert!(!rule.description().is_empty());
+        }
+        let set: RuleSet = Rule::ALL.into_iter().collect();
+        assert_eq!(set.len(), Rule::ALL.len(), "two rules share a bit");
+    }
+
+    #[test]
+    fn all_is_in_declaration_order() {
+        // The bit of a rule is its discriminant; iteration order must be
+        // the application order, so the two must agree.
+        for (i, rule) in Rule::ALL.into_iter().enumerate() {
+            assert_eq!(rule as usize, i);
+        }
+    }
+
+    #[test]
+    fn edit_errors_name_the_bad_item() {
+        let err = RuleSet::EMPTY.edit("+sort-query,-bogus").unwrap_err();
+        assert!(err.to_string().contains("bogus"), "{err}");
+        assert_eq!(RuleSet::EMPTY.edit(" , ").unwrap(), RuleSet::EMPTY);
+    }
+}

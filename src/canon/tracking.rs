@@ -1,0 +1,228 @@
+//! Which query parameters the `strip-tracking` rule removes.
+
+use super::ConfigError;
+
+/// DuckDuckGo's tracking parameters (duckduckgo/privacy-configuration,
+/// features/tracking-parameters.json @58293df, Apache-2.0). The `utm_`
+/// prefix is added separately, as a pattern.
+const DUCKDUCKGO: [&str; 25] = [
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "gclid",
+    "fbclid",
+    "fb_action_ids",
+    "fb_action_types",
+    "fb_source",
+    "fb_ref",
+    "ga_source",
+    "ga_medium",
+    "ga_term",
+    "ga_content",
+    "ga_campaign",
+    "ga_place",
+    "action_object_map",
+    "action_type_map",
+    "action_ref_map",
+    "gs_l",
+    "mkt_tok",
+    "hmb_campaign",
+    "hmb_source",
+    "hmb_medium",
+];
+
+/// The domains on which DuckDuckGo does not strip, each with the issue
+/// that says why (the same file). Stripping there broke the sites.
+const DUCKDUCKGO_EXCEPTIONS: [&str; 5] = [
+    "axs.com",                // privacy-configuration#1712
+    "urldefense.com",         // privacy-configuration#2477
+    "centerwellpharmacy.com", // privacy-configuration#2479
+    "go365.com",              // privacy-configuration#2479
+    "humana.com",             // privacy-configuration#2479
+];
+
+/// A list of tracking parameter names and prefixes, plus domains where they
+/// are kept.
+///
+/// Names match the parameter name as the form-urlencoded parser decodes it
+/// (`utm%5Fsource` is `utm_source`), case-sensitively, as DuckDuckGo does:
+/// `FBCLID` is not `fbclid`. A pattern ending in `*` matches names that
+/// start with the rest.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::TrackingParams;
+///
+/// let mut params = TrackingParams::default();
+/// assert!(params.matches(b"utm_anything"));
+/// assert!(params.matches(b"fbclid"));
+/// assert!(!params.matches(b"FBCLID"));
+/// params.add_list("ref, mc_*")?;
+/// assert!(params.matches(b"mc_eid"));
+/// assert!(params.is_exempt(b"www.axs.com"));
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackingParams {
+    /// Sorted, deduplicated exact names.
+    exact: Vec<Box<[u8]>>,
+    /// Prefixes (patterns ending in `*`, without it).
+    prefixes: Vec<Box<[u8]>>,
+    /// Domains (and their subdomains) where nothing is stripped.
+    exempt: Vec<Box<[u8]>>,
+    /// A quick filter: first bytes of all names and prefixes.
+    first_bytes: [bool; 256],
+}
+
+impl Default for TrackingParams {
+    /// `utm_*`, DuckDuckGo's list and DuckDuckGo's exempt domains.
+    fn default() -> TrackingParams {
+        let mut params = TrackingParams::empty();
+        for name in DUCKDUCKGO {
+            params.add(name).expect("the built-in names are not empty");
+        }
+        params
+            .add("utm_*")
+            .expect("the built-in prefix is not empty");
+        for domain in DUCKDUCKGO_EXCEPTIONS {
+            params.exempt_domain(domain);
+        }
+        params
+    }
+}
+
+impl TrackingParams {
+    /// A list that matches nothing.
+    pub fn empty() -> TrackingParams {
+        TrackingParams {
+            exact: Vec::new(),
+            prefixes: Vec::new(),
+            exempt: Vec::new(),
+            first_bytes: [false; 256],
+        }
+    }
+
+    /// Adds one name, or a prefix written `prefix*`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{ConfigError, TrackingParams};
+    ///
+    /// let mut params = TrackingParams::empty();
+    /// params.add("bad.")?;
+    /// assert!(params.matches(b"bad."));
+    /// assert!(!params.matches(b"badx"), "names are not patterns");
+    /// assert_eq!(params.add("*"), Err(ConfigError::EmptyParamName));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    pub fn add(&mut self, pattern: &str) -> Result<(), ConfigError> {
+        let (list, name) = match pattern.strip_suffix('*') {
+            Some(prefix) => (&mut self.prefixes, prefix),
+            None => (&mut self.exact, pattern),
+        };
+        if name.is_empty() {
+            return Err(ConfigError::EmptyParamName);
+        }
+        let name: Box<[u8]> = name.as_bytes().into();
+        self.first_bytes[name[0] as usize] = true;
+        if let Err(at) = list.binary_search(&name) {
+            list.insert(at, name);
+        }
+        Ok(())
+    }
+
+    /// Adds every name of a list separated by commas, whitespace or
+    /// newlines; `#` starts a comment that runs to the end of the line. This
+    /// reads both `--strip-params a,b` and a `@FILE` with one name a line.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut params = normurl::canon::TrackingParams::empty();
+    /// params.add_list("ref # from newsletters\nsrc, campaign_*")?;
+    /// assert!(params.matches(b"ref") && params.matches(b"src") && params.matches(b"campaign_x"));
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn add_list(&mut self, list: &str) -> Result<(), ConfigError> {
+        for line in list.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            for name in line.split(|c: char| c == ',' || c.is_whitespace()) {
+                if !name.is_empty() {
+                    self.add(name)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps tracking parameters on `domain` and its subdomains. The domain
+    /// is compared in its ASCII (punycode) form, lowercased.
+    pub fn exempt_domain(&mut self, domain: &str) {
+        let domain: Box<[u8]> = domain
+            .trim_matches('.')
+            .to_ascii_lowercase()
+            .into_bytes()
+            .into();
+        if !domain.is_empty() && !self.exempt.contains(&domain) {
+            self.exempt.push(domain);
+        }
+    }
+
+    /// Whether the decoded parameter name `name` is a tracking parameter.
+    #[inline]
+    pub fn matches(&self, name: &[u8]) -> bool {
+        // Most parameters are not tracking parameters; their first byte
+        // usually says so without a comparison.
+        let Some(&first) = name.first() else {
+            return false;
+        };
+        if !self.first_bytes[first as usize] {
+            return false;
+        }
+        self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok()
+            || self.prefixes.iter().any(|p| name.starts_with(p))
+    }
+
+    /// Whether `host` (a serialized host) is an exempt domain or a
+    /// subdomain of one.
+    pub fn is_exempt(&self, host: &[u8]) -> bool {
+        self.exempt.iter().any(|d| {
+            host.ends_with(d) && (host.len() == d.len() || host[host.len() - d.len() - 1] == b'.')
+        })
+    }
+
+    /// Whether the list matches nothing (then `strip-tracking` is free).
+    pub fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.prefixes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_has_the_duckduckgo_list_and_utm_prefix() {
+        let params = TrackingParams::default();
+        for name in DUCKDUCKGO {
+            assert!(params.matches(name.as_bytes()), "{name}");
+        }
+        assert!(params.matches(b"utm_id"));
+        assert!(!params.matches(b"utm"));
+        assert!(!params.matches(b"fbclid1"));
+        assert!(!params.matches(b""));
+    }
+
+    #[test]
+    fn exemption_is_by_label() {
+        let params = TrackingParams::default();
+        assert!(params.is_exempt(b"axs.com"));
+        assert!(params.is_exempt(b"tickets.axs.com"));
+        assert!(!params.is_exempt(b"faxs.com"));
+        assert!(!params.is_exempt(b"axs.com.evil"));
+    }
+}
