@@ -47,6 +47,9 @@ use std::path::{Path, PathBuf};
 /// sub-partitions a partition that is still too big is split into).
 pub const PARTITIONS: usize = 64;
 
+/// Marks a spooled item that has no key and is always written.
+const UNKEYED: u64 = 1 << 63;
+
 /// Bytes of memory one key costs in the in-memory set: 16 bytes of key plus
 /// one control byte per slot (hashbrown), at full capacity.
 const BYTES_PER_SLOT: usize = 17;
@@ -136,6 +139,8 @@ pub struct Deduper {
     set: KeySet,
     spill: Option<Spill>,
     stats: DedupStats,
+    /// Unkeyed items among the deferred ones (not records to decide).
+    unkeyed: u64,
 }
 
 /// The on-disk state once the set has spilled.
@@ -157,6 +162,7 @@ impl Deduper {
             set: KeySet::default(),
             spill: None,
             stats: DedupStats::default(),
+            unkeyed: 0,
         }
     }
 
@@ -203,6 +209,21 @@ impl Deduper {
         }
     }
 
+    /// Passes output that has no key (for example invalid lines kept as
+    /// they are): always written, but after the key set has spilled it is
+    /// deferred like the keyed records around it, so the order holds.
+    pub fn pass<W: Write + ?Sized>(&mut self, bytes: &[u8], out: &mut W) -> io::Result<()> {
+        match &mut self.spill {
+            None => out.write_all(bytes),
+            Some(spill) => {
+                spill.defer_unkeyed(self.stats.deferred, bytes)?;
+                self.stats.deferred += 1;
+                self.unkeyed += 1;
+                Ok(())
+            }
+        }
+    }
+
     /// Whether one more key fits in the set within the memory budget
     /// (hashbrown doubles its capacity when full).
     fn set_can_grow(&self) -> bool {
@@ -227,7 +248,8 @@ impl Deduper {
         let keep = spill.decide(deferred, self.config.memory_limit)?;
         let kept = spill.replay(&keep, deferred, out)?;
         self.stats.kept += kept;
-        self.stats.dropped += deferred - kept;
+        self.stats.dropped += deferred - self.unkeyed - kept;
+        self.stats.deferred -= self.unkeyed;
         Ok(self.stats)
     }
 }
@@ -249,6 +271,14 @@ impl Spill {
             spool,
             partitions,
         })
+    }
+
+    /// Spools bytes that are always written (no key): the top bit of the
+    /// length marks them.
+    fn defer_unkeyed(&mut self, _index: u64, bytes: &[u8]) -> io::Result<()> {
+        self.spool
+            .write_all(&(bytes.len() as u64 | UNKEYED).to_le_bytes())?;
+        self.spool.write_all(bytes)
     }
 
     fn defer(&mut self, key: u128, index: u64, record: &[u8]) -> io::Result<()> {
@@ -292,12 +322,14 @@ impl Spill {
         for index in 0..deferred {
             let mut len = [0u8; 8];
             reader.read_exact(&mut len)?;
-            let len = u64::from_le_bytes(len) as usize;
-            if keep[(index / 64) as usize] >> (index % 64) & 1 == 1 {
+            let len = u64::from_le_bytes(len);
+            let unkeyed = len & UNKEYED != 0;
+            let len = (len & !UNKEYED) as usize;
+            if unkeyed || keep[(index / 64) as usize] >> (index % 64) & 1 == 1 {
                 record.resize(len, 0);
                 reader.read_exact(&mut record)?;
                 out.write_all(&record)?;
-                kept += 1;
+                kept += u64::from(!unkeyed);
             } else {
                 io::copy(&mut (&mut reader).take(len as u64), &mut io::sink())?;
             }
@@ -492,6 +524,20 @@ mod tests {
                 (mem_stats.kept, mem_stats.dropped)
             );
         }
+    }
+
+    #[test]
+    fn unkeyed_output_keeps_its_place_after_spilling() {
+        let mut d = Deduper::new(tiny(0));
+        let mut out = Vec::new();
+        d.offer(1, b"a\n", &mut out).unwrap();
+        d.pass(b"-\n", &mut out).unwrap();
+        d.offer(1, b"a again\n", &mut out).unwrap();
+        d.offer(2, b"b\n", &mut out).unwrap();
+        d.pass(b"=\n", &mut out).unwrap();
+        let stats = d.finish(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "a\n-\nb\n=\n");
+        assert_eq!((stats.kept, stats.dropped), (2, 1));
     }
 
     #[test]

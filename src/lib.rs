@@ -28,6 +28,8 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 
 pub mod canon;
 pub mod dedup;
+pub mod normalize;
+pub mod pipeline;
 mod url;
 
 // Compile and run the README's Rust examples as doctests.

@@ -1,4 +1,28 @@
-fn main() {
-    eprintln!("normurl: the command-line interface is not built yet");
-    std::process::exit(2);
+//! `normurl`: parse the command line into a typed configuration, run it,
+//! and turn the outcome into an exit status. Everything else lives in
+//! `cli/` and in the library.
+
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    // clap prints --help and --version and exits 0, or exits 2 on a usage
+    // error, before this returns.
+    let args = cli::args::Args::parse();
+    match cli::Config::from_args(args).and_then(cli::run) {
+        Ok(()) => ExitCode::SUCCESS,
+        // Unix convention (ripgrep, xsv): a closed output ends quietly.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            if e.has_message() {
+                // Not eprintln!: it panics when stderr is closed.
+                let _ = writeln!(std::io::stderr(), "normurl: {e}");
+            }
+            ExitCode::from(e.exit_code())
+        }
+    }
 }

@@ -1,0 +1,281 @@
+//! The command line as clap sees it: flags and strings, checked for shape
+//! only. [`super::config`] turns them into typed configuration.
+
+use std::ffi::OsString;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+
+const ABOUT: &str = "Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).";
+
+const LONG_ABOUT: &str = "\
+Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
+
+Reads the FILEs in order (none, or -, means standard input), plain or
+compressed with gzip or zstd (detected from the content, not the name), and
+writes one line per input line, in input order: the line's URL in its
+WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
+forms, dot segments resolved, percent-encoding where the standard asks for
+it). Lines that do not hold a valid URL are handled as --on-invalid says, and
+can be collected with --rejects so that nothing is lost.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  normurl urls.txt > normalized.txt
+  zcat -f crawl.log.gz | normurl --field 4 --on-invalid=keep
+  normurl --field 4 --base-field 6 crawl.log       (resolve against the referrer)
+  normurl -d '\\t' --field 3 --only-field links.tsv.zst
+  normurl --base https://example.com/docs/ relative-links.txt
+  normurl --on-invalid=skip --rejects rejects.tsv --stats big.txt.gz -o out.txt
+  normurl inspect 'HTTP://EXAMPLE.com:80/a/../b?q#f'
+  normurl bench samples/urls.txt
+
+Exit status: 0 on success (also when the reader of the output goes away, as
+in `normurl big.txt | head`), 1 when --on-invalid=fail stopped at an invalid
+line, 2 for usage errors and I/O errors.";
+
+/// The `normurl` command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "normurl",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    max_term_width = 100
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub normalize: NormalizeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the components of one URL as JSON, as `new URL(url, base)` sees them.
+    Inspect(InspectArgs),
+    /// Measure URL parsing speed (parse and serialize, from memory) on URL files.
+    Bench(BenchArgs),
+    /// List the canonicalization profiles and rules, one line each.
+    Rules,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct InspectArgs {
+    /// The URL (or relative reference, with --base).
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// Resolve the URL against this base URL.
+    #[arg(long, value_name = "URL")]
+    pub base: Option<String>,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct BenchArgs {
+    /// Files with one URL per line (empty lines are ignored).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Timed runs per measurement (the median is reported).
+    #[arg(long, value_name = "N", default_value = "5")]
+    pub runs: NonZeroUsize,
+    /// Threads of the all-thread measurement (0: all cores).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct NormalizeArgs {
+    /// Input files, read in order; none or - means standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Write the output to FILE instead of standard output.
+    #[arg(short = 'o', long = "output-file", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Canonicalization profile applied after WHATWG parsing: whatwg (the
+    /// serialization only), semantic (RFC 3986 safe normalizations),
+    /// aggressive (dedup keys: also drops fragments, sorts queries, strips
+    /// tracking parameters, session ids and www.), safe-browsing, wayback.
+    /// `normurl rules` lists profiles and rules. Default: whatwg, or wayback
+    /// with --output surt (the keys of CDX files).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Add or remove single rules on top of the profile, e.g.
+    /// `+sort-query,-strip-www`.
+    #[arg(long, value_name = "EDITS", allow_hyphen_values = true)]
+    pub rules: Option<String>,
+
+    /// More query parameters for the strip-tracking rule: NAME,... or @FILE
+    /// (one name per line).
+    #[arg(long, value_name = "LIST")]
+    pub strip_params: Option<String>,
+
+    /// What to write for each URL: url (the canonical URL), surt (the SURT
+    /// key of CDX files, `com,example)/path`) or ssurt (urlcanon's SSURT).
+    #[arg(long = "output", value_name = "FORM", default_value = "url")]
+    pub form: String,
+
+    /// How to write domain names: ascii (punycode, as URLs are serialized)
+    /// or unicode.
+    #[arg(long, value_name = "FORM", default_value = "ascii")]
+    pub idn: String,
+
+    /// Write only the first line for each distinct URL (or key, with
+    /// --output surt), in input order. With --field, whole lines are kept
+    /// or dropped by their URL field.
+    #[arg(long)]
+    pub dedup: bool,
+
+    /// Memory for the dedup set; past it, keys spill to the temporary
+    /// directory and the result stays exact. Accepts K, M, G suffixes.
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
+    pub dedup_memory: usize,
+
+    /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
+    /// adjacent duplicates are dropped, in constant memory.
+    #[arg(long, requires = "dedup")]
+    pub assume_sorted: bool,
+
+    /// Append a tab and the names of the rules that changed each URL
+    /// (`-` for none), to see why two URLs collapsed.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Records end with NUL instead of newline, in input and output (for
+    /// `find -print0` and `xargs -0`).
+    #[arg(short = 'z', long)]
+    pub null: bool,
+
+    /// What to do with bytes that are not UTF-8.
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = Utf8Policy::Percent)]
+    pub invalid_utf8: Utf8Policy,
+
+    /// Normalize only field N (from 1) of each line and keep the rest of the
+    /// line byte for byte. Heritrix crawl.log: 4 is the URL, 6 the referrer.
+    #[arg(long, value_name = "N")]
+    pub field: Option<NonZeroUsize>,
+
+    /// The field separator for --field and --base-field: a single character,
+    /// or \t (tab). Default: runs of spaces and tabs, as in crawl.log.
+    #[arg(short = 'd', long, value_name = "CHAR", requires = "field")]
+    pub delimiter: Option<String>,
+
+    /// With --field, write only the normalized field, not the whole line.
+    #[arg(long, requires = "field")]
+    pub only_field: bool,
+
+    /// Resolve relative references against this base URL.
+    #[arg(long, value_name = "URL")]
+    pub base: Option<String>,
+
+    /// Resolve the --field URL against the URL in field M of the same line
+    /// (for example the page an extracted link came from).
+    #[arg(long, value_name = "M", requires = "field")]
+    pub base_field: Option<NonZeroUsize>,
+
+    /// Lines longer than this are invalid (line-too-long); they are passed
+    /// through in pieces, never held in memory whole. Accepts K, M, G
+    /// suffixes (powers of 1024).
+    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_size)]
+    pub max_line_bytes: usize,
+
+    /// What to write for a line without a valid URL.
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidPolicy::Keep)]
+    pub on_invalid: InvalidPolicy,
+
+    /// Write every invalid line to FILE as LINE_NUMBER<TAB>REASON<TAB>LINE
+    /// (line numbers count over all inputs, from 1).
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+
+    /// Worker threads; 0 means one per core, 1 runs everything on one
+    /// thread.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Print a summary to standard error at the end: lines, valid, invalid
+    /// by reason, bytes in and out, time, lines/s, MB/s.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Write the same summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+
+    /// Bytes per batch of work (for tuning and benchmarks; the output does
+    /// not depend on it).
+    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_size, hide = true)]
+    pub batch_bytes: usize,
+}
+
+/// `--invalid-utf8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Utf8Policy {
+    /// Percent-encode each invalid byte as %XX before parsing (lossless, idempotent).
+    Percent,
+    /// Replace invalid sequences with U+FFFD (lossy).
+    Replace,
+    /// The line is invalid (invalid-utf8).
+    Reject,
+}
+
+/// `--on-invalid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InvalidPolicy {
+    /// Write the input line unchanged.
+    Keep,
+    /// Write an empty line (output line N stays input line N).
+    Empty,
+    /// Write nothing.
+    Skip,
+    /// Stop with exit status 1, naming the line.
+    Fail,
+}
+
+/// Parses `1048576`, `64K`, `1M`, `1MiB`, `2G` (powers of 1024).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.as_bytes().last() {
+        Some(b'K' | b'k') => (&t[..t.len() - 1], 10),
+        Some(b'M' | b'm') => (&t[..t.len() - 1], 20),
+        Some(b'G' | b'g') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("invalid size {s:?} (examples: 4096, 64K, 1M)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("1M"), Ok(1 << 20));
+        assert_eq!(parse_size("1MiB"), Ok(1 << 20));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert!(parse_size("1.5M").is_err());
+        assert!(parse_size("").is_err());
+        assert!(parse_size("M").is_err());
+    }
+}

@@ -1,0 +1,330 @@
+//! Typed configuration, built once from the parsed arguments: every string
+//! option becomes an enum or a parsed value here, and every usage error is
+//! found here, before any input is read.
+
+use std::path::{Path, PathBuf};
+
+use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
+use normurl::dedup::{DedupConfig, DedupMode};
+use normurl::normalize::{
+    Delimiter, FieldOutput, InvalidUtf8, OnInvalid, Options as NormalizeOptions, Select,
+};
+use normurl::pipeline::Input;
+use normurl::Url;
+
+use super::args::{
+    Args, BenchArgs, Command, InspectArgs, InvalidPolicy, NormalizeArgs, Utf8Policy,
+};
+use super::Failure;
+
+/// What to do.
+#[derive(Debug)]
+pub enum Config {
+    Normalize(Normalize),
+    Rules,
+    Inspect { url: String, base: Option<String> },
+    Bench(Bench),
+}
+
+/// The main job.
+#[derive(Debug)]
+pub struct Normalize {
+    pub inputs: Vec<Input>,
+    pub output: Target,
+    /// NUL instead of newline.
+    pub terminator: u8,
+    pub options: NormalizeOptions,
+    pub max_line_bytes: usize,
+    pub batch_bytes: usize,
+    pub rejects: Option<PathBuf>,
+    pub threads: usize,
+    pub stats: bool,
+    pub stats_json: Option<PathBuf>,
+    /// `--dedup`: how, and with what memory.
+    pub dedup: Option<DedupConfig>,
+}
+
+/// Where the output goes.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Target {
+    Stdout,
+    File(PathBuf),
+}
+
+impl Target {
+    pub fn name(&self) -> String {
+        match self {
+            Target::Stdout => "<stdout>".to_string(),
+            Target::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Bench {
+    pub files: Vec<PathBuf>,
+    pub runs: usize,
+    pub threads: usize,
+}
+
+impl Config {
+    pub fn from_args(args: Args) -> Result<Config, Failure> {
+        match args.command {
+            Some(Command::Inspect(InspectArgs { url, base })) => Ok(Config::Inspect { url, base }),
+            Some(Command::Bench(BenchArgs {
+                files,
+                runs,
+                threads,
+            })) => Ok(Config::Bench(Bench {
+                files,
+                runs: runs.get(),
+                threads: resolve_threads(threads),
+            })),
+            Some(Command::Rules) => Ok(Config::Rules),
+            None => normalize(args.normalize).map(Config::Normalize),
+        }
+    }
+}
+
+fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
+    let terminator = if a.null { b'\0' } else { b'\n' };
+    let canon = canonicalizer(&a)?;
+    let inputs: Vec<Input> = if a.files.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        a.files.iter().map(|f| Input::from_arg(f)).collect()
+    };
+    // Find missing inputs before creating the output file.
+    for input in &inputs {
+        if let Input::Path(p) = input {
+            if let Err(source) = std::fs::metadata(p) {
+                return Err(Failure::Io {
+                    path: input.name(),
+                    source,
+                });
+            }
+        }
+    }
+    let output = match a.output {
+        None => Target::Stdout,
+        Some(p) if p.as_os_str() == "-" => Target::Stdout,
+        Some(p) => Target::File(p),
+    };
+    for path in [
+        Some(&output).and_then(target_path),
+        a.rejects.as_deref(),
+        a.stats_json.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if inputs
+            .iter()
+            .any(|i| matches!(i, Input::Path(p) if same_file(p, path)))
+        {
+            return Err(Failure::Usage(format!(
+                "{} is both an input and an output; it would be truncated before it is read",
+                path.display()
+            )));
+        }
+    }
+    // Batches and record pieces are addressed with 32-bit offsets.
+    const MAX_BYTES: usize = 1 << 30;
+    for (option, value) in [
+        ("--max-line-bytes", a.max_line_bytes),
+        ("--batch-bytes", a.batch_bytes),
+    ] {
+        if value > MAX_BYTES {
+            return Err(Failure::Usage(format!("{option} must be at most 1G")));
+        }
+    }
+    let base = match &a.base {
+        None => None,
+        Some(s) => Some(Url::parse(s).map_err(|e| {
+            Failure::Usage(format!("--base {s:?} is not a valid URL: {}", e.message()))
+        })?),
+    };
+    let select = match a.field {
+        None => Select::Line,
+        Some(field) => Select::Field {
+            field,
+            base_field: a.base_field,
+            delimiter: match &a.delimiter {
+                None => Delimiter::Blanks,
+                Some(d) => Delimiter::Byte(parse_delimiter(d, terminator)?),
+            },
+            output: if a.only_field {
+                FieldOutput::Field
+            } else {
+                FieldOutput::Line
+            },
+        },
+    };
+    let options = NormalizeOptions {
+        select,
+        base,
+        invalid_utf8: match a.invalid_utf8 {
+            Utf8Policy::Percent => InvalidUtf8::Percent,
+            Utf8Policy::Replace => InvalidUtf8::Replace,
+            Utf8Policy::Reject => InvalidUtf8::Reject,
+        },
+        on_invalid: match a.on_invalid {
+            InvalidPolicy::Keep => OnInvalid::Keep,
+            InvalidPolicy::Empty => OnInvalid::Empty,
+            InvalidPolicy::Skip => OnInvalid::Skip,
+            InvalidPolicy::Fail => OnInvalid::Fail,
+        },
+        rejects: a.rejects.is_some(),
+        canon,
+        dedup: a.dedup,
+        explain: a.explain,
+    };
+    let dedup = a.dedup.then(|| DedupConfig {
+        mode: if a.assume_sorted {
+            DedupMode::Adjacent
+        } else {
+            DedupMode::Exact
+        },
+        memory_limit: a.dedup_memory,
+        temp_dir: None,
+    });
+    Ok(Normalize {
+        inputs,
+        output,
+        terminator,
+        options,
+        max_line_bytes: a.max_line_bytes,
+        batch_bytes: a.batch_bytes,
+        rejects: a.rejects,
+        threads: resolve_threads(a.threads),
+        stats: a.stats,
+        stats_json: a.stats_json,
+        dedup,
+    })
+}
+
+/// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
+/// `--output` and `--idn`, or `None` when they ask for the plain WHATWG
+/// serialization.
+fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
+    let usage = |e: String| Failure::Usage(e);
+    let form: OutputForm = a
+        .form
+        .parse()
+        .map_err(|e| usage(format!("--output: {e}")))?;
+    let profile: Profile = match &a.profile {
+        Some(name) => name.parse().map_err(|e| usage(format!("--profile: {e}")))?,
+        None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,
+        None => Profile::Whatwg,
+    };
+    let idn = match a.idn.as_str() {
+        "ascii" => IdnForm::Ascii,
+        "unicode" => IdnForm::Unicode,
+        other => {
+            return Err(usage(format!(
+                "--idn: unknown form {other:?} (expected ascii or unicode)"
+            )))
+        }
+    };
+    let mut builder = Canonicalizer::builder(profile);
+    if let Some(edits) = &a.rules {
+        builder
+            .rules(edits)
+            .map_err(|e| usage(format!("--rules: {e}")))?;
+    }
+    if let Some(list) = &a.strip_params {
+        let text = match list.strip_prefix('@') {
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|source| Failure::Io {
+                    path: path.to_string(),
+                    source,
+                })?
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect::<Vec<_>>()
+                .join(","),
+            None => list.clone(),
+        };
+        builder
+            .strip_params(&text)
+            .map_err(|e| usage(format!("--strip-params: {e}")))?;
+    }
+    builder.output(form).idn(idn);
+    let canon = builder.build();
+    let plain = canon.rules().is_empty() && form == OutputForm::Url && idn == IdnForm::Ascii;
+    Ok((!plain).then_some(canon))
+}
+
+fn target_path(t: &Target) -> Option<&Path> {
+    match t {
+        Target::Stdout => None,
+        Target::File(p) => Some(p),
+    }
+}
+
+/// 0 means one thread per core.
+fn resolve_threads(n: usize) -> usize {
+    match n {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// `-d`: one byte, or the escapes `\t`, `\0`, `\\`, or the names `tab`,
+/// `space`.
+fn parse_delimiter(s: &str, terminator: u8) -> Result<u8, Failure> {
+    let byte = match s {
+        "\\t" | "tab" | "TAB" => b'\t',
+        "\\0" => b'\0',
+        "\\\\" => b'\\',
+        "space" => b' ',
+        _ if s.len() == 1 => s.as_bytes()[0],
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--delimiter {s:?} must be a single ASCII character, or \\t for tab"
+            )))
+        }
+    };
+    if byte == terminator || byte == b'\n' {
+        return Err(Failure::Usage(format!(
+            "--delimiter {s:?} cannot be the record terminator"
+        )));
+    }
+    Ok(byte)
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimiters() {
+        assert_eq!(parse_delimiter("\\t", b'\n').ok(), Some(b'\t'));
+        assert_eq!(parse_delimiter(",", b'\n').ok(), Some(b','));
+        assert_eq!(parse_delimiter("tab", b'\n').ok(), Some(b'\t'));
+        assert!(parse_delimiter("ab", b'\n').is_err());
+        assert!(parse_delimiter("é", b'\n').is_err());
+        assert!(parse_delimiter("\\0", b'\0').is_err());
+        assert!(parse_delimiter("\n", b'\0').is_err());
+    }
+}

@@ -1,0 +1,526 @@
+/*!
+The per-line work of the `normurl` command: find the URL in a line, apply
+the UTF-8 policy, parse it (against a base, if any) with a reused [`Url`],
+and write the line back with the URL normalized.
+
+[`Normalizer`] is a [`Transform`], so the [`pipeline`](crate::pipeline) runs
+it on every line of a stream, in parallel and in order. It never allocates
+per line once its buffers have grown, and never panics on any input: every
+line gives an output line, a counted skip, a rejects entry or a stop, as the
+[`OnInvalid`] policy says.
+
+# Example
+
+```
+use normurl::normalize::{Normalizer, Options, OnInvalid};
+use normurl::pipeline::{Input, Pipeline, Sinks};
+
+let dir = tempfile::tempdir()?;
+let path = dir.path().join("urls.txt");
+std::fs::write(&path, "HTTP://Example.COM/a/../b\nnot a url\n\n")?;
+
+let options = Options { on_invalid: OnInvalid::Empty, ..Options::default() };
+let pipeline = Pipeline::builder().build(Normalizer::new(options));
+let mut out = Vec::new();
+let summary = pipeline.run(vec![Input::path(&path)], Sinks::new("<stdout>", &mut out))?;
+assert_eq!(out, b"http://example.com/b\n\n\n");
+assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), (1, 1, 1));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+*/
+
+mod fields;
+mod stats;
+mod utf8;
+
+use std::fmt;
+use std::num::NonZeroUsize;
+use std::ops::Range;
+use std::str::FromStr;
+
+use crate::canon::{key_hash, Canonicalizer, Scratch};
+use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
+use crate::{ParseError, Url};
+
+pub use fields::Delimiter;
+pub use stats::{Invalid, Stats};
+pub use utf8::InvalidUtf8;
+
+/// What to write for a line that does not give a URL.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::OnInvalid;
+///
+/// assert_eq!("skip".parse(), Ok(OnInvalid::Skip));
+/// assert_eq!(OnInvalid::default().name(), "keep");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// Write the input line unchanged (with only the field selected: the
+    /// field unchanged).
+    #[default]
+    Keep,
+    /// Write an empty line, so output line N still belongs to input line N.
+    Empty,
+    /// Write nothing.
+    Skip,
+    /// Stop the run with an error naming the line.
+    Fail,
+}
+
+impl OnInvalid {
+    /// Every policy.
+    pub const ALL: [OnInvalid; 4] = [
+        OnInvalid::Keep,
+        OnInvalid::Empty,
+        OnInvalid::Skip,
+        OnInvalid::Fail,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            OnInvalid::Keep => "keep",
+            OnInvalid::Empty => "empty",
+            OnInvalid::Skip => "skip",
+            OnInvalid::Fail => "fail",
+        }
+    }
+}
+
+impl fmt::Display for OnInvalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for OnInvalid {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<OnInvalid, String> {
+        OnInvalid::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown policy {s:?} (expected keep, empty, skip or fail)"))
+    }
+}
+
+/// Where the URL is in a line.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::{Delimiter, FieldOutput, Select};
+/// use std::num::NonZeroUsize;
+///
+/// // Heritrix crawl.log: the URL is field 4, its "via" (referrer) field 6.
+/// let select = Select::Field {
+///     field: NonZeroUsize::new(4).unwrap(),
+///     base_field: None,
+///     delimiter: Delimiter::Blanks,
+///     output: FieldOutput::Line,
+/// };
+/// # let _ = select;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Select {
+    /// The whole line is the URL.
+    #[default]
+    Line,
+    /// One field of each line is the URL.
+    Field {
+        /// The field's number, from 1.
+        field: NonZeroUsize,
+        /// The field holding a base URL to resolve the URL against (itself
+        /// resolved against [`Options::base`], if given).
+        base_field: Option<NonZeroUsize>,
+        /// What separates fields.
+        delimiter: Delimiter,
+        /// Whether to write the whole line or just the field.
+        output: FieldOutput,
+    },
+}
+
+/// What to write in field mode.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::FieldOutput;
+///
+/// assert_ne!(FieldOutput::Line, FieldOutput::Field);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FieldOutput {
+    /// The line with the field replaced, every other byte unchanged.
+    #[default]
+    Line,
+    /// Only the normalized field.
+    Field,
+}
+
+/// Configuration of a [`Normalizer`].
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::{InvalidUtf8, Options};
+/// use normurl::Url;
+///
+/// let options = Options {
+///     base: Some(Url::parse("https://example.com/dir/")?),
+///     invalid_utf8: InvalidUtf8::Reject,
+///     ..Options::default()
+/// };
+/// # let _ = options;
+/// # Ok::<(), normurl::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Where the URL is in a line.
+    pub select: Select,
+    /// A base URL for relative references.
+    pub base: Option<Url>,
+    /// What to do with bytes that are not UTF-8.
+    pub invalid_utf8: InvalidUtf8,
+    /// What to write for invalid lines.
+    pub on_invalid: OnInvalid,
+    /// Whether to write a side entry `reason TAB line` for every invalid
+    /// line (the pipeline prefixes the line number).
+    pub rejects: bool,
+    /// Canonicalization applied after parsing (profile, rules, output form);
+    /// `None` writes the WHATWG serialization.
+    pub canon: Option<Canonicalizer>,
+    /// Attach a dedup key (a 128-bit hash of the written URL or key) to
+    /// every valid line, for the writer's dedup filter.
+    pub dedup: bool,
+    /// Append a tab and the comma-separated names of the rules that changed
+    /// the URL (`-` when none did) to every valid line.
+    pub explain: bool,
+}
+
+/// The [`Transform`] that normalizes the URL of every line; see the
+/// [module documentation](self).
+///
+/// Lines are handled as follows:
+///
+/// * an empty line is written as an empty line (skipped with
+///   [`OnInvalid::Skip`]) and counted as blank, not invalid;
+/// * a line whose URL parses is written with the URL replaced by its
+///   WHATWG serialization;
+/// * any other line is invalid: it is counted by [`Invalid`] reason, sent
+///   to the side output if [`Options::rejects`] is set, and written as
+///   [`Options::on_invalid`] says. Lines over the pipeline's record limit
+///   are invalid ([`Invalid::TooLong`]); with [`OnInvalid::Keep`] they are
+///   copied through whole, in pieces.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::{Delimiter, FieldOutput, Normalizer, Options, Select};
+/// use normurl::pipeline::{Input, Pipeline, Sinks};
+/// use std::num::NonZeroUsize;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("links.tsv");
+/// std::fs::write(&path, "HTTP://A.example/dir/page\t../Img.PNG\tx\n")?;
+/// let options = Options {
+///     select: Select::Field {
+///         field: NonZeroUsize::new(2).unwrap(),
+///         base_field: NonZeroUsize::new(1),
+///         delimiter: Delimiter::Byte(b'\t'),
+///         output: FieldOutput::Line,
+///     },
+///     ..Options::default()
+/// };
+/// let mut out = Vec::new();
+/// Pipeline::builder()
+///     .build(Normalizer::new(options))
+///     .run(vec![Input::path(&path)], Sinks::new("<stdout>", &mut out))?;
+/// assert_eq!(out, b"HTTP://A.example/dir/page\thttp://a.example/Img.PNG\tx\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Normalizer {
+    options: Options,
+}
+
+/// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
+/// every line.
+#[derive(Debug, Default)]
+pub struct State {
+    /// The line's URL (`None` until a first URL parses; then recycled).
+    url: Option<Url>,
+    /// The line's base URL, from `--base-field`.
+    base: Option<Url>,
+    scratch: Vec<u8>,
+    base_scratch: Vec<u8>,
+    /// The canonicalizer's scratch space.
+    canon: Scratch,
+}
+
+impl Normalizer {
+    /// A normalizer with the given options.
+    pub fn new(options: Options) -> Normalizer {
+        Normalizer { options }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Decodes and parses the URL of `line`, which is in `line[range]`.
+    /// `text` is the line as a string, if the pipeline already knows it is
+    /// UTF-8.
+    fn parse<'s>(
+        &self,
+        state: &'s mut State,
+        line: &[u8],
+        text: Option<&str>,
+        range: Range<usize>,
+    ) -> Result<&'s Url, Invalid> {
+        let State {
+            url,
+            base,
+            scratch,
+            base_scratch,
+            ..
+        } = state;
+        let o = &self.options;
+        let base = match o.select {
+            Select::Field {
+                base_field: Some(m),
+                delimiter,
+                ..
+            } => {
+                let r = delimiter
+                    .field(line, m.get())
+                    .ok_or(Invalid::MissingBaseField)?;
+                let base_text = match text.and_then(|t| t.get(r.clone())) {
+                    Some(t) => t,
+                    None => o
+                        .invalid_utf8
+                        .apply(&line[r], base_scratch)
+                        .ok_or(Invalid::Utf8)?,
+                };
+                Some(parse_into(base, base_text, o.base.as_ref()).map_err(Invalid::Base)?)
+            }
+            _ => o.base.as_ref(),
+        };
+        // `get` rather than indexing: a field range always falls on char
+        // boundaries with an ASCII delimiter, but a library user may pick
+        // any byte.
+        let url_text = match text.and_then(|t| t.get(range.clone())) {
+            Some(t) => t,
+            None => o
+                .invalid_utf8
+                .apply(&line[range], scratch)
+                .ok_or(Invalid::Utf8)?,
+        };
+        parse_into(url, url_text, base).map_err(Invalid::Url)
+    }
+
+    /// Handles a line that gave no URL. `field` is the URL field's range,
+    /// if the line has that field.
+    fn invalid(
+        &self,
+        why: Invalid,
+        line: &[u8],
+        field: Option<Range<usize>>,
+        out: &mut Output<'_, Stats>,
+    ) -> Result<Outcome, Stop> {
+        out.stats().count_invalid(why);
+        if self.options.rejects {
+            let side = out.side();
+            side.extend_from_slice(why.name().as_bytes());
+            side.push(b'\t');
+            side.extend_from_slice(line);
+        }
+        match self.options.on_invalid {
+            OnInvalid::Keep => {
+                let kept = match self.options.select {
+                    Select::Field {
+                        output: FieldOutput::Field,
+                        ..
+                    } => field.map_or(&[][..], |r| &line[r]),
+                    _ => line,
+                };
+                out.data().extend_from_slice(kept);
+                Ok(Outcome::Emit)
+            }
+            OnInvalid::Empty => Ok(Outcome::Emit),
+            OnInvalid::Skip => {
+                out.stats().skipped += 1;
+                Ok(Outcome::Skip)
+            }
+            OnInvalid::Fail => Err(stop(why)),
+        }
+    }
+
+    /// Writes a line whose URL parsed: the URL (canonicalized, if a
+    /// profile is set) spliced into the line, a dedup key, and the
+    /// `--explain` column.
+    #[inline]
+    fn emit(
+        &self,
+        url: &Url,
+        canon_scratch: &mut Scratch,
+        line: &[u8],
+        field: Range<usize>,
+        out: &mut Output<'_, Stats>,
+    ) {
+        let o = &self.options;
+        let data = out.data();
+        let splice = matches!(
+            o.select,
+            Select::Field {
+                output: FieldOutput::Line,
+                ..
+            }
+        );
+        if splice {
+            data.extend_from_slice(&line[..field.start]);
+        }
+        let start = data.len();
+        let fired = match &o.canon {
+            Some(canon) => Some(canon.apply(url, canon_scratch, data)),
+            None => {
+                data.extend_from_slice(url.href().as_bytes());
+                None
+            }
+        };
+        let key = o.dedup.then(|| key_hash(&data[start..]));
+        if splice {
+            data.extend_from_slice(&line[field.end..]);
+        }
+        if o.explain {
+            data.push(b'\t');
+            match fired {
+                Some(rules) if !rules.is_empty() => rules.write_names(data),
+                _ => data.push(b'-'),
+            }
+        }
+        if let Some(key) = key {
+            out.dedup_key(key);
+        }
+    }
+}
+
+/// Parses `input` into the recycled URL in `slot`.
+fn parse_into<'s>(
+    slot: &'s mut Option<Url>,
+    input: &str,
+    base: Option<&Url>,
+) -> Result<&'s Url, ParseError> {
+    match slot {
+        Some(url) => {
+            url.parse_into(input, base)?;
+            Ok(url)
+        }
+        None => {
+            let url = match base {
+                Some(b) => Url::parse_with_base(input, b)?,
+                None => Url::parse(input)?,
+            };
+            Ok(slot.insert(url))
+        }
+    }
+}
+
+/// The stop of `--on-invalid=fail`.
+fn stop(why: Invalid) -> Stop {
+    Stop::new(format!("{why} ({})", why.name()))
+}
+
+impl Transform for Normalizer {
+    type State = State;
+    type Stats = Stats;
+    const WANTS_STR: bool = true;
+
+    fn state(&self) -> State {
+        State::default()
+    }
+
+    fn record(
+        &self,
+        state: &mut State,
+        record: Record<'_>,
+        out: &mut Output<'_, Stats>,
+    ) -> Result<Outcome, Stop> {
+        let line = record.bytes();
+        // Valid UTF-8 unless proven otherwise (checked once per batch by the
+        // pipeline); the policy only runs for the rare other lines.
+        let text = record.to_str().ok();
+        out.stats().lines += 1;
+        if line.is_empty() {
+            out.stats().blank += 1;
+            if self.options.on_invalid == OnInvalid::Skip {
+                out.stats().skipped += 1;
+                return Ok(Outcome::Skip);
+            }
+            return Ok(Outcome::Emit);
+        }
+        let field = match self.options.select {
+            Select::Line => Some(0..line.len()),
+            Select::Field {
+                field, delimiter, ..
+            } => delimiter.field(line, field.get()),
+        };
+        let Some(range) = field.clone() else {
+            return self.invalid(Invalid::MissingField, line, None, out);
+        };
+        let mut canon_scratch = std::mem::take(&mut state.canon);
+        let parsed = self.parse(state, line, text, range.clone());
+        let result = match parsed {
+            Ok(url) => {
+                out.stats().valid += 1;
+                self.emit(url, &mut canon_scratch, line, range, out);
+                Ok(Outcome::Emit)
+            }
+            Err(why) => self.invalid(why, line, field, out),
+        };
+        // Moved out only to borrow it beside the parsed URL; no allocation.
+        state.canon = canon_scratch;
+        result
+    }
+
+    fn overlong(
+        &self,
+        _: &mut State,
+        part: Part,
+        bytes: &[u8],
+        out: &mut Output<'_, Stats>,
+    ) -> Result<Outcome, Stop> {
+        let on_invalid = self.options.on_invalid;
+        if part == Part::First {
+            out.stats().lines += 1;
+            out.stats().count_invalid(Invalid::TooLong);
+            if on_invalid == OnInvalid::Skip {
+                out.stats().skipped += 1;
+            }
+        }
+        if self.options.rejects {
+            let side = out.side();
+            if part == Part::First {
+                side.extend_from_slice(Invalid::TooLong.name().as_bytes());
+                side.push(b'\t');
+            }
+            side.extend_from_slice(bytes);
+        }
+        match on_invalid {
+            OnInvalid::Keep => {
+                out.data().extend_from_slice(bytes);
+                Ok(Outcome::Emit)
+            }
+            OnInvalid::Empty => Ok(Outcome::Emit),
+            OnInvalid::Skip => Ok(Outcome::Skip),
+            OnInvalid::Fail => Err(stop(Invalid::TooLong)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,171 @@
+//! Why a line was invalid, and the per-run counts.
+
+use std::fmt;
+
+use crate::pipeline::Merge;
+use crate::ParseError;
+
+/// Why a line did not give a URL.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::Invalid;
+/// use normurl::ParseError;
+///
+/// assert_eq!(Invalid::Url(ParseError::EmptyHost).name(), "empty-host");
+/// assert_eq!(Invalid::Base(ParseError::EmptyHost).name(), "invalid-base");
+/// assert_eq!(Invalid::TooLong.to_string(), "line longer than --max-line-bytes");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// The URL parser failed.
+    Url(ParseError),
+    /// The base URL taken from the line (`--base-field`) failed to parse.
+    Base(ParseError),
+    /// The bytes are not UTF-8 and the policy is to reject them.
+    Utf8,
+    /// The line has no field with the requested number.
+    MissingField,
+    /// The line has no field with the requested base-field number.
+    MissingBaseField,
+    /// The line is longer than the limit.
+    TooLong,
+}
+
+/// The reasons that are not parse errors, in [`Stats`] order.
+const OTHER: [Invalid; 5] = [
+    Invalid::Base(ParseError::RelativeUrlWithoutBase),
+    Invalid::Utf8,
+    Invalid::MissingField,
+    Invalid::MissingBaseField,
+    Invalid::TooLong,
+];
+
+/// One counter per parse error, then one per other reason.
+const REASONS: usize = ParseError::ALL.len() + OTHER.len();
+
+impl Invalid {
+    /// A short kebab-case name, stable across versions: the parse error's
+    /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
+    /// `missing-field`, `missing-base-field`, `line-too-long`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Invalid::Url(e) => e.name(),
+            Invalid::Base(_) => "invalid-base",
+            Invalid::Utf8 => "invalid-utf8",
+            Invalid::MissingField => "missing-field",
+            Invalid::MissingBaseField => "missing-base-field",
+            Invalid::TooLong => "line-too-long",
+        }
+    }
+
+    /// The counter index in [`Stats`].
+    fn index(self) -> usize {
+        match self {
+            Invalid::Url(e) => ParseError::ALL
+                .iter()
+                .position(|&x| x == e)
+                // ALL lists every variant; a new one lands in the last
+                // parse-error bucket rather than panicking.
+                .unwrap_or(ParseError::ALL.len() - 1),
+            Invalid::Base(_) => ParseError::ALL.len(),
+            Invalid::Utf8 => ParseError::ALL.len() + 1,
+            Invalid::MissingField => ParseError::ALL.len() + 2,
+            Invalid::MissingBaseField => ParseError::ALL.len() + 3,
+            Invalid::TooLong => ParseError::ALL.len() + 4,
+        }
+    }
+
+    /// The reason behind counter `i`.
+    fn from_index(i: usize) -> Invalid {
+        match ParseError::ALL.get(i) {
+            Some(&e) => Invalid::Url(e),
+            None => OTHER[i - ParseError::ALL.len()],
+        }
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::Url(e) => write!(f, "invalid URL: {}", e.message()),
+            Invalid::Base(e) => write!(f, "invalid base URL: {}", e.message()),
+            Invalid::Utf8 => f.write_str("not valid UTF-8"),
+            Invalid::MissingField => f.write_str("no such field"),
+            Invalid::MissingBaseField => f.write_str("no such base field"),
+            Invalid::TooLong => f.write_str("line longer than --max-line-bytes"),
+        }
+    }
+}
+
+/// What happened to the lines of a run.
+///
+/// `lines == valid + blank + invalid()`, and the lines not written are
+/// `skipped`.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::{Invalid, Stats};
+/// use normurl::ParseError;
+///
+/// let mut stats = Stats::default();
+/// stats.lines = 3;
+/// stats.valid = 1;
+/// stats.count_invalid(Invalid::Url(ParseError::EmptyHost));
+/// stats.count_invalid(Invalid::TooLong);
+/// assert_eq!(stats.invalid(), 2);
+/// let reasons: Vec<_> = stats.invalid_by_reason().map(|(r, n)| (r.name(), n)).collect();
+/// assert_eq!(reasons, [("empty-host", 1), ("line-too-long", 1)]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Lines (records) read.
+    pub lines: u64,
+    /// Lines whose URL parsed.
+    pub valid: u64,
+    /// Empty lines (written as empty lines, or skipped with
+    /// `--on-invalid=skip`).
+    pub blank: u64,
+    /// Lines not written (invalid or blank lines under
+    /// `--on-invalid=skip`).
+    pub skipped: u64,
+    invalid: [u64; REASONS],
+}
+
+impl Stats {
+    /// Counts one invalid line.
+    #[inline]
+    pub fn count_invalid(&mut self, why: Invalid) {
+        self.invalid[why.index()] += 1;
+    }
+
+    /// Invalid lines, all reasons.
+    pub fn invalid(&self) -> u64 {
+        self.invalid.iter().sum()
+    }
+
+    /// The reasons with a non-zero count. Base URL failures are counted
+    /// together, whatever the parse error.
+    pub fn invalid_by_reason(&self) -> impl Iterator<Item = (Invalid, u64)> + '_ {
+        self.invalid
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, &n)| (Invalid::from_index(i), n))
+    }
+}
+
+impl Merge for Stats {
+    fn merge(&mut self, o: &Stats) {
+        self.lines += o.lines;
+        self.valid += o.valid;
+        self.blank += o.blank;
+        self.skipped += o.skipped;
+        for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
+            *a += b;
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! A batch of records and the worker step that transforms it.
+//!
+//! A batch is the unit of parallel work: about a block of input bytes cut at
+//! a record terminator, plus the output buffers the transform writes into.
+//! Batches travel reader → worker → writer → reader, so their buffers are
+//! allocated once and recycled for the whole run.
+
+use memchr::memchr_iter;
+
+use super::transform::{Merge, Outcome, Output, Part, Record, Stop, Transform};
+
+/// The record-splitting parameters shared by the reader and the workers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// The record terminator.
+    pub(crate) term: u8,
+    /// Records longer than this go to [`Transform::overlong`].
+    pub(crate) max_record: usize,
+    /// How many bytes the reader tries to put in one batch.
+    pub(crate) batch_bytes: usize,
+}
+
+impl Limits {
+    /// Drops the `\r` of a `\r\n` line ending (only when lines end in
+    /// `\n`: with NUL-terminated records a `\r` is data).
+    #[inline]
+    pub(crate) fn strip_cr<'a>(&self, record: &'a [u8]) -> &'a [u8] {
+        match record {
+            [rest @ .., b'\r'] if self.term == b'\n' => rest,
+            _ => record,
+        }
+    }
+}
+
+/// What a batch's input holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Whole records, each followed by the terminator except possibly the
+    /// last record of an input.
+    Records,
+    /// One piece of a record longer than the limit, without terminator.
+    Overlong(Part),
+}
+
+/// A record with a dedup key: `data[start..end]` (terminator included).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keyed {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) key: u128,
+}
+
+pub(crate) struct Batch<S> {
+    /// Input bytes in `input[..len]`. The rest of the vector is initialized
+    /// scratch, kept so that refilling a recycled batch does not zero it.
+    pub(crate) input: Vec<u8>,
+    pub(crate) len: usize,
+    pub(crate) kind: Kind,
+    /// Index of the input this batch comes from.
+    pub(crate) file: usize,
+    /// The transform's output, terminators included.
+    pub(crate) data: Vec<u8>,
+    /// The side output (see [`Output::side`]) and where each record's
+    /// entry starts in it.
+    pub(crate) side: Vec<u8>,
+    pub(crate) side_entries: Vec<(u32, u32)>,
+    pub(crate) keys: Vec<Keyed>,
+    /// Records completed in this batch (for an over-long record: 1 in its
+    /// last piece, 0 in the others). When `stop` is set, the records before
+    /// the one that stopped.
+    pub(crate) records: u64,
+    /// Records written to `data` (terminators pushed).
+    pub(crate) emitted: u64,
+    pub(crate) stats: S,
+    pub(crate) stop: Option<Stop>,
+}
+
+impl<S: Merge> Batch<S> {
+    pub(crate) fn new() -> Batch<S> {
+        Batch {
+            input: Vec::new(),
+            len: 0,
+            kind: Kind::Records,
+            file: 0,
+            data: Vec::new(),
+            side: Vec::new(),
+            side_entries: Vec::new(),
+            keys: Vec::new(),
+            records: 0,
+            emitted: 0,
+            stats: S::default(),
+            stop: None,
+        }
+    }
+
+    /// Starts refilling this batch with input from `file`.
+    pub(crate) fn begin(&mut self, file: usize) {
+        self.len = 0;
+        self.kind = Kind::Records;
+        self.file = file;
+    }
+
+    /// Appends `bytes` to the input.
+    pub(crate) fn push_input(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if self.input.len() < end {
+            self.input.resize(end, 0);
+        }
+        self.input[self.len..end].copy_from_slice(bytes);
+        self.len = end;
+    }
+
+    fn clear_output(&mut self) {
+        self.data.clear();
+        self.side.clear();
+        self.side_entries.clear();
+        self.keys.clear();
+        self.records = 0;
+        self.emitted = 0;
+        self.stats = S::default();
+        self.stop = None;
+    }
+}
+
+/// Runs `t` on every record of `batch`, filling its output buffers. The
+/// same function serves the sequential and the parallel pipeline.
+pub(crate) fn process<T: Transform>(
+    t: &T,
+    state: &mut T::State,
+    batch: &mut Batch<T::Stats>,
+    limits: Limits,
+) {
+    batch.clear_output();
+    let Batch {
+        input,
+        len,
+        kind,
+        data,
+        side,
+        side_entries,
+        keys,
+        records,
+        emitted,
+        stats,
+        stop,
+        ..
+    } = batch;
+    let input = &input[..*len];
+    // Output buffers grow to the size of the output once, then are reused.
+    if data.capacity() < input.len() + input.len() / 8 {
+        data.reserve(input.len() + input.len() / 8);
+    }
+    let mut out = Output {
+        data,
+        side,
+        stats,
+        side_entries,
+        index: 0,
+        side_started: false,
+        key: None,
+    };
+    let result = match *kind {
+        Kind::Records => records_loop(t, state, input, &mut out, keys, limits, records, emitted),
+        Kind::Overlong(part) => {
+            let r = t.overlong(state, part, input, &mut out);
+            if part == Part::Last {
+                match r {
+                    Ok(outcome) => {
+                        *records = 1;
+                        if outcome == Outcome::Emit {
+                            out.data.push(limits.term);
+                            *emitted = 1;
+                        }
+                        Ok(())
+                    }
+                    Err(s) => Err(s),
+                }
+            } else {
+                r.map(|_| ())
+            }
+        }
+    };
+    if let Err(s) = result {
+        *stop = Some(s);
+    }
+}
+
+/// Transforms the records of a [`Kind::Records`] batch. On a stop,
+/// `records` is the number of records completed before it.
+#[allow(clippy::too_many_arguments)]
+fn records_loop<T: Transform>(
+    t: &T,
+    state: &mut T::State,
+    input: &[u8],
+    out: &mut Output<'_, T::Stats>,
+    keys: &mut Vec<Keyed>,
+    limits: Limits,
+    records: &mut u64,
+    emitted: &mut u64,
+) -> Result<(), Stop> {
+    // One validation per batch instead of one per record: long runs of
+    // ASCII take the fast path of `from_utf8`. Records are then slices of
+    // the valid string at terminators (ASCII, so always char boundaries).
+    let text = if T::WANTS_STR {
+        std::str::from_utf8(input).ok()
+    } else {
+        None
+    };
+    let record_at = |range: std::ops::Range<usize>| match text.and_then(|t| t.get(range.clone())) {
+        Some(t) => Record::from_str(t),
+        None => Record::new(&input[range]),
+    };
+    let mut one = |record: Record<'_>, out: &mut Output<'_, T::Stats>| -> Result<(), Stop> {
+        out.side_started = false;
+        out.key = None;
+        let begin = out.data.len();
+        let outcome = if record.bytes().len() > limits.max_record {
+            // A long record that arrived whole (it fit in the reader's
+            // buffer): same treatment as one that arrived in pieces.
+            t.overlong(state, Part::First, record.bytes(), out)?;
+            let outcome = t.overlong(state, Part::Last, &[], out)?;
+            out.key = None;
+            outcome
+        } else {
+            t.record(state, record, out)?
+        };
+        match outcome {
+            Outcome::Emit => {
+                out.data.push(limits.term);
+                *emitted += 1;
+                if let Some(key) = out.key {
+                    keys.push(Keyed {
+                        start: begin as u32,
+                        end: out.data.len() as u32,
+                        key,
+                    });
+                }
+            }
+            Outcome::Skip => out.data.truncate(begin),
+        }
+        *records += 1;
+        out.index += 1;
+        Ok(())
+    };
+    let mut start = 0;
+    for end in memchr_iter(limits.term, input) {
+        let stripped = limits.strip_cr(&input[start..end]).len();
+        let record = record_at(start..start + stripped);
+        start = end + 1;
+        let begin = out.data.len();
+        if let Err(s) = one(record, out) {
+            out.data.truncate(begin);
+            return Err(s);
+        }
+    }
+    // The last record of an input may lack its terminator; the reader cuts
+    // every other batch right after a terminator.
+    if start < input.len() {
+        let begin = out.data.len();
+        if let Err(s) = one(record_at(start..input.len()), out) {
+            out.data.truncate(begin);
+            return Err(s);
+        }
+    }
+    Ok(())
+}

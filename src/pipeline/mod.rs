@@ -1,0 +1,299 @@
+/*!
+An ordered streaming pipeline: records in, transformed records out, in input
+order, using every core, in bounded memory.
+
+The pipeline knows nothing about URLs. It reads inputs (plain, gzip or
+zstd, detected from their first bytes), splits them into records (lines, or
+NUL-terminated records), runs a [`Transform`] on every record and writes
+the results in input order. The [`normalize`](crate::normalize) module
+provides the transform that the `normurl` command uses.
+
+# Brief overview
+
+* Blocks of [`PipelineBuilder::batch_bytes`] bytes are read straight into a
+  batch, cut at the last terminator, and the partial record after it is
+  carried over to the next batch (`reader.rs`).
+* The workers of a rayon pool take turns reading batches; each transforms
+  the batch it read, splitting it into records with `memchr` and writing
+  the output into the batch's own buffer (`batch.rs`), while the next
+  worker reads.
+* The writer, on the calling thread, puts batches back in input order
+  (a queue of per-batch one-shot receivers, filled in read order) and
+  writes each with one large write (`order.rs`, `writer.rs`).
+* At most [`PipelineBuilder::in_flight`] batches exist, and they are
+  recycled, so memory depends on the batch size and the thread count, not
+  on the input size. Records longer than
+  [`PipelineBuilder::max_record_bytes`] are passed to the transform in
+  pieces instead of being buffered (see [`Transform::overlong`]).
+* With one thread the same functions run in a simple loop on the calling
+  thread (`sequential.rs`): that is the `-j 1` mode and the reference that
+  tests compare the parallel mode with.
+
+# Example
+
+```
+use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+
+let dir = tempfile::tempdir()?;
+let path = dir.path().join("words.txt");
+std::fs::write(&path, "one\ntwo\r\nthree")?;
+
+let upper = MapFn::new(|rec: &[u8], out: &mut Vec<u8>| {
+    out.extend(rec.iter().map(u8::to_ascii_uppercase))
+});
+let pipeline = Pipeline::builder().threads(2).batch_bytes(4).build(upper);
+let mut out = Vec::new();
+let summary = pipeline.run(vec![Input::path(&path)], Sinks::new("<stdout>", &mut out))?;
+assert_eq!(out, b"ONE\nTWO\nTHREE\n");
+assert_eq!(summary.records, 3);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+*/
+
+mod batch;
+mod decode;
+mod error;
+mod order;
+mod reader;
+mod sequential;
+#[cfg(test)]
+mod tests;
+mod transform;
+mod writer;
+
+use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub use decode::{Format, Input};
+pub use error::Error;
+pub use transform::{KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform};
+pub use writer::{Sinks, Summary};
+
+use batch::Limits;
+
+/// Batches (and record pieces) are addressed with `u32` offsets.
+const MAX_BATCH_BYTES: usize = 1 << 30;
+
+/// Configures a [`Pipeline`].
+///
+/// # Example
+///
+/// ```
+/// use normurl::pipeline::{MapFn, PipelineBuilder};
+///
+/// let pipeline = PipelineBuilder::new()
+///     .threads(1)
+///     .terminator(b'\0')
+///     .max_record_bytes(64 * 1024)
+///     .build(MapFn::new(|r: &[u8], o: &mut Vec<u8>| o.extend_from_slice(r)));
+/// assert_eq!(pipeline.threads(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PipelineBuilder {
+    threads: usize,
+    batch_bytes: usize,
+    max_record_bytes: usize,
+    terminator: u8,
+    in_flight: usize,
+}
+
+impl Default for PipelineBuilder {
+    fn default() -> Self {
+        PipelineBuilder::new()
+    }
+}
+
+impl PipelineBuilder {
+    /// The defaults: all cores, 1 MiB batches, 1 MiB record limit, `\n`.
+    pub fn new() -> PipelineBuilder {
+        PipelineBuilder {
+            threads: 0,
+            batch_bytes: 1 << 20,
+            max_record_bytes: 1 << 20,
+            terminator: b'\n',
+            in_flight: 0,
+        }
+    }
+
+    /// Worker threads: 0 (the default) means one per available core, 1
+    /// means the sequential pipeline (no threads at all).
+    pub fn threads(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.threads = n;
+        self
+    }
+
+    /// How many bytes the reader puts in a batch (at least 1, at most
+    /// 1 GiB; default 1 MiB). Large batches amortize the hand-over between
+    /// threads; the output does not depend on this.
+    pub fn batch_bytes(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.batch_bytes = n.clamp(1, MAX_BATCH_BYTES);
+        self
+    }
+
+    /// Records longer than this (terminator excluded) are handed to
+    /// [`Transform::overlong`] in pieces (at most 1 GiB; default 1 MiB).
+    pub fn max_record_bytes(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.max_record_bytes = n.min(MAX_BATCH_BYTES);
+        self
+    }
+
+    /// The byte that ends records, in input and output (default `\n`).
+    /// With `\n`, a `\r` right before it is part of the line ending, not of
+    /// the record.
+    pub fn terminator(&mut self, byte: u8) -> &mut PipelineBuilder {
+        self.terminator = byte;
+        self
+    }
+
+    /// The most batches that exist at once, which bounds memory at about
+    /// `in_flight × (batch_bytes + output size)`. 0 (the default) means
+    /// twice the number of threads, plus two.
+    pub fn in_flight(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.in_flight = n;
+        self
+    }
+
+    /// Builds a pipeline that runs `transform`.
+    pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
+        let threads = match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        Pipeline {
+            threads,
+            batch_bytes: self.batch_bytes,
+            max_record_bytes: self.max_record_bytes,
+            terminator: self.terminator,
+            in_flight: self.in_flight,
+            transform,
+            progress: Arc::new(Progress::default()),
+        }
+    }
+}
+
+/// A configured pipeline around a [`Transform`]; see the
+/// [module documentation](self).
+///
+/// # Example
+///
+/// ```
+/// use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("in.txt");
+/// std::fs::write(&path, "b\na\n")?;
+/// let p = Pipeline::builder().build(MapFn::new(|r: &[u8], o: &mut Vec<u8>| o.extend_from_slice(r)));
+/// let mut out = Vec::new();
+/// p.run(vec![Input::path(&path), Input::path(&path)], Sinks::new("out", &mut out))?;
+/// assert_eq!(out, b"b\na\nb\na\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Pipeline<T> {
+    threads: usize,
+    batch_bytes: usize,
+    max_record_bytes: usize,
+    terminator: u8,
+    in_flight: usize,
+    transform: T,
+    progress: Arc<Progress>,
+}
+
+impl Pipeline<()> {
+    /// A [`PipelineBuilder`] with the defaults.
+    pub fn builder() -> PipelineBuilder {
+        PipelineBuilder::new()
+    }
+}
+
+impl<T: Transform> Pipeline<T> {
+    /// Reads `inputs` in order and writes the transformed records to
+    /// `sinks`. Stops at the first error, after writing the output of every
+    /// record before it.
+    pub fn run(&self, inputs: Vec<Input>, sinks: Sinks<'_>) -> Result<Summary<T::Stats>, Error> {
+        if self.threads <= 1 {
+            sequential::run(self, inputs, sinks)
+        } else {
+            order::run(self, inputs, sinks, self.threads)
+        }
+    }
+
+    /// The number of worker threads (1: sequential).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The transform.
+    pub fn transform(&self) -> &T {
+        &self.transform
+    }
+
+    /// Live counters for a progress display, updated while
+    /// [`Pipeline::run`] runs (on another thread). They count from the
+    /// pipeline's creation.
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            term: self.terminator,
+            max_record: self.max_record_bytes,
+            batch_bytes: self.batch_bytes,
+        }
+    }
+
+    fn in_flight(&self, workers: usize) -> usize {
+        match self.in_flight {
+            0 => 2 * workers + 2,
+            n => n,
+        }
+    }
+}
+
+/// Counters a progress display can read while a run is going.
+///
+/// # Example
+///
+/// ```
+/// use normurl::pipeline::Progress;
+///
+/// let p = Progress::default();
+/// assert_eq!((p.raw_bytes(), p.records()), (0, 0));
+/// ```
+#[derive(Debug, Default)]
+pub struct Progress {
+    raw_bytes: Arc<AtomicU64>,
+    records: AtomicU64,
+}
+
+impl Progress {
+    /// Bytes read from the inputs as stored (compressed, if they are).
+    pub fn raw_bytes(&self) -> u64 {
+        self.raw_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Records written (or dropped) so far.
+    pub fn records(&self) -> u64 {
+        self.records.load(Ordering::Relaxed)
+    }
+
+    fn raw_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.raw_bytes)
+    }
+
+    fn add_records(&self, n: u64) {
+        self.records.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// The message of a panic payload, for [`Error::Panicked`].
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}

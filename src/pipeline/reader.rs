@@ -1,0 +1,303 @@
+//! Cutting the inputs into batches of whole records.
+//!
+//! The reader reads about [`Limits::batch_bytes`] bytes straight into a
+//! batch's input buffer, then cuts at the last terminator (`memrchr` over
+//! the new bytes only): everything before goes out as the batch, the partial
+//! record after it is carried into the next batch. A record that does not
+//! fit grows the buffer, but only up to the record limit; past it the record
+//! is passed on in pieces ([`Kind::Overlong`]), so a 10 GB line needs no
+//! more memory than a short one.
+//!
+//! Batches never span two inputs: each input's last record ends with the
+//! input even without a terminator, and a UTF-8 byte order mark at the start
+//! of each input is dropped.
+
+use std::io::{self, Read};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+
+use memchr::{memchr, memrchr};
+
+use super::batch::{Batch, Kind, Limits};
+use super::decode::{Format, Input, Source};
+use super::transform::{Merge, Part};
+use super::Error;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The input currently being read.
+struct Open {
+    source: Source,
+    /// Index into the reader's inputs.
+    file: usize,
+    /// Whether the byte order mark check is still to be done.
+    at_start: bool,
+    /// Whether the source returned end of input (it is not read again: a
+    /// terminal would wait for a second Ctrl-D).
+    exhausted: bool,
+    /// Whether the carry continues an over-long record.
+    overlong: bool,
+    /// Decompressed bytes read from this input.
+    bytes: u64,
+}
+
+pub(crate) struct BatchReader {
+    inputs: Vec<Input>,
+    names: Vec<String>,
+    /// The next input to open.
+    next: usize,
+    src: Option<Open>,
+    cutter: Cutter,
+    /// The run's raw byte counter (for progress).
+    raw_total: Arc<AtomicU64>,
+    /// An error to report once the batch read before it has been handed
+    /// out.
+    pending: Option<Error>,
+    /// Raw bytes read from inputs that are finished.
+    pub(crate) raw_in: u64,
+}
+
+/// Cuts what is read into batches.
+struct Cutter {
+    /// Bytes read but not yet handed out: the start of the next batch.
+    carry: Vec<u8>,
+    /// Whether `carry` is known to hold no terminator (so a search for the
+    /// next cut can skip it).
+    carry_clean: bool,
+    limits: Limits,
+    /// Decompressed bytes read, all inputs.
+    bytes_in: u64,
+}
+
+impl BatchReader {
+    pub(crate) fn new(inputs: Vec<Input>, limits: Limits, raw_total: Arc<AtomicU64>) -> Self {
+        let names = inputs.iter().map(Input::name).collect();
+        BatchReader {
+            inputs,
+            names,
+            next: 0,
+            src: None,
+            cutter: Cutter {
+                carry: Vec::new(),
+                carry_clean: true,
+                limits,
+                bytes_in: 0,
+            },
+            raw_total,
+            pending: None,
+            raw_in: 0,
+        }
+    }
+
+    /// Decompressed bytes read, all inputs.
+    pub(crate) fn bytes_in(&self) -> u64 {
+        self.cutter.bytes_in
+    }
+
+    /// The inputs' names, by index (for messages).
+    pub(crate) fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Fills `batch` with the next batch. Returns `Ok(false)` at the end
+    /// of the last input. After an error, the batch of complete records
+    /// read before it is returned first, then the error.
+    pub(crate) fn next<S: Merge>(&mut self, batch: &mut Batch<S>) -> Result<bool, Error> {
+        loop {
+            if let Some(e) = self.pending.take() {
+                return Err(e);
+            }
+            let Some(open) = self.src.as_mut() else {
+                if self.next == self.inputs.len() {
+                    return Ok(false);
+                }
+                let file = self.next;
+                self.next += 1;
+                let source = Source::open(&self.inputs[file], Arc::clone(&self.raw_total))
+                    .map_err(|source| Error::Open {
+                        path: self.names[file].clone(),
+                        source,
+                    })?;
+                self.src = Some(Open {
+                    source,
+                    file,
+                    at_start: true,
+                    exhausted: false,
+                    overlong: false,
+                    bytes: 0,
+                });
+                continue;
+            };
+            let cutter = &mut self.cutter;
+            if open.exhausted && cutter.carry.is_empty() && !open.overlong {
+                self.raw_in += open.source.raw_offset();
+                self.src = None;
+                continue;
+            }
+            batch.begin(open.file);
+            batch.push_input(&cutter.carry);
+            cutter.carry.clear();
+            let filled = if open.overlong {
+                cutter.fill_overlong(open, batch)
+            } else {
+                cutter.fill_records(open, batch)
+            };
+            if let Err((source, unprocessed)) = filled {
+                // Nothing of this input can be trusted after the error, and
+                // the run stops: report it after the batch.
+                self.pending = Some(read_error(&self.names, open, source, unprocessed));
+                self.raw_in += open.source.raw_offset();
+                self.next = self.inputs.len();
+                self.src = None;
+                cutter.carry.clear();
+            }
+            if batch.len > 0 || batch.kind != Kind::Records {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// A read error, and the bytes of an incomplete record dropped because of
+/// it.
+type ReadFailure = (io::Error, usize);
+
+impl Cutter {
+    /// Reads whole records into `batch` (which holds the carry). On a read
+    /// error the batch keeps the complete records read before it.
+    fn fill_records<S: Merge>(
+        &mut self,
+        open: &mut Open,
+        batch: &mut Batch<S>,
+    ) -> Result<(), ReadFailure> {
+        let limits = self.limits;
+        let mut search_from = if self.carry_clean { batch.len } else { 0 };
+        self.carry_clean = true;
+        let mut target = batch.len + limits.batch_bytes;
+        if open.at_start {
+            target = target.max(BOM.len());
+        }
+        loop {
+            let read = read_to(open, batch, target, &mut self.bytes_in);
+            if open.at_start && (batch.len >= BOM.len() || open.exhausted || read.is_err()) {
+                open.at_start = false;
+                if batch.input[..batch.len].starts_with(BOM) {
+                    batch.input.copy_within(BOM.len()..batch.len, 0);
+                    batch.len -= BOM.len();
+                }
+            }
+            if let Err(source) = read {
+                let cut = memrchr(limits.term, &batch.input[..batch.len]).map_or(0, |p| p + 1);
+                let unprocessed = batch.len - cut;
+                batch.len = cut;
+                return Err((source, unprocessed));
+            }
+            if open.exhausted {
+                // The whole rest is the batch; its last record may lack
+                // a terminator.
+                return Ok(());
+            }
+            let search_from_now = search_from.min(batch.len);
+            if let Some(p) = memrchr(limits.term, &batch.input[search_from_now..batch.len]) {
+                let cut = search_from_now + p + 1;
+                self.carry.extend_from_slice(&batch.input[cut..batch.len]);
+                batch.len = cut;
+                return Ok(());
+            }
+            // No terminator anywhere: the batch is one partial record.
+            search_from = batch.len;
+            // One byte of slack for the `\r` of a `\r\n`.
+            if batch.len > limits.max_record.saturating_add(1) {
+                batch.kind = Kind::Overlong(Part::First);
+                open.overlong = true;
+                self.hold_back_cr(batch);
+                return Ok(());
+            }
+            target = batch.len + limits.batch_bytes;
+        }
+    }
+
+    /// Reads the next piece of an over-long record into `batch`.
+    fn fill_overlong<S: Merge>(
+        &mut self,
+        open: &mut Open,
+        batch: &mut Batch<S>,
+    ) -> Result<(), ReadFailure> {
+        let limits = self.limits;
+        let target = batch.len + limits.batch_bytes;
+        if let Err(source) = read_to(open, batch, target, &mut self.bytes_in) {
+            // The pieces before this one are written already; the error
+            // message says where the input broke.
+            batch.len = 0;
+            return Err((source, 0));
+        }
+        if let Some(p) = memchr(limits.term, &batch.input[..batch.len]) {
+            self.carry.extend_from_slice(&batch.input[p + 1..batch.len]);
+            self.carry_clean = false;
+            batch.len = limits.strip_cr(&batch.input[..p]).len();
+            batch.kind = Kind::Overlong(Part::Last);
+            open.overlong = false;
+        } else if open.exhausted {
+            batch.kind = Kind::Overlong(Part::Last);
+            open.overlong = false;
+        } else {
+            batch.kind = Kind::Overlong(Part::Middle);
+            self.hold_back_cr(batch);
+        }
+        Ok(())
+    }
+
+    /// Moves a trailing `\r` of a piece into the carry: if a `\n` follows,
+    /// the two are a line ending, not data.
+    fn hold_back_cr<S: Merge>(&mut self, batch: &mut Batch<S>) {
+        if self.limits.term == b'\n' && batch.len > 0 && batch.input[batch.len - 1] == b'\r' {
+            batch.len -= 1;
+            self.carry.push(b'\r');
+        }
+    }
+}
+
+/// Reads into `batch` until it holds `target` bytes or the input ends.
+fn read_to<S: Merge>(
+    open: &mut Open,
+    batch: &mut Batch<S>,
+    target: usize,
+    bytes_in: &mut u64,
+) -> io::Result<()> {
+    if batch.input.len() < target {
+        batch.input.resize(target, 0);
+    }
+    while batch.len < target && !open.exhausted {
+        match open.source.rdr.read(&mut batch.input[batch.len..target]) {
+            Ok(0) => open.exhausted = true,
+            Ok(n) => {
+                batch.len += n;
+                open.bytes += n as u64;
+                *bytes_in += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usize) -> Error {
+    let path = names[open.file].clone();
+    match open.source.format {
+        Format::Plain => Error::Read {
+            path,
+            offset: open.bytes,
+            unprocessed,
+            source,
+        },
+        format => Error::Decode {
+            path,
+            format,
+            offset: open.source.raw_offset(),
+            decompressed: open.bytes,
+            unprocessed,
+            source,
+        },
+    }
+}

@@ -1,0 +1,53 @@
+//! The single-threaded pipeline: read a batch, transform it, write it, on
+//! the calling thread. It runs the very functions the parallel pipeline
+//! runs, so it is the reference the parallel one is tested against (and the
+//! `-j 1` mode).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::batch::{process, Batch};
+use super::reader::BatchReader;
+use super::writer::{BatchWriter, Sinks, Summary};
+use super::{panic_message, Error, Input, Pipeline, Transform};
+
+pub(crate) fn run<T: Transform>(
+    pipeline: &Pipeline<T>,
+    inputs: Vec<Input>,
+    sinks: Sinks<'_>,
+) -> Result<Summary<T::Stats>, Error> {
+    let limits = pipeline.limits();
+    let mut reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
+    let names = reader.names().to_vec();
+    let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
+    let mut state = None;
+    let mut batch = Batch::new();
+    loop {
+        match reader.next(&mut batch) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                // The error is what matters; flushing is best effort.
+                let _ = writer.finish();
+                return Err(e);
+            }
+        }
+        // Same panic policy as the workers of the parallel pipeline.
+        let transformed = catch_unwind(AssertUnwindSafe(|| {
+            let state = state.get_or_insert_with(|| pipeline.transform.state());
+            process(&pipeline.transform, state, &mut batch, limits);
+        }));
+        if let Err(payload) = transformed {
+            let _ = writer.finish();
+            return Err(Error::Panicked {
+                path: writer.name(batch.file),
+                message: panic_message(&*payload),
+            });
+        }
+        writer.write(&mut batch)?;
+    }
+    writer.finish()?;
+    let mut summary = writer.into_summary();
+    summary.bytes_in = reader.bytes_in();
+    summary.raw_bytes_in = reader.raw_in;
+    Ok(summary)
+}

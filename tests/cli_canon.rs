@@ -1,0 +1,178 @@
+//! The command's canonicalization options (issue 4): --profile, --rules,
+//! --output url|surt|ssurt, --dedup (in memory, spilled, adjacent),
+//! --explain and the `rules` subcommand, running the built binary.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &str) -> Ran {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_normurl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run normurl");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.as_bytes().to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    Ran {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[track_caller]
+fn ok(args: &[&str], stdin: &str) -> String {
+    let ran = run(args, stdin);
+    assert_eq!(ran.code, Some(0), "stderr: {}", ran.stderr);
+    ran.stdout
+}
+
+const INPUT: &str = "\
+https://www.Example.com/a/?utm_source=x&b=2&a=1#f
+http://example.com/a?a=1&b=2
+https://www.example.com/a/?b=2&a=1
+not a url
+HTTPS://EXAMPLE.COM/a?a=1&b=2
+";
+
+#[test]
+fn profiles_and_explain() {
+    assert_eq!(
+        ok(&["--profile", "aggressive", "--explain"], INPUT),
+        "https://example.com/a?a=1&b=2\tstrip-www,strip-trailing-slash,strip-tracking,sort-query,drop-fragment\n\
+         http://example.com/a?a=1&b=2\t-\n\
+         https://example.com/a?a=1&b=2\tstrip-www,strip-trailing-slash,sort-query\n\
+         not a url\n\
+         https://example.com/a?a=1&b=2\t-\n"
+    );
+    // The default profile is the WHATWG serialization only.
+    assert_eq!(
+        ok(&[], INPUT).lines().next(),
+        Some("https://www.example.com/a/?utm_source=x&b=2&a=1#f")
+    );
+    // A rule edit on top of a profile.
+    assert_eq!(
+        ok(
+            &["--profile", "aggressive", "--rules", "-strip-www"],
+            "https://www.example.com/\n"
+        ),
+        "https://www.example.com/\n"
+    );
+}
+
+#[test]
+fn dedup_keeps_first_lines_in_order_and_spilling_changes_nothing() {
+    let in_memory = ok(&["--profile", "aggressive", "--dedup"], INPUT);
+    assert_eq!(
+        in_memory,
+        "https://example.com/a?a=1&b=2\nhttp://example.com/a?a=1&b=2\nnot a url\n"
+    );
+    // A budget of 0 bytes forces every key to disk: same output.
+    let spilled = ok(
+        &["--profile", "aggressive", "--dedup", "--dedup-memory", "0"],
+        INPUT,
+    );
+    assert_eq!(spilled, in_memory);
+    // On a real corpus, with several threads.
+    let corpus = std::fs::read_to_string("samples/urls.txt").unwrap();
+    let mem = ok(&["--profile", "aggressive", "--dedup", "-j", "3"], &corpus);
+    let disk = ok(
+        &[
+            "--profile",
+            "aggressive",
+            "--dedup",
+            "--dedup-memory",
+            "1K",
+            "-j",
+            "2",
+        ],
+        &corpus,
+    );
+    assert_eq!(mem, disk);
+    let mut seen = std::collections::HashSet::new();
+    let naive: String = ok(&["--profile", "aggressive"], &corpus)
+        .lines()
+        .filter(|l| seen.insert(l.to_string()))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(mem, naive);
+}
+
+#[test]
+fn assume_sorted_drops_only_adjacent_duplicates() {
+    let input = "http://a/\nHTTP://A/\nhttp://b/\nhttp://a/\n";
+    assert_eq!(
+        ok(&["--dedup", "--assume-sorted"], input),
+        "http://a/\nhttp://b/\nhttp://a/\n"
+    );
+}
+
+#[test]
+fn dedup_stats_count_dropped_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    ok(
+        &["--dedup", "--stats-json", json.to_str().unwrap()],
+        "http://a/\nhttp://A/\nhttp://b/\n",
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(stats["deduplicated"], 1, "{stats}");
+}
+
+#[test]
+fn surt_output() {
+    assert_eq!(
+        ok(
+            &["--output", "surt"],
+            "http://www.Example.com/path?b=1&a=2\nhttps://example.com:8443/x\n"
+        ),
+        "com,example)/path?a=2&b=1\ncom,example:8443)/x\n"
+    );
+}
+
+#[test]
+fn rules_lists_profiles_and_rules() {
+    let out = ok(&["rules"], "");
+    for name in [
+        "aggressive",
+        "safe-browsing",
+        "decode-unreserved",
+        "sort-query",
+        "strip-www-digits",
+    ] {
+        assert!(out.contains(name), "{name} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn bad_names_are_usage_errors() {
+    for args in [
+        &["--profile", "nope"][..],
+        &["--rules", "+nope"],
+        &["--output", "xml"],
+        &["--idn", "latin1"],
+    ] {
+        let ran = run(args, "http://a/\n");
+        assert_eq!(ran.code, Some(2), "{args:?}");
+        assert!(
+            ran.stderr.starts_with("normurl: "),
+            "{args:?}: {}",
+            ran.stderr
+        );
+        assert!(ran.stdout.is_empty());
+    }
+}
