@@ -20,7 +20,7 @@ use super::Failure;
 /// What to do.
 #[derive(Debug)]
 pub enum Config {
-    Normalize(Normalize),
+    Normalize(Box<Normalize>),
     Rules,
     Inspect { url: String, base: Option<String> },
     Bench(Bench),
@@ -81,7 +81,7 @@ impl Config {
                 threads: resolve_threads(threads),
             })),
             Some(Command::Rules) => Ok(Config::Rules),
-            None => normalize(args.normalize).map(Config::Normalize),
+            None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
         }
     }
 }
@@ -179,7 +179,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         dedup: a.dedup,
         explain: a.explain,
     };
-    let dedup = a.dedup.then(|| DedupConfig {
+    let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent
         } else {

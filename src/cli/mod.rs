@@ -72,7 +72,7 @@ impl fmt::Display for Failure {
 /// Runs the configured job.
 pub fn run(config: Config) -> Result<(), Failure> {
     match config {
-        Config::Normalize(cfg) => run::run(cfg),
+        Config::Normalize(cfg) => run::run(*cfg),
         Config::Inspect { url, base } => {
             let valid = inspect::run(&url, base.as_deref(), &mut io::stdout().lock())?;
             if valid {
