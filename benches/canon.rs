@@ -15,6 +15,9 @@
 //! cargo bench --bench canon -- --measurement-time 5
 //! cargo bench --bench canon -- aggressive
 //! ```
+//!
+//! On a shared machine, `examples/canon_corpus.rs` gives the same workload's
+//! instruction counts under callgrind, which do not depend on the load.
 
 use std::hint::black_box;
 

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::fast;
 use super::host;
 use super::path;
 use super::percent::{self, PATH_MINIMAL};
@@ -91,9 +92,11 @@ pub enum IdnForm {
 #[derive(Clone, Debug)]
 pub struct Canonicalizer {
     rules: RuleSet,
-    tracking: TrackingParams,
-    output: OutputForm,
+    pub(super) tracking: TrackingParams,
+    pub(super) output: OutputForm,
     idn: IdnForm,
+    /// The rules as the fast path needs them.
+    pub(super) plan: fast::Plan,
 }
 
 /// Builds a [`Canonicalizer`]: a profile's rules, edited, plus options.
@@ -166,6 +169,7 @@ impl CanonicalizerBuilder {
             tracking: self.tracking.clone(),
             output: self.output,
             idn: self.idn,
+            plan: fast::Plan::new(self.rules, self.output),
         }
     }
 }
@@ -323,6 +327,20 @@ impl Canonicalizer {
             out.extend_from_slice(url.href().as_bytes());
             return RuleSet::EMPTY;
         }
+        if self.idn == IdnForm::Ascii {
+            // Most URLs: rules that only cut ranges out of the href.
+            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.tmp, out)
+            {
+                return fired;
+            }
+        }
+        self.apply_general(url, scratch, out)
+    }
+
+    /// [`Canonicalizer::apply`] by rewriting copies of the components, for
+    /// every URL the fast path declines. It is also the fast path's
+    /// reference: every rule runs, on every component.
+    fn apply_general(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
         let rules = self.rules;
         let mut fired = RuleSet::EMPTY;
         let Scratch {
@@ -632,4 +650,259 @@ fn unescape_path(
     path::resolve_dots(decoded, tmp);
     percent::encode(tmp, &PATH_MINIMAL, lower, out);
     *out != path
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast path against the general path, its reference: whenever the
+    //! fast path takes a URL, both must write the same bytes and report
+    //! the same rules.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The profiles, every rule at once, and each output form.
+    fn canonicalizers() -> Vec<Canonicalizer> {
+        let mut all: Vec<Canonicalizer> = Profile::ALL
+            .iter()
+            .map(|&p| Canonicalizer::new(p))
+            .collect();
+        all.push(
+            Canonicalizer::builder(Profile::Whatwg)
+                .rule_set(Rule::ALL.into_iter().collect())
+                .build(),
+        );
+        for output in ["surt", "ssurt"] {
+            for profile in [Profile::Aggressive, Profile::Wayback] {
+                all.push(
+                    Canonicalizer::builder(profile)
+                        .output(output.parse().unwrap())
+                        .build(),
+                );
+            }
+        }
+        all.push(
+            Canonicalizer::builder(Profile::Aggressive)
+                .rules("+force-http,+drop-port,+strip-www-digits,-strip-userinfo")
+                .unwrap()
+                .build(),
+        );
+        all
+    }
+
+    /// Runs both paths; returns whether the fast path took the URL.
+    fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
+        let mut fast_out = Vec::new();
+        let fast = fast::apply(
+            canon,
+            url,
+            &mut scratch.params,
+            &mut scratch.tmp,
+            &mut fast_out,
+        );
+        let Some(fast_fired) = fast else {
+            return if fast_out.is_empty() {
+                Ok(false)
+            } else {
+                Err(format!("{}: declined after writing", url.href()))
+            };
+        };
+        let mut general_out = Vec::new();
+        let general_fired = canon.apply_general(url, scratch, &mut general_out);
+        if (&fast_out, fast_fired) != (&general_out, general_fired) {
+            return Err(format!(
+                "{:?} on {}: fast {:?} {}, general {:?} {}",
+                canon.rules(),
+                url.href(),
+                String::from_utf8_lossy(&fast_out),
+                fast_fired,
+                String::from_utf8_lossy(&general_out),
+                general_fired,
+            ));
+        }
+        Ok(true)
+    }
+
+    #[test]
+    fn fast_path_matches_general_path_on_the_corpora() {
+        let mut scratch = Scratch::new();
+        let mut url = Url::parse("about:blank").unwrap();
+        let canons = canonicalizers();
+        let (mut lines, mut taken) = (0, 0);
+        for file in [
+            "weburls.txt",
+            "kasztp.txt",
+            "node_files.txt",
+            "isaacs_files.txt",
+        ] {
+            let path = format!("{}/samples/corpora/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text.lines() {
+                if url.parse_into(line, None).is_err() {
+                    continue;
+                }
+                lines += 1;
+                for canon in &canons {
+                    taken += usize::from(compare(canon, &url, &mut scratch).unwrap());
+                }
+            }
+        }
+        assert!(lines > 100_000, "corpora missing? {lines} lines");
+        assert!(
+            taken > lines * canons.len() * 3 / 4,
+            "the fast path took only {taken} of {}",
+            lines * canons.len()
+        );
+    }
+
+    fn url() -> impl Strategy<Value = String> {
+        let scheme = prop::sample::select(vec![
+            "http", "https", "HTTPS", "ftp", "file", "ws", "foo", "web+x",
+        ]);
+        let userinfo = prop::option::weighted(
+            0.2,
+            prop::sample::select(vec!["u", "u:p", ":p", "%41:%62", "a%7e", "A"]),
+        );
+        let label = prop::sample::select(vec![
+            "www",
+            "www2",
+            "WWW",
+            "example",
+            "co",
+            "uk",
+            "com",
+            "github",
+            "io",
+            "a%62c",
+            "09",
+            "0x1f",
+            "",
+            "xn--bcher-kva",
+            "a;b",
+            "a(b",
+        ]);
+        let host = prop::option::weighted(
+            0.9,
+            prop::collection::vec(label, 1..5).prop_map(|labels| labels.join(".")),
+        );
+        let port = prop::option::weighted(0.2, prop::sample::select(vec!["80", "443", "8080"]));
+        let segment = prop::sample::select(vec![
+            "",
+            "a",
+            "B",
+            ".",
+            "..",
+            "%2e",
+            "%41",
+            "%7e",
+            "%7E",
+            "%2f",
+            "%3f",
+            "%20",
+            "x;jsessionid=0123456789abcdef0123456789ABCDEF",
+            "(S(4hqa0555fwsecu455xqckv45))",
+            "p.aspx",
+            "%",
+            "~",
+            "index.html",
+            "a..b",
+            "a;b",
+        ]);
+        let path = prop::collection::vec(segment, 0..5);
+        let param = prop::sample::select(vec![
+            "",
+            "a=1",
+            "b=2",
+            "A=B",
+            "utm_source=x",
+            "fbclid",
+            "gclid=1",
+            "sid=0123456789abcdef0123456789abcdef",
+            "CFID=1",
+            "cftoken=2",
+            "q=a+b",
+            "x=%2B",
+            "%61=1",
+            "u=http://x//y",
+            "z",
+            "=",
+        ]);
+        let query = prop::option::weighted(0.4, prop::collection::vec(param, 0..4));
+        let fragment = prop::option::weighted(
+            0.3,
+            prop::sample::select(vec!["", "f", "%7e", "%7E", "a#b", "A", "x//y"]),
+        );
+        (
+            scheme,
+            userinfo,
+            host,
+            port,
+            path,
+            any::<bool>(),
+            query,
+            fragment,
+        )
+            .prop_map(
+                |(scheme, userinfo, host, port, path, slash, query, fragment)| {
+                    let mut s = format!("{scheme}:");
+                    if let Some(host) = host {
+                        s.push_str("//");
+                        if let Some(userinfo) = userinfo {
+                            s.push_str(userinfo);
+                            s.push('@');
+                        }
+                        s.push_str(&host);
+                        if let Some(port) = port {
+                            s.push(':');
+                            s.push_str(port);
+                        }
+                    }
+                    for segment in path {
+                        s.push('/');
+                        s.push_str(segment);
+                    }
+                    if slash {
+                        s.push('/');
+                    }
+                    if let Some(query) = query {
+                        s.push('?');
+                        s.push_str(&query.join("&"));
+                    }
+                    if let Some(fragment) = fragment {
+                        s.push('#');
+                        s.push_str(fragment);
+                    }
+                    s
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fast_path_matches_general_path(input in url(), rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
+            let Ok(url) = Url::parse(&input) else { return Ok(()) };
+            let mut scratch = Scratch::new();
+            let mut canons = canonicalizers();
+            canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
+            for canon in &canons {
+                if let Err(e) = compare(canon, &url, &mut scratch) {
+                    return Err(TestCaseError::fail(e));
+                }
+            }
+        }
+
+        #[test]
+        fn opaque_paths_match(path in "[a-zA-Z%0-9/.;:@?#]{0,12}", rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
+            for scheme in ["mailto:", "javascript:", "foo:", "foo:/", "web+x://"] {
+                let Ok(url) = Url::parse(&format!("{scheme}{path}")) else { continue };
+                let mut scratch = Scratch::new();
+                let canon = Canonicalizer::builder(Profile::Whatwg).rule_set(rules.iter().copied().collect()).build();
+                if let Err(e) = compare(&canon, &url, &mut scratch) {
+                    return Err(TestCaseError::fail(e));
+                }
+            }
+        }
+    }
 }

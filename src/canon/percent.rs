@@ -140,6 +140,31 @@ pub(crate) fn normalize(input: &[u8], decode: bool, upper: bool, out: &mut Vec<u
     done
 }
 
+/// Whether [`normalize`] would change `input`: the same walk over the
+/// `%`s, without writing. The fast path asks this of a component that has a
+/// `%`, most of which (`%20`, `%C3%A9`) are already normalized.
+pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool {
+    if !decode && !upper {
+        return false;
+    }
+    let mut i = 0;
+    while let Some(next) = memchr(b'%', &input[i..]) {
+        i += next;
+        let Some(v) = escape_at(input, i) else {
+            i += 1;
+            continue;
+        };
+        if decode && is_unreserved(v) {
+            return true;
+        }
+        if upper && (input[i + 1].is_ascii_lowercase() || input[i + 2].is_ascii_lowercase()) {
+            return true;
+        }
+        i += 3;
+    }
+    false
+}
+
 /// One pass of percent-decoding; whether anything was decoded.
 fn decode_once(input: &[u8], out: &mut Vec<u8>) -> bool {
     let mut changed = false;
@@ -295,6 +320,13 @@ mod tests {
             let expected = naive_normalize(input.as_bytes(), decode, upper);
             let got = norm(&input, decode, upper);
             prop_assert_eq!(got.as_bytes(), &expected[..]);
+        }
+
+        #[test]
+        fn normalize_changes_matches_normalize(input in "[%a-fA-F0-9/~.xz]{0,24}", decode: bool, upper: bool) {
+            let mut out = Vec::new();
+            let done = normalize(input.as_bytes(), decode, upper, &mut out);
+            prop_assert_eq!(normalize_changes(input.as_bytes(), decode, upper), done.any());
         }
 
         #[test]

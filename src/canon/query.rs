@@ -125,6 +125,37 @@ impl Params<'_> {
         Rule::DropEmptyParams,
         Rule::SortQuery,
     ]);
+
+    /// What `strip-tracking` and `strip-session-ids` do with a non-empty
+    /// parameter of (decoded) name `name`. `exempt` caches whether the host
+    /// is exempt from `strip-tracking`, looked up only once a name matches.
+    fn verdict(&self, name: &[u8], value: &[u8], exempt: &mut Option<bool>) -> Verdict {
+        if self.rules.contains(Rule::StripTracking)
+            && self.tracking.matches(name)
+            && !*exempt.get_or_insert_with(|| self.tracking.is_exempt(self.host))
+        {
+            return Verdict::Strip(Rule::StripTracking);
+        }
+        if !self.rules.contains(Rule::StripSessionIds) {
+            return Verdict::Keep;
+        }
+        match session_id(name, value) {
+            Session::Id => Verdict::Strip(Rule::StripSessionIds),
+            Session::Cfid => Verdict::Cfid,
+            Session::Cftoken => Verdict::Cftoken,
+            Session::No => Verdict::Keep,
+        }
+    }
+}
+
+/// What happens to one parameter.
+enum Verdict {
+    Keep,
+    /// Removed by this rule.
+    Strip(Rule),
+    /// Half of ColdFusion's pair: removed if the other half is there too.
+    Cfid,
+    Cftoken,
 }
 
 /// What [`apply`] did.
@@ -160,7 +191,6 @@ pub(crate) fn apply(
     } = scratch;
     entries.clear();
     keys.clear();
-    let strip_tracking = rules.contains(Rule::StripTracking) && !params.tracking.is_empty();
     // Most URLs have no tracking parameter: look at the host only once one
     // matches.
     let mut exempt = None;
@@ -192,22 +222,14 @@ pub(crate) fn apply(
             }
         } else {
             let name = name.get(query, keys);
-            if strip_tracking
-                && params.tracking.matches(name)
-                && !*exempt.get_or_insert_with(|| params.tracking.is_exempt(params.host))
-            {
-                entry.removed = true;
-                outcome.fired.insert(Rule::StripTracking);
-            } else if rules.contains(Rule::StripSessionIds) {
-                match session_id(name, piece.value(query).unwrap_or(b"")) {
-                    Session::Id => {
-                        entry.removed = true;
-                        outcome.fired.insert(Rule::StripSessionIds);
-                    }
-                    Session::Cfid => cfid = true,
-                    Session::Cftoken => cftoken = true,
-                    Session::No => {}
+            match params.verdict(name, piece.value(query).unwrap_or(b""), &mut exempt) {
+                Verdict::Strip(rule) => {
+                    entry.removed = true;
+                    outcome.fired.insert(rule);
                 }
+                Verdict::Cfid => cfid = true,
+                Verdict::Cftoken => cftoken = true,
+                Verdict::Keep => {}
             }
         }
         removed_any |= entry.removed;
@@ -268,6 +290,35 @@ pub(crate) fn apply(
         out.extend_from_slice(entry.piece.bytes(query));
     }
     outcome
+}
+
+/// [`apply`] for a query without `&`, which is most queries: one
+/// parameter, so nothing to sort and no empty piece to drop, and a lone
+/// `cfid` has no `cftoken` to pair with. The parameter goes when it is a
+/// tracking parameter or a session id, and then the whole query with it
+/// (`stripped_all`); nothing is written either way.
+pub(crate) fn apply_single(
+    query: &[u8],
+    params: &Params<'_>,
+    scratch: &mut QueryScratch,
+) -> Outcome {
+    debug_assert!(!query.contains(&b'&'));
+    if query.is_empty() {
+        return Outcome::default();
+    }
+    let name_end = query.iter().position(|&b| b == b'=').unwrap_or(query.len());
+    let value = query.get(name_end + 1..).unwrap_or(b"");
+    let QueryScratch { keys, decoded, .. } = scratch;
+    keys.clear();
+    let name = key(&query[..name_end], 0, keys, decoded).get(query, keys);
+    match params.verdict(name, value, &mut None) {
+        Verdict::Strip(rule) => Outcome {
+            fired: RuleSet::EMPTY.with(rule),
+            changed: true,
+            stripped_all: true,
+        },
+        Verdict::Keep | Verdict::Cfid | Verdict::Cftoken => Outcome::default(),
+    }
 }
 
 /// Orders equal names by value, a missing value (`a`) before an empty one
@@ -444,6 +495,36 @@ mod tests {
         #[test]
         fn sort_matches_naive(query in "[abAB%1-2+=&]{0,20}") {
             prop_assert_eq!(sorted(&query), naive_sort(&query));
+        }
+
+        #[test]
+        fn single_parameter_matches_apply(
+            query in prop_oneof![
+                "[a-z_%5F2B+=]{0,12}",
+                proptest::sample::select(vec![
+                    "utm_source=x", "utm%5Fsource=x", "utm+x=1", "fbclid", "FBCLID=1", "gclid=",
+                    "sid=0123456789abcdef0123456789abcdef", "jsessionid=0123456789abcdef0123456789abcdef",
+                    "ASPSESSIONIDAQBSDSRT=EOHBLBDDPFCLHKPGGKLILNAM", "CFID=1", "cftoken=2", "=", "a=1",
+                ]).prop_map(str::to_owned),
+            ],
+            host in proptest::sample::select(vec!["example.com", "axs.com", "a.axs.com"]),
+            rules in proptest::sample::subsequence(
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5),
+        ) {
+            let tracking = TrackingParams::default();
+            let params = Params {
+                rules: RuleSet::from_rules(&rules),
+                tracking: &tracking,
+                host: host.as_bytes(),
+            };
+            let mut out = Vec::new();
+            let general = apply(query.as_bytes(), &params, &mut QueryScratch::default(), &mut out);
+            let single = apply_single(query.as_bytes(), &params, &mut QueryScratch::default());
+            prop_assert_eq!(
+                (single.fired, single.changed, single.stripped_all),
+                (general.fired, general.changed, general.stripped_all)
+            );
+            prop_assert!(!general.changed || out.is_empty());
         }
 
         #[test]

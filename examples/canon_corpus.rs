@@ -1,0 +1,175 @@
+//! Parses and canonicalizes every line of some files with one profile: a
+//! fixed workload for instruction counts (callgrind), which unlike wall
+//! time do not depend on what else the machine is doing.
+//!
+//! ```text
+//! cargo build --release --example canon_corpus
+//! valgrind --tool=callgrind --toggle-collect='*canon_corpus::canon_all*' \
+//!     target/release/examples/canon_corpus aggressive samples/corpora/*.txt
+//! ```
+//!
+//! The lines are canonicalized twice: once to warm up (buffers grow to the
+//! longest URL), then by `canon_all`, the only function `--toggle-collect`
+//! measures, so reading the files does not count. Divide the instruction
+//! count by the printed line count. Empty lines are skipped and a leading
+//! UTF-8 BOM is stripped, as in benches/canon.rs.
+//!
+//! The printed digest covers every output and every set of fired rules, so
+//! two builds that print the same digest produced the same bytes. With
+//! `--dump` the outputs are written to stdout instead, one per line, with
+//! the fired rules after a tab.
+//!
+//! With `--time ROUNDS` and the profile `all`, it times every profile
+//! instead, interleaved round by round, and prints the fastest round of
+//! each in ns per line and as a multiple of `whatwg`: a quick side-by-side
+//! comparison on a busy machine (criterion's `benches/canon.rs` is the
+//! reference).
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use normurl::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::Url;
+
+/// FNV-1a over the outputs: enough to notice a change.
+struct Digest(u64);
+
+impl Digest {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+/// The measured run: (valid URLs, sum of output lengths).
+#[inline(never)]
+fn canon_all(canon: &Canonicalizer, lines: &[&str]) -> (usize, usize) {
+    let mut url = Url::parse("about:blank").expect("valid");
+    let mut scratch = Scratch::new();
+    let mut out = Vec::new();
+    let (mut n, mut sum) = (0, 0);
+    for &line in lines {
+        if url.parse_into(black_box(line), None).is_ok() {
+            out.clear();
+            canon.apply(&url, &mut scratch, &mut out);
+            n += 1;
+            sum += out.len();
+        }
+    }
+    (n, sum)
+}
+
+fn canonicalizer(name: &str) -> Option<Canonicalizer> {
+    if name == "wayback-surt" {
+        let mut builder = Canonicalizer::builder(Profile::Wayback);
+        builder.output(OutputForm::Surt(SurtOptions::CDX));
+        return Some(builder.build());
+    }
+    name.parse::<Profile>().ok().map(Canonicalizer::new)
+}
+
+/// The profiles `--time` compares, `whatwg` first.
+const TIMED: [&str; 6] = [
+    "whatwg",
+    "semantic",
+    "aggressive",
+    "safe-browsing",
+    "wayback",
+    "wayback-surt",
+];
+
+fn time(rounds: usize, lines: &[&str]) {
+    let canons: Vec<Canonicalizer> = TIMED
+        .iter()
+        .map(|name| canonicalizer(name).expect("known profile"))
+        .collect();
+    let mut best = vec![f64::INFINITY; TIMED.len()];
+    for _ in 0..rounds {
+        for (canon, best) in canons.iter().zip(&mut best) {
+            let start = std::time::Instant::now();
+            black_box(canon_all(canon, lines));
+            let ns = start.elapsed().as_nanos() as f64 / lines.len() as f64;
+            *best = best.min(ns);
+        }
+    }
+    for (name, ns) in TIMED.iter().zip(&best) {
+        println!("{name:14} {ns:6.1} ns/line  {:.2}x", ns / best[0]);
+    }
+}
+
+fn main() -> ExitCode {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let dump = args.iter().any(|a| a == "--dump");
+    args.retain(|a| a != "--dump");
+    let rounds = args
+        .iter()
+        .position(|a| a == "--time")
+        .map(|i| args.drain(i..=i + 1).nth(1).and_then(|n| n.parse().ok()));
+    if let Some(rounds) = rounds {
+        let Some(rounds) = rounds else {
+            eprintln!("--time takes a number of rounds");
+            return ExitCode::FAILURE;
+        };
+        let texts: Vec<String> = args[1..]
+            .iter()
+            .map(|path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")))
+            .collect();
+        let lines: Vec<&str> = texts
+            .iter()
+            .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
+            .filter(|l| !l.is_empty())
+            .collect();
+        time(rounds, &lines);
+        return ExitCode::SUCCESS;
+    }
+    let Some(canon) = args.first().and_then(|name| canonicalizer(name)) else {
+        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt> <file>...");
+        eprintln!("       canon_corpus --time ROUNDS all <file>...");
+        return ExitCode::FAILURE;
+    };
+    let texts: Vec<String> = args[1..]
+        .iter()
+        .map(|path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .collect();
+    let lines: Vec<&str> = texts
+        .iter()
+        .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
+        .filter(|l| !l.is_empty())
+        .collect();
+
+    // Warm-up, digest or dump.
+    let mut url = Url::parse("about:blank").expect("valid");
+    let mut scratch = Scratch::new();
+    let mut out = Vec::new();
+    let mut digest = Digest(0xcbf2_9ce4_8422_2325);
+    let mut dumped = Vec::new();
+    for &line in &lines {
+        if url.parse_into(line, None).is_err() {
+            continue;
+        }
+        out.clear();
+        let fired = canon.apply(&url, &mut scratch, &mut out);
+        out.push(b'\t');
+        fired.write_names(&mut out);
+        out.push(b'\n');
+        if dump {
+            dumped.extend_from_slice(&out);
+        } else {
+            digest.add(&out);
+        }
+    }
+    if dump {
+        use std::io::Write;
+        std::io::stdout().write_all(&dumped).expect("stdout");
+        return ExitCode::SUCCESS;
+    }
+
+    let (n, sum) = canon_all(&canon, &lines);
+    println!(
+        "{} lines, {n} valid, {sum} output bytes, digest {:016x}",
+        lines.len(),
+        digest.0
+    );
+    ExitCode::SUCCESS
+}

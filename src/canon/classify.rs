@@ -1,0 +1,374 @@
+//! One pass over a URL that says whether it has any of the bytes the rules
+//! care about, so that the fast path of the canonicalizer can tell that
+//! rules have nothing to do without each rule scanning on its own.
+//!
+//! On x86_64 it looks at 16 bytes at a time with SSE2 (part of the x86_64
+//! baseline, so no runtime detection), the way `url/scan.rs` does;
+//! elsewhere, and as the reference the tests compare against, it uses a
+//! 256-entry table.
+
+/// What a range of bytes contains: a small bitset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Features(u8);
+
+impl Features {
+    /// Nothing of interest.
+    pub(crate) const NONE: Features = Features(0);
+    /// A `%`: the percent rules may have something to do.
+    pub(crate) const PERCENT: Features = Features(1);
+    /// An ASCII uppercase letter: the lowercase rules may.
+    pub(crate) const UPPER: Features = Features(2);
+    /// A `;` or `(`: where the path session ids start (`;jsessionid=`,
+    /// ASP.NET's `(S(...))`).
+    pub(crate) const SESSION: Features = Features(4);
+    /// `//`: collapse-slashes may have something to do.
+    pub(crate) const SLASH_PAIR: Features = Features(8);
+    /// `..`: trim-host-dots may.
+    pub(crate) const DOT_PAIR: Features = Features(16);
+    /// An `&`: a query of more than one parameter, which the query rules
+    /// may drop or reorder.
+    pub(crate) const AMP: Features = Features(32);
+    /// Every feature.
+    pub(crate) const ALL: Features = Features(63);
+
+    /// Whether `self` and `other` share a feature.
+    #[inline]
+    pub(crate) const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    #[inline]
+    pub(crate) const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
+
+    #[cfg(test)]
+    const fn without(self, other: Features) -> Features {
+        Features(self.0 & !other.0)
+    }
+
+    /// The bits, for [`any`]'s parameter.
+    pub(crate) const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Whether every feature of `other` is in `self`.
+    pub(crate) const fn contains_all(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// Per byte, the features it gives on its own (all but the pairs).
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c == b'%' {
+            Features::PERCENT.0
+        } else if c.is_ascii_uppercase() {
+            Features::UPPER.0
+        } else if c == b';' || c == b'(' {
+            Features::SESSION.0
+        } else if c == b'&' {
+            Features::AMP.0
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The features of `bytes`. Scalar reference implementation (and the one
+/// for ranges near the start of short hrefs).
+pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
+    let mut f = Features::NONE;
+    for &b in bytes {
+        f = f.union(Features(CLASS[b as usize]));
+    }
+    for w in bytes.windows(2) {
+        match w {
+            b"//" => f = f.union(Features::SLASH_PAIR),
+            b".." => f = f.union(Features::DOT_PAIR),
+            _ => {}
+        }
+    }
+    f
+}
+
+/// Whether `href[start..end]` has any of the features `W` (a
+/// [`Features`] value). Only bytes in the range count, but the vector code
+/// may read other bytes of `href` (never past it). Callers that need to
+/// know which feature is there ask [`classify_scalar`] next: most URLs
+/// have none.
+///
+/// `W` is a constant so that each instance has only the compares it needs
+/// (the `semantic` scan is one compare a vector); [`any_of`] picks an
+/// instance at run time.
+#[inline(always)]
+pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+    if W == 0 {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if end >= 16 {
+            return sse2::any::<W>(href, start, end);
+        }
+    }
+    // A range in the first 16 bytes of a URL: rare enough for the plain
+    // loop, which spares the vector code a mask on each end.
+    classify_scalar(&href[start..end]).contains(Features(W))
+}
+
+/// [`any`] for a set of features known at run time.
+pub(crate) fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> bool {
+    ANY[(want.0 & Features::ALL.0) as usize](href, start, end)
+}
+
+/// An instance of [`any`].
+type AnyFn = fn(&[u8], usize, usize) -> bool;
+
+/// One instance of [`any`] per set of features, indexed by its bits.
+static ANY: [AnyFn; 64] = {
+    macro_rules! instances {
+        ($($w:literal)*) => { [$(any::<$w> as AnyFn),*] };
+    }
+    instances!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+        61 62 63
+    )
+};
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::Features;
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128,
+    };
+
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> __m128i {
+        // SAFETY: `bytes` is a reference to exactly 16 readable bytes, and
+        // `_mm_loadu_si128` has no alignment requirement. SSE2 is part of
+        // the x86_64 baseline, so the instruction is always available.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+    }
+
+    // SAFETY (for every `unsafe` block below that calls an SSE2
+    // intrinsic): these intrinsics only require the `sse2` target feature,
+    // which every x86_64 target enables; they take no pointers.
+
+    #[inline(always)]
+    fn splat(b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64 (see above).
+        unsafe { _mm_set1_epi8(b as i8) }
+    }
+
+    #[inline(always)]
+    fn zero() -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_setzero_si128() }
+    }
+
+    #[inline(always)]
+    fn eq(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_cmpeq_epi8(v, splat(b)) }
+    }
+
+    #[inline(always)]
+    fn or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    #[inline(always)]
+    fn and(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_and_si128(a, b) }
+    }
+
+    #[inline(always)]
+    fn movemask(v: __m128i) -> u32 {
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        unsafe { _mm_movemask_epi8(v) as u32 }
+    }
+
+    /// `A-Z`: signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are negative).
+    #[inline(always)]
+    fn upper(v: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsics, always available on x86_64.
+        unsafe {
+            and(
+                _mm_cmpgt_epi8(v, splat(b'A' - 1)),
+                _mm_cmplt_epi8(v, splat(b'Z' + 1)),
+            )
+        }
+    }
+
+    /// The bytes of `v` that are wanted in `W`: singles, and the first
+    /// bytes of pairs (`next` is `v` one byte later, loaded only when
+    /// pairs are wanted).
+    #[inline(always)]
+    fn wanted<const W: u8>(v: __m128i, next: impl FnOnce() -> __m128i) -> __m128i {
+        let want = Features(W);
+        let mut m = zero();
+        if want.contains(Features::PERCENT) {
+            m = or(m, eq(v, b'%'));
+        }
+        if want.contains(Features::UPPER) {
+            m = or(m, upper(v));
+        }
+        if want.contains(Features::SESSION) {
+            m = or(m, or(eq(v, b';'), eq(v, b'(')));
+        }
+        if want.contains(Features::AMP) {
+            m = or(m, eq(v, b'&'));
+        }
+        let pair_byte = match (
+            want.contains(Features::SLASH_PAIR),
+            want.contains(Features::DOT_PAIR),
+        ) {
+            (false, false) => return m,
+            (true, false) => eq(v, b'/'),
+            (false, true) => eq(v, b'.'),
+            (true, true) => or(eq(v, b'/'), eq(v, b'.')),
+        };
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        or(m, and(pair_byte, unsafe { _mm_cmpeq_epi8(v, next()) }))
+    }
+
+    /// [`super::any`] for `end >= 16`.
+    #[inline(always)]
+    pub(super) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+        let mut found = zero();
+        // Whole vectors inside the range; 17 bytes must be in the range
+        // for the shifted load, so no pair reaches past `end`.
+        let range = &href[..end];
+        let mut i = start;
+        while let Some(chunk) = range.get(i..i + 17) {
+            let v = load(chunk[..16].try_into().unwrap());
+            let next = || load(chunk[1..].try_into().unwrap());
+            found = or(found, wanted::<W>(v, next));
+            i += 16;
+        }
+        // The rest: the 16 bytes that end at `end`, overlapping what was
+        // already looked at (`end - 16 <= i`), with the bits before
+        // `start` dropped. The byte after the last one is shifted in as 0,
+        // which starts no pair.
+        let window = end - 16;
+        let v = load(href[window..end].try_into().unwrap());
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        let next = || unsafe { _mm_srli_si128::<1>(v) };
+        let in_range = u32::MAX << start.saturating_sub(window).min(16);
+        movemask(found) | (movemask(wanted::<W>(v, next)) & in_range) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// No feature, the whole set, each feature alone and each feature left
+    /// out: every compare on and off.
+    fn wants() -> Vec<Features> {
+        let mut all = vec![Features::NONE, Features::ALL];
+        for bit in 0..6 {
+            all.push(Features(1 << bit));
+            all.push(Features::ALL.without(Features(1 << bit)));
+        }
+        all
+    }
+
+    /// The bytes that matter, plus neighbours of the class boundaries.
+    const INTERESTING: &[u8] = b"%;(/.@AZ[`az09\x00\x7f\x80\xff ?#&=";
+
+    #[test]
+    fn classes_of_single_bytes() {
+        for b in 0..=255u8 {
+            let f = classify_scalar(&[b]);
+            assert_eq!(f.contains(Features::PERCENT), b == b'%', "{b:#x}");
+            assert_eq!(
+                f.contains(Features::UPPER),
+                b.is_ascii_uppercase(),
+                "{b:#x}"
+            );
+            assert_eq!(
+                f.contains(Features::SESSION),
+                b == b';' || b == b'(',
+                "{b:#x}"
+            );
+        }
+        assert_eq!(classify_scalar(b"a//b"), Features::SLASH_PAIR);
+        assert_eq!(classify_scalar(b"a/./b"), Features::NONE);
+        assert_eq!(classify_scalar(b"a..b"), Features::DOT_PAIR);
+    }
+
+    #[test]
+    fn every_byte_at_every_offset_of_every_range() {
+        // One byte (or a pair of them) at each position of hrefs of
+        // length 16 to 40, for ranges around it: whole vectors, tails of
+        // every length, ranges shorter than a vector at every offset.
+        let scans = wants();
+        for len in 16..41 {
+            for b in 0..=255u8 {
+                for pos in 0..len {
+                    let mut href = vec![b'a'; len];
+                    href[pos] = b;
+                    check_ranges(&scans, &href, pos);
+                }
+            }
+            for pos in 0..len - 1 {
+                for pair in [b'/', b'.'] {
+                    let mut href = vec![b'a'; len];
+                    href[pos] = pair;
+                    href[pos + 1] = pair;
+                    check_ranges(&scans, &href, pos);
+                }
+            }
+        }
+    }
+
+    /// Compares ranges that start or end at, just before or just after
+    /// `pos`, or at the ends of `href`.
+    fn check_ranges(scans: &[Features], href: &[u8], pos: usize) {
+        let len = href.len();
+        for start in [0, pos, pos + 1] {
+            for end in [pos, pos + 1, pos + 2, len] {
+                if start > end || end > len {
+                    continue;
+                }
+                let exact = classify_scalar(&href[start..end]);
+                for &want in scans {
+                    assert_eq!(
+                        any_of(want, href, start, end),
+                        exact.contains(want),
+                        "{href:?} {start}..{end} {want:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn matches_scalar(
+            href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),
+            a in 0usize..80,
+            b in 0usize..80,
+            want in 0u8..64,
+        ) {
+            let (start, end) = (a.min(b).min(href.len()), a.max(b).min(href.len()));
+            let want = Features(want);
+            prop_assert_eq!(
+                any_of(want, &href, start, end),
+                classify_scalar(&href[start..end]).contains(want)
+            );
+        }
+    }
+}

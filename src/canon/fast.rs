@@ -1,0 +1,762 @@
+//! The fast path of [`Canonicalizer::apply`](super::Canonicalizer::apply).
+//!
+//! Most rules, on most URLs, either have nothing to do or only cut a range
+//! out of the href: `strip-www` drops the start of the host,
+//! `strip-trailing-slash` the last byte of the path, `drop-fragment`
+//! everything from `#`. The fast path finds out which with a
+//! [scan](super::classify) of the host and path for the bytes that would
+//! give a rule more to do (`%`, `//`, `..`, `;`...), one of the query when
+//! there is one, and the URL's offsets; then it writes the href without
+//! the cut ranges: one copy when nothing fired.
+//!
+//! [`straight`] is the line most URLs take; [`careful`] takes the others
+//! (userinfo, something found by a scan, a query of several parameters,
+//! SURT output...) and looks at each component on its own. When some rule
+//! would rewrite bytes (decode a `%XX`, collapse `//`, reorder the
+//! query...), both give up before writing anything and the caller runs
+//! the general path, which applies every rule to copies of the components.
+//! The general path is also the reference: the tests check that both give
+//! the same output and rules.
+
+use super::classify::{any, any_of, classify_scalar, Features};
+use super::percent;
+use super::query::{self, QueryScratch};
+use super::surt::Parts;
+use super::{host, Canonicalizer, OutputForm, Rule, RuleSet};
+use std::ops::Range;
+
+use crate::{HostKind, SchemeType, Url};
+
+/// What the fast path of a canonicalizer looks for, worked out once.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Plan {
+    rules: RuleSet,
+    /// The bytes of a host or path that give a rule more to do than
+    /// cutting a range.
+    path: Features,
+    /// The same for a query.
+    query: Features,
+    /// `query`, plus `&` when the parameter rules are on: what sends a
+    /// query off the straight line.
+    query_scan: Features,
+    /// The straight line for these rules.
+    straight: Straight,
+    percent: Percent,
+    /// Whether some rule may cut a range (`semantic` has none).
+    cuts: bool,
+    /// Whether one scan from the host to the end of the URL (for the
+    /// features of `path`) tells all: no cuts, and a query or fragment can
+    /// only matter for the features of the path (`semantic`).
+    whole: bool,
+    /// Whether the straight line may be taken at all: URL output and no
+    /// `force-http`.
+    simple: bool,
+}
+
+/// An instance of [`straight`].
+type Straight =
+    fn(&Canonicalizer, &Url, &mut QueryScratch, &mut Vec<u8>, &mut Vec<u8>) -> Option<RuleSet>;
+
+const PERCENT: Features = Features::PERCENT;
+const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
+const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
+
+/// The sets of features [`straight`] has an instance for, each scanning
+/// for only those: a plan takes the first that has all it needs (a scan for
+/// more finds more, which only sends more URLs to [`careful`]). They are
+/// the needs of the profiles.
+const STRAIGHT: [(Features, Straight); 4] = [
+    (PERCENT, straight::<{ PERCENT.bits() }>),
+    (SAFE_BROWSING, straight::<{ SAFE_BROWSING.bits() }>),
+    (AGGRESSIVE, straight::<{ AGGRESSIVE.bits() }>),
+    (Features::ALL, straight::<{ Features::ALL.bits() }>),
+];
+
+/// The rules that may cut ranges out of the href.
+const CUT_RULES: RuleSet = RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::StripWww,
+    Rule::StripWwwDigits,
+    Rule::DropPort,
+    Rule::StripTrailingSlash,
+    Rule::StripTracking,
+    Rule::StripSessionIds,
+    Rule::DropEmptyParams,
+    Rule::SortQuery,
+    Rule::DropEmptyQuery,
+    Rule::DropFragment,
+]);
+
+impl Plan {
+    pub(super) fn new(rules: RuleSet, output: OutputForm) -> Plan {
+        let percent = Percent {
+            decode: rules.contains(Rule::DecodeUnreserved),
+            upper: rules.contains(Rule::UppercasePercent),
+        };
+        let when = |rule_on: bool, feature: Features| {
+            if rule_on {
+                feature
+            } else {
+                Features::NONE
+            }
+        };
+        let path = when(
+            percent.any() || rules.contains(Rule::UnescapePath),
+            Features::PERCENT,
+        )
+        .union(when(rules.contains(Rule::LowercasePath), Features::UPPER))
+        .union(when(
+            rules.contains(Rule::StripSessionIds),
+            Features::SESSION,
+        ))
+        .union(when(
+            rules.contains(Rule::CollapseSlashes),
+            Features::SLASH_PAIR,
+        ))
+        .union(when(rules.contains(Rule::TrimHostDots), Features::DOT_PAIR));
+        let query = when(
+            percent.any() || rules.contains(Rule::UnescapeQuery),
+            Features::PERCENT,
+        )
+        .union(when(rules.contains(Rule::LowercaseQuery), Features::UPPER));
+        // The straight line takes queries of one parameter only.
+        let query_params = !rules.intersection(query::Params::RULES).is_empty();
+        let (_, straight) = STRAIGHT
+            .into_iter()
+            .find(|&(features, _)| features.contains_all(path))
+            .expect("the last one has every feature");
+        let cuts = !rules.intersection(CUT_RULES).is_empty();
+        // A fragment that stays matters for the percent rules only.
+        let fragment = when(percent.any(), Features::PERCENT);
+        Plan {
+            rules,
+            path,
+            query,
+            query_scan: query.union(when(query_params, Features::AMP)),
+            straight,
+            percent,
+            cuts,
+            whole: !cuts && path.contains_all(query.union(fragment)),
+            simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
+        }
+    }
+}
+
+/// Where the components of a URL are in its href (byte offsets).
+struct Layout {
+    host_start: usize,
+    host_end: usize,
+    path_start: usize,
+    path_end: usize,
+    /// The `?`, when the query is not null.
+    query: Option<usize>,
+    /// The end of the query: the `#` or the end of the href (`path_end`
+    /// without query).
+    query_end: usize,
+    /// The `#`, when the fragment is not null.
+    fragment: Option<usize>,
+    len: usize,
+}
+
+impl Layout {
+    #[inline(always)]
+    fn of(url: &Url) -> Layout {
+        let href = url.href();
+        let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
+        let host = url.hostname();
+        let path = url.pathname();
+        let (path_start, path_end) = (at(path), at(path) + path.len());
+        let len = href.len();
+        // After the path come `?` and the query, `#` and the fragment, or
+        // the end: no getter is needed for URLs with neither.
+        let (query, query_end) = if href.as_bytes().get(path_end) == Some(&b'?') {
+            (Some(path_end), url.fragment().map_or(len, |f| at(f) - 1))
+        } else {
+            (None, path_end)
+        };
+        Layout {
+            host_start: at(host),
+            host_end: at(host) + host.len(),
+            path_start,
+            path_end,
+            query,
+            query_end,
+            fragment: (query_end < len).then_some(query_end),
+            len,
+        }
+    }
+}
+
+/// What the rules do to the href: which ranges to leave out, and the rules
+/// that fired. Everything not listed is copied as it is.
+#[derive(Default)]
+struct Edit {
+    fired: RuleSet,
+    drop_userinfo: bool,
+    /// Bytes `strip-www` removes from the start of the host.
+    host_cut: usize,
+    drop_port: bool,
+    /// Bytes `strip-trailing-slash` removes from the end of the path.
+    path_cut: usize,
+    drop_query: bool,
+    drop_fragment: bool,
+}
+
+/// The percent rules that apply to every component (`decode-unreserved`,
+/// `uppercase-percent`).
+#[derive(Clone, Copy, Debug)]
+struct Percent {
+    decode: bool,
+    upper: bool,
+}
+
+impl Percent {
+    fn any(self) -> bool {
+        self.decode || self.upper
+    }
+
+    /// Whether they would change `bytes`; `upper` is false where a
+    /// lowercase rule turns uppercasing off.
+    fn changes(self, bytes: &[u8], upper: bool) -> bool {
+        percent::normalize_changes(bytes, self.decode, self.upper && upper)
+    }
+}
+
+/// "The general path must handle this URL."
+struct Decline;
+
+type Step = Result<(), Decline>;
+
+fn decline_if(decline: bool) -> Step {
+    if decline {
+        Err(Decline)
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs the fast path: appends the canonical form of `url` to `out` and
+/// returns the rules that fired, or returns `None`, having written nothing,
+/// when some rule would rewrite bytes.
+#[inline]
+pub(super) fn apply(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    tmp: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    (canon.plan.straight)(canon, url, params, tmp, out)
+}
+
+/// The fast path for most URLs: no userinfo, and nothing for the content
+/// rules in the host and path (`W` has what [`Plan::new`] scans for
+/// there). URLs with a query or fragment go on in [`tail`], the others
+/// take [`careful`].
+fn straight<const W: u8>(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    tmp: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    let plan = &canon.plan;
+    let rules = plan.rules;
+    let href = url.href().as_bytes();
+    let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
+    let host = url.hostname();
+    let host_start = at(host);
+    // The byte before a host is `@` exactly when the serializer wrote
+    // credentials, else the second `/` of `//`.
+    let userinfo = url.has_host() && href[host_start - 1] == b'@';
+    if plan.whole {
+        if !plan.simple || userinfo || any::<W>(href, host_start, href.len()) {
+            return careful(canon, url, params, tmp, out);
+        }
+        out.extend_from_slice(href);
+        return Some(RuleSet::EMPTY);
+    }
+    let path = url.pathname();
+    let (path_start, path_end) = (at(path), at(path) + path.len());
+    if !plan.simple || userinfo || any::<W>(href, host_start, path_end) {
+        return careful(canon, url, params, tmp, out);
+    }
+    if path_end < href.len() {
+        let parts = [host_start, host_start + host.len(), path_start, path_end];
+        return tail(canon, url, parts, params, tmp, out);
+    }
+    if !plan.cuts {
+        out.extend_from_slice(href);
+        return Some(RuleSet::EMPTY);
+    }
+    // Only the host, the port and the path: cuts at the start of the host,
+    // the port and the last byte.
+    let mut edit = Edit::default();
+    if url.host_kind() == HostKind::Domain {
+        domain(rules, host.as_bytes(), &mut edit).ok()?;
+    }
+    let drop_port = url.port_number().is_some() && rules.contains(Rule::DropPort);
+    edit.fired.insert_if(Rule::DropPort, drop_port);
+    let mut end = href.len();
+    if rules.contains(Rule::StripTrailingSlash)
+        && path_end - path_start > 1
+        && href[end - 1] == b'/'
+        && !url.has_opaque_path()
+    {
+        if trailing_slash_declines(url, href, path_start, path_end) {
+            return None;
+        }
+        end -= 1;
+        edit.fired.insert(Rule::StripTrailingSlash);
+    }
+    let href = &href[..end];
+    if drop_port {
+        let port = host_start + host.len()..path_start;
+        write_cuts(href, host_start..host_start + edit.host_cut, port, out);
+    } else if edit.host_cut > 0 {
+        // `strip-www`, a quarter of crawled URLs.
+        out.reserve(href.len());
+        out.extend_from_slice(&href[..host_start]);
+        out.extend_from_slice(&href[host_start + edit.host_cut..]);
+    } else {
+        out.extend_from_slice(href);
+    }
+    Some(edit.fired)
+}
+
+/// `href` without the ranges `host` and `port` (in that order).
+#[inline(never)]
+fn write_cuts(href: &[u8], host: Range<usize>, port: Range<usize>, out: &mut Vec<u8>) {
+    out.reserve(href.len());
+    out.extend_from_slice(&href[..host.start]);
+    out.extend_from_slice(&href[host.end..port.start]);
+    out.extend_from_slice(&href[port.end..]);
+}
+
+/// [`straight`] for URLs with a query or a fragment, given the host and
+/// path ranges.
+#[inline(never)]
+fn tail(
+    canon: &Canonicalizer,
+    url: &Url,
+    [host_start, host_end, path_start, path_end]: [usize; 4],
+    params: &mut QueryScratch,
+    tmp: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    let plan = &canon.plan;
+    let rules = plan.rules;
+    let href = url.href().as_bytes();
+    let len = href.len();
+    // After the path come `?` and the query, `#` and the fragment.
+    let (query, query_end) = if href[path_end] == b'?' {
+        let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
+        (Some(path_end), url.fragment().map_or(len, |f| at(f) - 1))
+    } else {
+        (None, path_end)
+    };
+    let layout = Layout {
+        host_start,
+        host_end,
+        path_start,
+        path_end,
+        query,
+        query_end,
+        fragment: (query_end < len).then_some(query_end),
+        len,
+    };
+    if let Some(mark) = layout.query {
+        if any_of(plan.query_scan, href, mark + 1, layout.query_end) {
+            return careful(canon, url, params, tmp, out);
+        }
+    }
+    if let Some(mark) = layout.fragment {
+        if !rules.contains(Rule::DropFragment) && plan.percent.changes(&href[mark + 1..], true) {
+            return None;
+        }
+    }
+    let mut edit = Edit::default();
+    if plan.cuts {
+        if url.host_kind() == HostKind::Domain {
+            domain(rules, &href[layout.host_start..layout.host_end], &mut edit).ok()?;
+        }
+        if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+            edit.drop_port = true;
+            edit.fired.insert(Rule::DropPort);
+        }
+        if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
+            trailing_slash(url, href, &layout, &mut edit).ok()?;
+        }
+        if let Some(mark) = layout.query {
+            let query = QueryRules {
+                canon,
+                // The final host, as the general path passes it.
+                host: &href[layout.host_start + edit.host_cut..layout.host_end],
+                query: &href[mark + 1..layout.query_end],
+                // The scan found no `&`.
+                single: true,
+                params,
+                tmp,
+            };
+            query.apply(&mut edit).ok()?;
+        }
+        if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
+            edit.drop_fragment = true;
+            edit.fired.insert(Rule::DropFragment);
+        }
+    }
+    if edit.fired.is_empty() {
+        // Every change fires a rule: nothing fired, nothing changed.
+        out.extend_from_slice(href);
+    } else {
+        write_url(url, &layout, &edit, out);
+    }
+    Some(edit.fired)
+}
+
+/// The fast path for the URLs off the straight line: userinfo, something
+/// found by a scan, a query of several parameters, another output form.
+#[inline(never)]
+fn careful(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    tmp: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    let plan = &canon.plan;
+    let rules = plan.rules;
+    if rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https {
+        return None;
+    }
+    let href = url.href().as_bytes();
+    let layout = Layout::of(url);
+    let userinfo = url.has_host() && href[layout.host_start - 1] == b'@';
+    if userinfo && !rules.contains(Rule::StripUserinfo) && userinfo_changes(plan, url) {
+        return None;
+    }
+    inspect(plan, url, &layout).ok()?;
+    let mut edit = Edit::default();
+    if !plan.cuts {
+        return Some(write(canon, url, &layout, &edit, out));
+    }
+    if userinfo && rules.contains(Rule::StripUserinfo) {
+        edit.drop_userinfo = true;
+        edit.fired.insert(Rule::StripUserinfo);
+    }
+    if url.host_kind() == HostKind::Domain {
+        domain(rules, &href[layout.host_start..layout.host_end], &mut edit).ok()?;
+    }
+    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+        edit.drop_port = true;
+        edit.fired.insert(Rule::DropPort);
+    }
+    if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
+        trailing_slash(url, href, &layout, &mut edit).ok()?;
+    }
+    if let Some(mark) = layout.query {
+        let query = QueryRules {
+            canon,
+            // The final host, as the general path passes it.
+            host: &href[layout.host_start + edit.host_cut..layout.host_end],
+            query: &href[mark + 1..layout.query_end],
+            single: false,
+            params,
+            tmp,
+        };
+        query.apply(&mut edit).ok()?;
+    }
+    if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
+        edit.drop_fragment = true;
+        edit.fired.insert(Rule::DropFragment);
+    }
+    Some(write(canon, url, &layout, &edit, out))
+}
+
+/// Writes the edited URL in the canonicalizer's output form; returns the
+/// rules that fired.
+fn write(
+    canon: &Canonicalizer,
+    url: &Url,
+    layout: &Layout,
+    edit: &Edit,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    match canon.output {
+        OutputForm::Url if edit.fired.is_empty() => {
+            // Every change fires a rule: nothing fired, nothing changed.
+            out.extend_from_slice(url.href().as_bytes());
+        }
+        OutputForm::Url => write_url(url, layout, edit, out),
+        OutputForm::Surt(options) => parts(url, layout, edit).write_surt(options, out),
+        OutputForm::Ssurt => parts(url, layout, edit).write_ssurt(out),
+    }
+    edit.fired
+}
+
+/// Whether the percent rules would change a userinfo that stays.
+#[cold]
+fn userinfo_changes(plan: &Plan, url: &Url) -> bool {
+    // `user:pass` without its `@`. Percent rules change something there
+    // exactly when they do on the username or the password: `:` is no hex
+    // digit, so no `%XX` spans it.
+    let href = url.href();
+    let start = url.scheme().len() + 3;
+    let end = url.hostname().as_ptr() as usize - href.as_ptr() as usize - 1;
+    plan.percent.changes(&href.as_bytes()[start..end], true)
+}
+
+/// Declines when a rule other than those that cut has something to do in
+/// the host, path, query or a fragment that stays.
+fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Step {
+    let (rules, percent) = (plan.rules, plan.percent);
+    let href = url.href().as_bytes();
+    let (host, path) = (
+        layout.host_start..layout.host_end,
+        layout.path_start..layout.path_end,
+    );
+    if any_of(plan.path, href, host.start, path.end) {
+        match url.host_kind() {
+            HostKind::Domain => decline_if(
+                rules.contains(Rule::TrimHostDots)
+                    && classify_scalar(&href[host]).contains(Features::DOT_PAIR),
+            )?,
+            HostKind::Opaque => decline_if(percent.changes(&href[host], true))?,
+            _ => {}
+        }
+        inspect_path(plan, url, &href[path])?;
+    }
+    if let Some(mark) = layout.query {
+        if any_of(plan.query, href, mark + 1, layout.query_end) {
+            inspect_query(plan, url, &href[mark + 1..layout.query_end])?;
+        }
+    }
+    match layout.fragment {
+        Some(mark) if !rules.contains(Rule::DropFragment) => {
+            decline_if(percent.changes(&href[mark + 1..], true))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Declines when a path rule other than `strip-trailing-slash` has
+/// something to do.
+fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Step {
+    let rules = plan.rules;
+    let found = classify_scalar(path);
+    let opaque = url.has_opaque_path();
+    let lower = rules.contains(Rule::LowercasePath);
+    if lower && found.contains(Features::UPPER) {
+        return Err(Decline);
+    }
+    if !opaque
+        && ((rules.contains(Rule::StripSessionIds) && found.contains(Features::SESSION))
+            || (rules.contains(Rule::CollapseSlashes) && found.contains(Features::SLASH_PAIR)))
+    {
+        return Err(Decline);
+    }
+    if !found.contains(Features::PERCENT) {
+        return Ok(());
+    }
+    // As the general path: unescape-path on special hierarchical paths but
+    // file's, the percent rules elsewhere.
+    let unescape = rules.contains(Rule::UnescapePath)
+        && !opaque
+        && url.scheme_type().is_special()
+        && url.scheme_type() != SchemeType::File;
+    decline_if(unescape || plan.percent.changes(path, !lower))
+}
+
+/// Declines when the unescape, percent or lowercase rules would change
+/// the query.
+fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Step {
+    let rules = plan.rules;
+    let found = classify_scalar(query);
+    let lower = rules.contains(Rule::LowercaseQuery);
+    if lower && found.contains(Features::UPPER) {
+        return Err(Decline);
+    }
+    if !found.contains(Features::PERCENT) {
+        return Ok(());
+    }
+    let unescape = rules.contains(Rule::UnescapeQuery) && url.scheme_type().is_special();
+    decline_if(unescape || plan.percent.changes(query, !lower))
+}
+
+/// `trim-host-dots` (declines when there are dots to trim; the scan has
+/// looked for `..`), `strip-www` and `strip-www-digits`.
+#[inline(always)]
+fn domain(rules: RuleSet, host: &[u8], edit: &mut Edit) -> Step {
+    if rules.contains(Rule::TrimHostDots)
+        && (host.first() == Some(&b'.') || host.last() == Some(&b'.'))
+    {
+        return Err(Decline);
+    }
+    // Most hosts do not start with `www`: no call for them.
+    if !host.starts_with(b"www") {
+        return Ok(());
+    }
+    let digits = rules.contains(Rule::StripWwwDigits);
+    if digits || rules.contains(Rule::StripWww) {
+        edit.host_cut = host.len() - host::strip_www(host, digits).len();
+        let rule = if digits {
+            Rule::StripWwwDigits
+        } else {
+            Rule::StripWww
+        };
+        edit.fired.insert_if(rule, edit.host_cut > 0);
+    }
+    Ok(())
+}
+
+/// `strip-trailing-slash` on a hierarchical path.
+fn trailing_slash(url: &Url, href: &[u8], layout: &Layout, edit: &mut Edit) -> Step {
+    let (start, end) = (layout.path_start, layout.path_end);
+    if end - start < 2 || href[end - 1] != b'/' {
+        return Ok(());
+    }
+    decline_if(trailing_slash_declines(url, href, start, end))?;
+    edit.path_cut = 1;
+    edit.fired.insert(Rule::StripTrailingSlash);
+    Ok(())
+}
+
+/// Whether stripping the `/` that ends `href[start..end]`, a hierarchical
+/// path of two bytes or more, is a job for the general path. Without `//`
+/// (which collapse-slashes takes) or a session id in the path, one strip
+/// is all the general path's loop does; a path ending in `//`
+/// (collapse-slashes off) is left to it, and so is `scheme:/.//path`, whose
+/// `/.` the serializer writes only while the path starts with `//`.
+fn trailing_slash_declines(url: &Url, href: &[u8], start: usize, end: usize) -> bool {
+    href[end - 2] == b'/' || (!url.has_host() && href[start - 1] != b':')
+}
+
+/// The query parameter rules and `drop-empty-query`.
+struct QueryRules<'a> {
+    canon: &'a Canonicalizer,
+    /// The final host, for exemptions from `strip-tracking`.
+    host: &'a [u8],
+    query: &'a [u8],
+    /// The query is known to have no `&`.
+    single: bool,
+    params: &'a mut QueryScratch,
+    tmp: &'a mut Vec<u8>,
+}
+
+impl QueryRules<'_> {
+    /// Declines when a rule would rewrite the query, not only drop all of
+    /// it.
+    #[inline(never)]
+    fn apply(self, edit: &mut Edit) -> Step {
+        let rules = self.canon.plan.rules;
+        if !rules.intersection(query::Params::RULES).is_empty() {
+            let config = query::Params {
+                rules,
+                tracking: &self.canon.tracking,
+                host: self.host,
+            };
+            let outcome = if self.single || !self.query.contains(&b'&') {
+                query::apply_single(self.query, &config, self.params)
+            } else {
+                self.tmp.clear();
+                query::apply(self.query, &config, self.params, self.tmp)
+            };
+            if outcome.changed {
+                if !outcome.stripped_all {
+                    return Err(Decline);
+                }
+                // Every parameter was stripped: the `?` goes too.
+                edit.drop_query = true;
+                edit.fired = edit.fired.union(outcome.fired);
+                return Ok(());
+            }
+        }
+        if self.query.is_empty() && rules.contains(Rule::DropEmptyQuery) {
+            edit.drop_query = true;
+            edit.fired.insert(Rule::DropEmptyQuery);
+        }
+        Ok(())
+    }
+}
+
+/// Copies an href to `out` leaving out ranges, given in order.
+struct Copier<'a> {
+    href: &'a [u8],
+    /// Where the next copy starts.
+    from: usize,
+    out: &'a mut Vec<u8>,
+}
+
+impl Copier<'_> {
+    /// Leaves out `href[start..end]`.
+    #[inline(always)]
+    fn skip(&mut self, start: usize, end: usize) {
+        if start > self.from {
+            self.out.extend_from_slice(&self.href[self.from..start]);
+        }
+        self.from = end;
+    }
+
+    #[inline(always)]
+    fn finish(self) {
+        self.out.extend_from_slice(&self.href[self.from..]);
+    }
+}
+
+/// The URL serialization of the edited URL: the href without the ranges
+/// the rules dropped. (The scheme, and `//` when there is a host, are
+/// never dropped, so this is what the serializer would write.)
+#[inline(never)]
+fn write_url(url: &Url, layout: &Layout, edit: &Edit, out: &mut Vec<u8>) {
+    let href = url.href().as_bytes();
+    out.reserve(href.len());
+    let mut copier = Copier { href, from: 0, out };
+    if edit.drop_userinfo {
+        copier.skip(url.scheme().len() + 3, layout.host_start);
+    }
+    copier.skip(layout.host_start, layout.host_start + edit.host_cut);
+    if edit.drop_port {
+        copier.skip(layout.host_end, layout.path_start);
+    }
+    copier.skip(layout.path_end - edit.path_cut, layout.path_end);
+    if let (true, Some(mark)) = (edit.drop_query, layout.query) {
+        copier.skip(mark, layout.query_end);
+    }
+    if let (true, Some(mark)) = (edit.drop_fragment, layout.fragment) {
+        copier.skip(mark, layout.len);
+    }
+    copier.finish();
+}
+
+/// The edited URL's parts, for the SURT and SSURT writers.
+#[inline(never)]
+fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit) -> Parts<'u> {
+    let href = url.href().as_bytes();
+    let (username, password) = if edit.drop_userinfo {
+        ("", "")
+    } else {
+        (url.username(), url.password())
+    };
+    let port = if edit.drop_port { "" } else { url.port() };
+    let query = layout
+        .query
+        .filter(|_| !edit.drop_query)
+        .map(|mark| &href[mark + 1..layout.query_end]);
+    let fragment = layout
+        .fragment
+        .filter(|_| !edit.drop_fragment)
+        .map(|mark| &href[mark + 1..]);
+    Parts {
+        prefix: None,
+        scheme: url.scheme().as_bytes(),
+        username: username.as_bytes(),
+        password: password.as_bytes(),
+        host_kind: url.host_kind(),
+        host: &href[layout.host_start + edit.host_cut..layout.host_end],
+        port: port.as_bytes(),
+        path: &href[layout.path_start..layout.path_end - edit.path_cut],
+        query,
+        fragment,
+    }
+}
