@@ -1,0 +1,126 @@
+//! Target `canon`: every canonicalization profile gives a valid URL
+//! serialization and is idempotent.
+//!
+//! src/canon/mod.rs promises: "Canonical URLs are valid URL serializations
+//! and idempotent: parsing the output and canonicalizing it again gives the
+//! same bytes, for every profile." For every `Ok` result among the input
+//! alone and the input against the base, and every profile in
+//! `Profile::ALL` (URL output form), [`check_url`] checks that the
+//! canonical form parses, that its href is the canonical form itself, and
+//! that canonicalizing it again changes nothing.
+
+use std::sync::OnceLock;
+
+use normurl::canon::{Canonicalizer, Profile};
+use normurl::Url;
+
+use super::Case;
+
+/// One canonicalizer per profile, built once.
+fn canonicalizers() -> &'static [(Profile, Canonicalizer)] {
+    static ALL: OnceLock<Vec<(Profile, Canonicalizer)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        Profile::ALL
+            .into_iter()
+            .map(|p| (p, Canonicalizer::new(p)))
+            .collect()
+    })
+}
+
+/// Runs the check on the fuzz input `data` (see [`Case::from_bytes`]).
+pub fn check(data: &[u8]) {
+    check_case(&Case::from_bytes(data));
+}
+
+/// Checks every profile on the URL the input alone, and the input against
+/// the base, parse to.
+pub fn check_case(case: &Case) {
+    if let Ok(url) = Url::parse(&case.input) {
+        check_url(&url);
+    }
+    let Some(base) = case.base.as_deref().and_then(|b| Url::parse(b).ok()) else {
+        return;
+    };
+    if let Ok(url) = Url::parse_with_base(&case.input, &base) {
+        check_url(&url);
+    }
+}
+
+/// Checks every profile on `url`, except for the open bugs that
+/// [`known_bug`] recognizes (so that fuzzing finds new ones).
+pub fn check_url(url: &Url) {
+    check_url_with(url, true);
+}
+
+/// Like [`check_url`], with no exception for open bugs: for the `#[ignore]`d
+/// tests that reproduce them.
+pub fn check_url_strict(url: &Url) {
+    check_url_with(url, false);
+}
+
+/// Open bugs of src/canon, each with an `#[ignore]`d test in
+/// tests/fuzz_regressions.rs. Returns the bug's name when canonicalizing
+/// `url` to `once` (which parses to `parsed`) may show it. Delete an entry
+/// once its bug is fixed (and un-ignore its test).
+pub fn known_bug(url: &Url, once: &str, parsed: &Url) -> Option<&'static str> {
+    // Collapsing slashes makes a `c|` segment the first of a file path,
+    // where the parser turns it into the drive letter `c:`; the canonical
+    // form is then not a URL serialization, nor idempotent.
+    // `file://h//c|/x` -> `file://h/c|/x` -> `file://h/c:/x`.
+    if once.starts_with("file:")
+        && once.contains('|')
+        && parsed.href() == once.replacen('|', ":", 1)
+    {
+        return Some("canon-collapse-slashes-pipe-drive-letter");
+    }
+    // Trimming the dot of a file URL's `localhost.` host gives `localhost`,
+    // which the parser turns into the empty host: `file://localhost./x` ->
+    // `file://localhost/x` -> `file:///x`.
+    if once.starts_with("file://localhost") && parsed.href() == once.replacen("localhost", "", 1) {
+        return Some("canon-trim-host-dots-file-localhost");
+    }
+    // Decoding an escape next to a `%` that starts no escape can make a new
+    // escape, decoded by the next pass: `%7%30` -> `%70` -> `p`.
+    if has_incomplete_escape(url.href()) {
+        return Some("canon-decode-makes-escape");
+    }
+    None
+}
+
+/// Whether `s` has a `%` not followed by two hex digits.
+fn has_incomplete_escape(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'%'
+            && !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+    })
+}
+
+fn check_url_with(url: &Url, skip_known_bugs: bool) {
+    for (profile, canon) in canonicalizers() {
+        let once = canon.canonicalize_url(url);
+        let parsed = Url::parse(&once).unwrap_or_else(|e| {
+            panic!(
+                "profile {profile:?}: {:?} gives {once:?}, which fails: {e:?}",
+                url.href()
+            )
+        });
+        if skip_known_bugs && known_bug(url, &once, &parsed).is_some() {
+            continue;
+        }
+        assert_eq!(
+            parsed.href(),
+            once,
+            "profile {profile:?}: {:?} gives {once:?}, not a URL serialization",
+            url.href()
+        );
+        let twice = canon.canonicalize_url(&parsed);
+        assert_eq!(
+            twice,
+            once,
+            "profile {profile:?}: not idempotent on {:?}",
+            url.href()
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! Target `pipeline`: the parallel pipeline, with any thread count, batch
+//! size and record limit, writes exactly what the sequential mode writes.
+//!
+//! src/pipeline/mod.rs: "With one thread the same functions run in a simple
+//! loop on the calling thread (`sequential.rs`): that is the `-j 1` mode and
+//! the reference that tests compare the parallel mode with." This target is
+//! that comparison on arbitrary bytes, with the `normurl` command's own
+//! transform ([`Normalizer`]).
+//!
+//! The first four bytes of a fuzz input choose the configuration
+//! ([`Config::from_bytes`]); the rest is the file, written to a temporary
+//! file and run twice: with one thread (the reference, default batch size,
+//! the same record limit and options), and with the chosen threads and
+//! batch size. Output, summary (records, bytes, stats) and error must be
+//! equal.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use normurl::normalize::{InvalidUtf8, Normalizer, OnInvalid, Options};
+use normurl::pipeline::{Input, Pipeline, Sinks};
+
+/// The configuration of the parallel run.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// 1 to 4.
+    pub threads: usize,
+    /// 1 to 256 bytes: tiny batches, so that records cross batch
+    /// boundaries.
+    pub batch_bytes: usize,
+    /// 1 to 256 bytes, for both runs.
+    pub max_record_bytes: usize,
+    pub on_invalid: OnInvalid,
+    pub invalid_utf8: InvalidUtf8,
+}
+
+impl Config {
+    /// Takes the configuration from the first four bytes of `data` (missing
+    /// bytes count as 0) and returns it with the rest.
+    pub fn from_bytes(data: &[u8]) -> (Config, &[u8]) {
+        let byte = |i: usize| usize::from(data.get(i).copied().unwrap_or(0));
+        let config = Config {
+            threads: 1 + byte(0) % 4,
+            batch_bytes: 1 + byte(1),
+            max_record_bytes: 1 + byte(2),
+            on_invalid: OnInvalid::ALL[byte(3) % OnInvalid::ALL.len()],
+            invalid_utf8: InvalidUtf8::ALL[(byte(3) / 4) % InvalidUtf8::ALL.len()],
+        };
+        (config, data.get(4..).unwrap_or(&[]))
+    }
+}
+
+/// Runs the check on the fuzz input `data`; returns the output.
+pub fn check(data: &[u8]) -> Vec<u8> {
+    let (config, content) = Config::from_bytes(data);
+    check_content(config, content)
+}
+
+/// Runs `content` sequentially and with `config`, compares, and returns
+/// the output.
+pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
+    let file = TempFile::new(content);
+    let run = |threads: usize, batch_bytes: Option<usize>| {
+        let options = Options {
+            on_invalid: config.on_invalid,
+            invalid_utf8: config.invalid_utf8,
+            ..Options::default()
+        };
+        let mut builder = Pipeline::builder();
+        builder
+            .threads(threads)
+            .max_record_bytes(config.max_record_bytes);
+        if let Some(n) = batch_bytes {
+            builder.batch_bytes(n);
+        }
+        let pipeline = builder.build(Normalizer::new(options));
+        let mut out = Vec::new();
+        let result = pipeline.run(vec![Input::path(&file.0)], Sinks::new("<stdout>", &mut out));
+        // Errors name the file and a line or byte offset; compare their
+        // messages.
+        let result = result.map(|s| format!("{s:?}")).map_err(|e| e.to_string());
+        (out, result)
+    };
+    let sequential = run(1, None);
+    let parallel = run(config.threads, Some(config.batch_bytes));
+    if sequential != parallel {
+        panic!(
+            "{config:?} on {:?}:\nsequential: {:?}\n{:?}\nparallel: {:?}\n{:?}",
+            String::from_utf8_lossy(content),
+            sequential.1,
+            String::from_utf8_lossy(&sequential.0),
+            parallel.1,
+            String::from_utf8_lossy(&parallel.0),
+        );
+    }
+    sequential.0
+}
+
+/// A temporary file, removed on drop. Named by process and a counter, so
+/// tests running in parallel threads do not share one.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn new(content: &[u8]) -> TempFile {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let name = format!("normurl-fuzz-pipeline-{}-{n}", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
