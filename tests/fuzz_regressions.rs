@@ -499,7 +499,6 @@ fn canon_decode_makes_escape() {
 /// canonical form `file:///x` (url.bs, file host state: "If host is
 /// \"localhost\", then set host to the empty string.").
 #[test]
-#[ignore = "open bug in src/canon: trimming host dots makes `localhost`"]
 fn canon_trim_host_dots_file_localhost() {
     for input in ["file://localhost./x", "file://LOCALHOST../"] {
         let url = Url::parse(input).expect("parses");

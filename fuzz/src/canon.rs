@@ -73,12 +73,6 @@ pub fn known_bug(url: &Url, once: &str, parsed: &Url) -> Option<&'static str> {
     {
         return Some("canon-collapse-slashes-pipe-drive-letter");
     }
-    // Trimming the dot of a file URL's `localhost.` host gives `localhost`,
-    // which the parser turns into the empty host: `file://localhost./x` ->
-    // `file://localhost/x` -> `file:///x`.
-    if once.starts_with("file://localhost") && parsed.href() == once.replacen("localhost", "", 1) {
-        return Some("canon-trim-host-dots-file-localhost");
-    }
     // Decoding an escape next to a `%` that starts no escape can make a new
     // escape, decoded by the next pass: `%7%30` -> `%70` -> `p`.
     if has_incomplete_escape(url.href()) {

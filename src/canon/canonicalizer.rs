@@ -404,6 +404,16 @@ impl Canonicalizer {
             HostKind::Domain => {
                 if rules.contains(Rule::TrimHostDots) {
                     let changed = work.rewrite(host::trim_dots);
+                    // The file host state turns `localhost` into the empty
+                    // host (url.bs, file host state), so a trimmed
+                    // `localhost.` must become empty too, or the output
+                    // would not parse to itself.
+                    if changed
+                        && url.scheme_type() == crate::SchemeType::File
+                        && work.get() == b"localhost"
+                    {
+                        work.narrow(|h| &h[..0]);
+                    }
                     fired.insert_if(Rule::TrimHostDots, changed);
                 }
                 let digits = rules.contains(Rule::StripWwwDigits);
