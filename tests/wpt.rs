@@ -2,56 +2,11 @@
 //! tests/data/, see tests/data/README.md), with no expected-failures list:
 //! every case must pass.
 
+mod common;
+
+use common::load;
 use normurl::Url;
 use serde_json::Value;
-
-fn load(path: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let text = replace_lone_surrogates(&text);
-    match serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}")) {
-        Value::Array(items) => items,
-        _ => panic!("{path}: not an array"),
-    }
-}
-
-/// The JSON files contain lone UTF-16 surrogates (`"a\ud900z"`). The URL
-/// constructor takes a USVString, so JavaScript turns each into U+FFFD
-/// before parsing (https://webidl.spec.whatwg.org/#es-USVString); do the same
-/// to the escapes before serde_json sees them.
-fn replace_lone_surrogates(text: &str) -> String {
-    fn surrogate_at(b: &[u8], i: usize) -> Option<u16> {
-        let hex = std::str::from_utf8(b.get(i + 2..i + 6)?).ok()?;
-        let v = u16::from_str_radix(hex, 16).ok()?;
-        (b[i] == b'\\' && b[i + 1] == b'u' && (0xD800..=0xDFFF).contains(&v)).then_some(v)
-    }
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let mut copied = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if let Some(v) = surrogate_at(b, i) {
-                let paired = (0xD800..0xDC00).contains(&v)
-                    && surrogate_at(b, i + 6).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
-                if paired {
-                    i += 12;
-                } else {
-                    out.push_str(&text[copied..i]);
-                    out.push_str("\\uFFFD");
-                    i += 6;
-                    copied = i;
-                }
-                continue;
-            }
-            // Skip the escaped character (so `\\u` is not read as an escape).
-            i += 2;
-            continue;
-        }
-        i += 1;
-    }
-    out.push_str(&text[copied..]);
-    out
-}
 
 fn field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
     case.get(key).and_then(Value::as_str)

@@ -44,7 +44,8 @@ pub struct Case {
     pub base: Option<String>,
 }
 
-fn load(path: &str) -> Vec<Value> {
+/// A JSON array file of tests/data, lone surrogates replaced.
+pub fn load(path: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let text = replace_lone_surrogates(&text);
     match serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}")) {
@@ -56,7 +57,7 @@ fn load(path: &str) -> Vec<Value> {
 /// The JSON files contain lone UTF-16 surrogates (`"a\ud900z"`). The URL
 /// constructor takes a USVString, so JavaScript turns each into U+FFFD
 /// before parsing (https://webidl.spec.whatwg.org/#es-USVString); do the same
-/// to the escapes before serde_json sees them. (Same as tests/wpt.rs.)
+/// to the escapes before serde_json sees them.
 fn replace_lone_surrogates(text: &str) -> String {
     fn surrogate_at(b: &[u8], i: usize) -> Option<u16> {
         let hex = std::str::from_utf8(b.get(i + 2..i + 6)?).ok()?;
