@@ -23,6 +23,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use fuzz::{canon, differential, idempotence, parse, pipeline, Case};
+use normurl::canon::{Canonicalizer, Profile};
 use normurl::Url;
 
 const REGRESSIONS: &str = "tests/data/fuzz-regressions";
@@ -448,10 +449,9 @@ fn pipeline_parallel_equals_sequential_on_odd_files() {
 }
 
 // ---------------------------------------------------------------------------
-// Open bugs found by fuzzing: each test fails until its bug is fixed; then
-// un-ignore it and delete the bug's entry in `canon::known_bug`
-// (fuzz/src/canon.rs), which keeps the fuzz target and the replay above
-// from stopping at it.
+// Bugs found by fuzzing, fixed. A new open bug gets an `#[ignore]`d test
+// here and an entry in `canon::known_bug` (fuzz/src/canon.rs), which keeps
+// the fuzz target and the replay above from stopping at it, until fixed.
 
 /// src/canon: the `aggressive`, `safe-browsing` and `wayback` profiles
 /// collapse `//` in a path, which can make a `c|` segment the first one of
@@ -459,18 +459,27 @@ fn pipeline_parallel_equals_sequential_on_odd_files() {
 /// canonical form is then neither a URL serialization nor idempotent:
 /// `file://h//c|/x` gives `file://h/c|/x`, which parses to
 /// `file://h/c:/x`. (Found by the canon check on the differential target's
-/// crash-11396af6….) Expected: a canonical form that parses to itself,
-/// e.g. keep the empty segment when the next one is a Windows drive letter
-/// (url.bs, path state: "If url's scheme is \"file\", url's path is empty,
-/// and buffer is a Windows drive letter, then replace the second code point
-/// in buffer with U+003A (:).").
+/// crash-11396af6….) Fixed: the canonical form says `c:`, as the parser
+/// would (url.bs, path state: "If url's scheme is \"file\", url's path is
+/// empty, and buffer is a Windows drive letter, then replace the second code
+/// point in buffer with U+003A (:).").
 #[test]
-#[ignore = "open bug in src/canon: collapsing slashes makes `c|` a drive letter"]
 fn canon_collapse_slashes_pipe_drive_letter() {
     for input in ["file://h//c|/x", "file://examf//c|/ple%/", "file:////c|/x"] {
         let url = Url::parse(input).expect("parses");
         canon::check_url_strict(&url);
     }
+    let aggressive = Canonicalizer::new(Profile::Aggressive);
+    assert_eq!(
+        aggressive.canonicalize("file://h//c|/x").unwrap(),
+        "file://h/c:/x"
+    );
+    // Decoding can expose a drive letter too.
+    let semantic = Canonicalizer::new(Profile::Semantic);
+    assert_eq!(
+        semantic.canonicalize("file://h/%63|/x").unwrap(),
+        "file://h/c:/x"
+    );
 }
 
 /// src/canon: percent-decoding unreserved characters can make a new escape
@@ -478,15 +487,23 @@ fn canon_collapse_slashes_pipe_drive_letter() {
 /// the `semantic` profile (and every profile that decodes) is not
 /// idempotent. `foo://h/%7%30` gives `foo://h/%70`, which gives
 /// `foo://h/p`. (Found by the canon fuzz target:
-/// tests/data/fuzz-regressions/canon/crash-5eeb52a9….) Expected: one pass
-/// gives the fixed point, e.g. encode a `%` that starts no escape as `%25`
-/// before decoding, or never decode an escape that would follow a `%`.
+/// tests/data/fuzz-regressions/canon/crash-5eeb52a9….) Fixed: an escape
+/// whose decoded hex digit would complete a bare `%` stays encoded, so one
+/// pass gives the fixed point and the server still receives `%7` and `0`.
 #[test]
-#[ignore = "open bug in src/canon: decoding can make a new escape"]
 fn canon_decode_makes_escape() {
     for input in ["foo://h/%7%30", "http://h/?%4%31", "http://h/%%34%31"] {
         let url = Url::parse(input).expect("parses");
         canon::check_url_strict(&url);
+    }
+    let semantic = Canonicalizer::new(Profile::Semantic);
+    for (input, expected) in [
+        ("foo://h/%7%30", "foo://h/%7%30"),
+        ("http://h/?%4%31", "http://h/?%4%31"),
+        ("http://h/%%34%31", "http://h/%4%31"),
+        ("http://h/%%34A%7e", "http://h/%%34A~"),
+    ] {
+        assert_eq!(semantic.canonicalize(input).unwrap(), expected, "{input}");
     }
 }
 

@@ -462,6 +462,10 @@ impl Canonicalizer {
                 .run(&mut work, &mut fired);
             }
             self.path_rules(&mut work, &mut fired);
+            if scheme_type == SchemeType::File {
+                // Part of whichever rule exposed the drive letter.
+                work.rewrite(path::file_drive_letter);
+            }
         }
         let path = work.finish();
 

@@ -21,6 +21,27 @@ pub(crate) fn collapse_slashes(path: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// Restores the parser's view of a file path whose first segment a rule
+/// turned into a Windows drive letter written with `|` (collapsing `//c|`,
+/// decoding `%63|`): the parser would read `c|` as the drive letter `c:`
+/// (url.bs, path state: "If url's scheme is \"file\", url's path is empty,
+/// and buffer is a Windows drive letter, then replace the second code point
+/// in buffer with U+003A (:)."), so the canonical form must say `c:` to be a
+/// URL serialization and idempotent. Writes into `out` only when it changes
+/// something.
+pub(crate) fn file_drive_letter(path: &[u8], out: &mut Vec<u8>) -> bool {
+    match path {
+        [b'/', letter, b'|', rest @ ..]
+            if letter.is_ascii_alphabetic() && (rest.is_empty() || rest[0] == b'/') =>
+        {
+            out.extend_from_slice(path);
+            out[2] = b':';
+            true
+        }
+        _ => false,
+    }
+}
+
 /// `strip-trailing-slash`: the path without a trailing `/`, unless the path
 /// is `/` itself (which stays: a special URL's path is never empty).
 pub(crate) fn strip_trailing_slash(path: &[u8]) -> &[u8] {
@@ -206,6 +227,16 @@ mod tests {
         let mut out = Vec::new();
         resolve_dots(input.as_bytes(), &mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn file_drive_letters() {
+        assert_eq!(run(file_drive_letter, "/c|/x"), "/c:/x");
+        assert_eq!(run(file_drive_letter, "/Z|"), "/Z:");
+        assert_eq!(run(file_drive_letter, "/c|x/"), "/c|x/");
+        assert_eq!(run(file_drive_letter, "/cc|/"), "/cc|/");
+        assert_eq!(run(file_drive_letter, "/1|/"), "/1|/");
+        assert_eq!(run(file_drive_letter, "/c:/"), "/c:/");
     }
 
     #[test]

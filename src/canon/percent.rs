@@ -75,6 +75,30 @@ pub(crate) fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
+/// Whether decoding an escape to `v`, written after `before` (the output so
+/// far) and followed by the byte `next` of the input, would make a new
+/// escape out of a `%` that starts none: `%7%30` must not become `%70`,
+/// which a second pass would decode to `p` (and which a server reads as `p`,
+/// not as the `%7` and `0` it was sent). Only hex digits can complete an
+/// escape, and a blocked one (`%30`..`%39`, `%41`..`%46`, `%61`..`%66`) has
+/// no lowercase hex digit, so blocking never leaves work for
+/// `uppercase-percent`.
+///
+/// One pass then gives the fixed point: a new escape can only start at a
+/// bare `%`, and both ways a decoded hex digit could follow one are blocked
+/// here (`%` + digit + hex, and `%` + hex + digit).
+#[inline]
+fn makes_escape(before: &[u8], v: u8, next: Option<&u8>) -> bool {
+    if !v.is_ascii_hexdigit() {
+        return false;
+    }
+    match before {
+        [.., b'%', h] if h.is_ascii_hexdigit() => true,
+        [.., b'%'] => next.is_some_and(u8::is_ascii_hexdigit),
+        _ => false,
+    }
+}
+
 /// What [`normalize`] changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Normalized {
@@ -113,7 +137,11 @@ pub(crate) fn normalize(input: &[u8], decode: bool, upper: bool, out: &mut Vec<u
         out.extend_from_slice(&input[i..i + next]);
         i += next;
         match escape_at(input, i) {
-            Some(v) if decode && is_unreserved(v) => {
+            Some(v)
+                if decode
+                    && is_unreserved(v)
+                    && !makes_escape(&out[start_len..], v, input.get(i + 3)) =>
+            {
                 out.push(v);
                 done.decoded = true;
             }
@@ -154,7 +182,9 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
             i += 1;
             continue;
         };
-        if decode && is_unreserved(v) {
+        // Up to the first change the output is the input, so the input
+        // before `i` is what `makes_escape` must look at.
+        if decode && is_unreserved(v) && !makes_escape(&input[..i], v, input.get(i + 3)) {
             return true;
         }
         if upper && (input[i + 1].is_ascii_lowercase() || input[i + 2].is_ascii_lowercase()) {
@@ -260,7 +290,15 @@ mod tests {
         let mut i = 0;
         while i < input.len() {
             if let Some(v) = escape_at(input, i) {
-                if decode && is_unreserved(v) {
+                let after_bare_percent = |out: &[u8]| match out {
+                    [.., b'%', h] => h.is_ascii_hexdigit(),
+                    [.., b'%'] => input.get(i + 3).is_some_and(u8::is_ascii_hexdigit),
+                    _ => false,
+                };
+                if decode
+                    && is_unreserved(v)
+                    && !(v.is_ascii_hexdigit() && after_bare_percent(&out))
+                {
                     out.push(v);
                 } else if upper {
                     out.extend_from_slice(format!("%{v:02X}").as_bytes());
@@ -283,6 +321,17 @@ mod tests {
         assert_eq!(norm("/a%41%7e%2f", false, true), "/a%41%7E%2F");
         assert_eq!(norm("/plain", true, true), "/plain");
         assert_eq!(norm("%2", true, true), "%2");
+    }
+
+    #[test]
+    fn decoding_never_makes_an_escape() {
+        assert_eq!(norm("/%7%30", true, true), "/%7%30");
+        assert_eq!(norm("/%%34%31", true, true), "/%4%31");
+        assert_eq!(norm("/%%34A", true, true), "/%%34A");
+        assert_eq!(norm("/%%34%41", true, true), "/%4%41");
+        assert_eq!(norm("/%%34x", true, true), "/%4x");
+        assert_eq!(norm("/%7%7e", true, true), "/%7~");
+        assert_eq!(norm("/%7%3a", true, true), "/%7%3A");
     }
 
     #[test]
@@ -320,6 +369,12 @@ mod tests {
             let expected = naive_normalize(input.as_bytes(), decode, upper);
             let got = norm(&input, decode, upper);
             prop_assert_eq!(got.as_bytes(), &expected[..]);
+        }
+
+        #[test]
+        fn normalize_is_idempotent(input in "[%a-fA-F0-9/~.xz]{0,24}", decode: bool, upper: bool) {
+            let once = norm(&input, decode, upper);
+            prop_assert_eq!(norm(&once, decode, upper), once);
         }
 
         #[test]
