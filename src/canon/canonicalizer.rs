@@ -583,26 +583,35 @@ impl Canonicalizer {
             let changed = path.rewrite(path::lowercase);
             fired.insert_if(Rule::LowercasePath, changed);
         }
+        let sessions = rules.contains(Rule::StripSessionIds);
+        if sessions {
+            let changed = path.rewrite(path::strip_session_ids);
+            fired.insert_if(Rule::StripSessionIds, changed);
+        }
+        if rules.contains(Rule::CollapseSlashes) {
+            let changed = path.rewrite(path::collapse_slashes);
+            fired.insert_if(Rule::CollapseSlashes, changed);
+        }
+        if !rules.contains(Rule::StripTrailingSlash) {
+            return;
+        }
         // Stripping a trailing slash can expose a session id
         // (`/x;jsessionid=.../`) and stripping a session id can expose a
         // trailing slash (`/x/;jsessionid=...`): repeat until neither
-        // changes anything, or the output would not be idempotent. Every
-        // round that repeats shortened the path, so this ends.
+        // changes anything, or the output would not be idempotent. From
+        // here on both only cut the end of the path (the ASP.NET segments,
+        // which need a later `.aspx`, and the runs of slashes are gone), so
+        // each round is O(1) and a path of thousands of `;jsessionid=`
+        // suffixes takes linear time, not a copy of the path per round.
         loop {
-            if rules.contains(Rule::StripSessionIds) {
-                let changed = path.rewrite(path::strip_session_ids);
-                fired.insert_if(Rule::StripSessionIds, changed);
-            }
-            if rules.contains(Rule::CollapseSlashes) {
-                let changed = path.rewrite(path::collapse_slashes);
-                fired.insert_if(Rule::CollapseSlashes, changed);
-            }
-            if !rules.contains(Rule::StripTrailingSlash) {
-                break;
-            }
             let changed = path.narrow(path::strip_trailing_slash);
             fired.insert_if(Rule::StripTrailingSlash, changed);
-            if !changed || !rules.contains(Rule::StripSessionIds) {
+            if !changed || !sessions {
+                break;
+            }
+            let changed = path.narrow(path::strip_jsessionid_suffixes);
+            fired.insert_if(Rule::StripSessionIds, changed);
+            if !changed {
                 break;
             }
         }

@@ -83,10 +83,8 @@ pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
     if memchr::memchr2(b';', b'(', path).is_none() {
         return false;
     }
-    let mut jsession = None;
-    while let Some(at) = jsessionid_start(&path[..jsession.unwrap_or(path.len())]) {
-        jsession = Some(at);
-    }
+    let rest = strip_jsessionid_suffixes(path);
+    let jsession = (rest.len() < path.len()).then_some(rest.len());
     let aspx = memchr::memchr(b'(', path).is_some() && find_ascii_ci(path, b".aspx").is_some();
     if jsession.is_none() && !aspx {
         return false;
@@ -98,12 +96,16 @@ pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
         return true;
     }
     let mut removed = jsession.is_some();
+    // A segment is followed by `.aspx` when the last `.aspx` starts at or
+    // after its end: one search, not one per segment (which is quadratic
+    // on a path of thousands of segments).
+    let last_aspx = rfind_ascii_ci(path, b".aspx");
     // Walk segments, each with its leading '/'.
     let mut i = 0;
     while i < path.len() {
         let end = memchr::memchr(b'/', &path[i + 1..]).map_or(path.len(), |n| i + 1 + n);
         let segment = &path[i + 1..end];
-        let followed_by_aspx = end < path.len() && find_ascii_ci(&path[end..], b".aspx").is_some();
+        let followed_by_aspx = last_aspx.is_some_and(|at| at >= end);
         if followed_by_aspx && is_aspnet_session_segment(segment) {
             removed = true;
         } else {
@@ -117,6 +119,16 @@ pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
     removed
 }
 
+/// The path without its final `;jsessionid=<32>` suffixes (all of them:
+/// `;jsessionid=A;jsessionid=B` would otherwise lose one id per
+/// canonicalization). Only cuts the end, in time linear in what it cuts.
+pub(crate) fn strip_jsessionid_suffixes(mut path: &[u8]) -> &[u8] {
+    while let Some(at) = jsessionid_start(path) {
+        path = &path[..at];
+    }
+    path
+}
+
 fn jsessionid_start(path: &[u8]) -> Option<usize> {
     let at = path.len().checked_sub(JSESSIONID.len() + 32)?;
     let (key, id) = path[at..].split_at(JSESSIONID.len());
@@ -124,9 +136,16 @@ fn jsessionid_start(path: &[u8]) -> Option<usize> {
         return None;
     }
     // Removing the suffix must not leave a dot segment, which a re-parse
-    // would resolve: keep `/..;jsessionid=...` as it is.
+    // would resolve: keep `/..;jsessionid=...` as it is. Dot segments are
+    // at most 6 bytes (`%2e%2e`), so looking at the last 7 bytes tells
+    // (and keeps a chain of suffixes in one segment linear).
     let rest = &path[..at];
-    let last = &rest[rest.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+    let tail = &rest[rest.len().saturating_sub(7)..];
+    let last = match tail.iter().rposition(|&b| b == b'/') {
+        Some(i) => &tail[i + 1..],
+        None if rest.len() <= 7 => rest,
+        None => return Some(at),
+    };
     (!is_dot_segment(last)).then_some(at)
 }
 
@@ -172,6 +191,12 @@ fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack
         .windows(needle.len())
         .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+fn rfind_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .rposition(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// Resolves `.` and `..` segments of a `/`-rooted path the way the path

@@ -195,49 +195,58 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
     false
 }
 
-/// One pass of percent-decoding; whether anything was decoded.
-fn decode_once(input: &[u8], out: &mut Vec<u8>) -> bool {
-    let mut changed = false;
-    let mut i = 0;
-    while i < input.len() {
-        match memchr(b'%', &input[i..]) {
-            None => {
-                out.extend_from_slice(&input[i..]);
-                break;
-            }
-            Some(next) => {
-                out.extend_from_slice(&input[i..i + next]);
-                i += next;
-                if let Some(v) = escape_at(input, i) {
-                    out.push(v);
-                    changed = true;
-                    i += 3;
-                } else {
-                    out.push(b'%');
-                    i += 1;
-                }
-            }
-        }
-    }
-    changed
-}
-
 /// Percent-decodes `input` until no percent-encoded byte is left (Safe
 /// Browsing: "repeatedly percent-unescape the URL until it has no more
-/// percent-escapes"), writing the result to `out` (cleared first). `tmp` is
-/// scratch space.
-pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) {
+/// percent-escapes"), writing the result to `out` (cleared first).
+///
+/// In one pass, not one pass per level: decoding `%25` can complete an
+/// escape only to its left (`%25` `41` gives `%41`), so whenever the end of
+/// the output becomes an escape it is decoded on the spot. Two escapes
+/// never overlap (a hex digit is not `%`), so the order in which they are
+/// decoded does not change the fixed point, and this gives the same result
+/// as decoding the whole text again and again (the reference in the tests),
+/// in linear time instead of quadratic: `%252525…41` with a million `25`s
+/// would otherwise take a million passes. `_tmp` is no longer needed.
+pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>, _tmp: &mut Vec<u8>) {
     out.clear();
-    if !decode_once(input, out) {
-        return;
-    }
-    // Every pass shrinks the text by at least two bytes, so this ends.
-    loop {
-        tmp.clear();
-        if !decode_once(out, tmp) {
-            return;
+    let mut i = 0;
+    while let Some(next) = memchr(b'%', &input[i..]) {
+        out.extend_from_slice(&input[i..i + next]);
+        i += next;
+        // `input[i]` is a `%`: push it, and the bytes after it one by one
+        // while the tail may still become an escape.
+        out.push(b'%');
+        i += 1;
+        while i < input.len() && input[i] != b'%' && out_may_complete(out) {
+            out.push(input[i]);
+            i += 1;
+            reduce_tail(out);
         }
-        std::mem::swap(out, tmp);
+    }
+    out.extend_from_slice(&input[i..]);
+}
+
+/// Whether the output ends in `%` or `%H` (H a hex digit): one that more
+/// bytes could turn into an escape.
+#[inline]
+fn out_may_complete(out: &[u8]) -> bool {
+    match out {
+        [.., b'%'] => true,
+        [.., b'%', h] => h.is_ascii_hexdigit(),
+        _ => false,
+    }
+}
+
+/// Decodes the escape at the end of `out`, and the one that decoding
+/// completes, and so on.
+#[inline]
+fn reduce_tail(out: &mut Vec<u8>) {
+    while let [.., b'%', h, l] = out[..] {
+        let (Some(h), Some(l)) = (hex_value(h), hex_value(l)) else {
+            return;
+        };
+        out.truncate(out.len() - 3);
+        out.push(h << 4 | l);
     }
 }
 
@@ -282,6 +291,29 @@ mod tests {
         let (mut out, mut tmp) = (Vec::new(), Vec::new());
         unescape_repeatedly(input.as_bytes(), &mut out, &mut tmp);
         out
+    }
+
+    /// Naive reference for [`unescape_repeatedly`]: whole passes of
+    /// decoding until one changes nothing (quadratic on nested escapes).
+    fn naive_unescape(input: &[u8]) -> Vec<u8> {
+        let mut text = input.to_vec();
+        loop {
+            let mut next = Vec::new();
+            let mut i = 0;
+            while i < text.len() {
+                if let Some(v) = escape_at(&text, i) {
+                    next.push(v);
+                    i += 3;
+                } else {
+                    next.push(text[i]);
+                    i += 1;
+                }
+            }
+            if next == text {
+                return text;
+            }
+            text = next;
+        }
     }
 
     /// Naive reference: look at every `%` with two hex digits.
@@ -354,6 +386,10 @@ mod tests {
             unescape("%31%36%38%2e%31%38%38%2e%39%39%2e%32%36"),
             b"168.188.99.26"
         );
+        // Nested a hundred thousand levels deep: one pass, not 100,000.
+        let nested = format!("/%{}41%2", "25".repeat(100_000));
+        assert_eq!(unescape(&nested), b"/A%2");
+        assert_eq!(unescape("%%414%g"), b"\xA4%g");
     }
 
     #[test]
@@ -382,6 +418,11 @@ mod tests {
             let mut out = Vec::new();
             let done = normalize(input.as_bytes(), decode, upper, &mut out);
             prop_assert_eq!(normalize_changes(input.as_bytes(), decode, upper), done.any());
+        }
+
+        #[test]
+        fn unescape_matches_naive(input in "[%25a-fA-F0-9x]{0,40}") {
+            prop_assert_eq!(unescape(&input), naive_unescape(input.as_bytes()));
         }
 
         #[test]
