@@ -4,55 +4,13 @@
 //! Fixtures are in tests/data/cli/ (see tests/data/README.md); compressed
 //! inputs are made here from the plain ones.
 
-use std::io::{Read, Write};
+mod common;
+
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-struct Ran {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Ran {
-    fn out(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-
-    #[track_caller]
-    fn ok(self) -> Ran {
-        assert_eq!(self.code, Some(0), "stderr: {}", self.stderr);
-        self
-    }
-}
-
-fn normurl() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_normurl"))
-}
-
-/// Runs `normurl args` with `stdin` as its standard input.
-fn run(args: &[&str], stdin: &[u8]) -> Ran {
-    let mut child = normurl()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run normurl");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    // A writer thread, so a large input cannot deadlock against the output.
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    Ran {
-        code: output.status.code(),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+use common::bin::{file, gzip, normurl, run};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,19 +20,6 @@ fn fixture(name: &str) -> PathBuf {
 
 fn fixture_str(name: &str) -> String {
     fixture(name).display().to_string()
-}
-
-/// Writes `bytes` to a file in `dir` and returns its path as a string.
-fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.display().to_string()
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
 }
 
 const MIXED: &[u8] = b"\xEF\xBB\xBFHTTP://Example.COM/a/../b\r\n\

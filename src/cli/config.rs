@@ -86,6 +86,21 @@ impl Config {
     }
 }
 
+/// Whether the input file `p` exists, is not a directory and, if it is a
+/// regular file, opens for reading. (Other kinds are not opened here: a
+/// named pipe would block until a writer comes, and see its reader close.)
+/// (`ErrorKind::IsADirectory` would need Rust 1.83; the MSRV is 1.80.)
+fn check_input(p: &std::path::Path) -> std::io::Result<()> {
+    let meta = std::fs::metadata(p)?;
+    if meta.is_dir() {
+        return Err(std::io::Error::other("Is a directory"));
+    }
+    if meta.is_file() {
+        std::fs::File::open(p)?;
+    }
+    Ok(())
+}
+
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
     let canon = canonicalizer(&a)?;
@@ -94,10 +109,12 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     } else {
         a.files.iter().map(|f| Input::from_arg(f)).collect()
     };
-    // Find missing inputs before creating the output file.
+    // Find missing, unreadable and directory inputs before creating the
+    // output file and writing anything: the output of a run with a bad
+    // input among several must not look like a complete one.
     for input in &inputs {
         if let Input::Path(p) = input {
-            if let Err(source) = std::fs::metadata(p) {
+            if let Err(source) = check_input(p) {
                 return Err(Failure::Io {
                     path: input.name(),
                     source,

@@ -435,6 +435,21 @@ fn stop(why: Invalid) -> Stop {
     Stop::new(format!("{why} ({})", why.name()))
 }
 
+/// A test hook, in debug builds only: a worker panics on a line equal to
+/// the value of `NORMURL_DEBUG_PANIC_ON`, so that tests of the binary can
+/// check that a panic in a worker ends the run with an error and never a
+/// hang (tests/bad_input.rs). Release builds have no such code.
+#[cfg(debug_assertions)]
+fn debug_panic_hook(line: &[u8]) {
+    static PANIC_ON: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
+    let on = PANIC_ON.get_or_init(|| {
+        std::env::var_os("NORMURL_DEBUG_PANIC_ON").map(std::ffi::OsString::into_encoded_bytes)
+    });
+    if on.as_deref() == Some(line) {
+        panic!("injected by NORMURL_DEBUG_PANIC_ON");
+    }
+}
+
 impl Transform for Normalizer {
     type State = State;
     type Stats = Stats;
@@ -451,6 +466,8 @@ impl Transform for Normalizer {
         out: &mut Output<'_, Stats>,
     ) -> Result<Outcome, Stop> {
         let line = record.bytes();
+        #[cfg(debug_assertions)]
+        debug_panic_hook(line);
         // Valid UTF-8 unless proven otherwise (checked once per batch by the
         // pipeline); the policy only runs for the rare other lines.
         let text = record.to_str().ok();

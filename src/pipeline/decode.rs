@@ -142,12 +142,12 @@ impl Source {
             Format::Plain => Box::new(rdr),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(
+            Format::Gzip => Box::new(Capped(flate2::bufread::MultiGzDecoder::new(
                 BufReader::with_capacity(1 << 16, rdr),
-            )),
-            Format::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(
+            ))),
+            Format::Zstd => Box::new(Capped(zstd::stream::read::Decoder::with_buffer(
                 BufReader::with_capacity(1 << 16, rdr),
-            )?),
+            )?)),
         };
         Ok(Source { rdr, format, raw })
     }
@@ -171,6 +171,25 @@ fn read_up_to<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(n)
+}
+
+/// The most a decompressor is asked for in one `read`.
+///
+/// A decompressor that meets damaged data returns the error and not the
+/// bytes it decoded earlier in the same call (zlib and zstd report how much
+/// they wrote only on success), so the smaller each call, the less of what
+/// came before the fault is lost: at most this much. 32 KiB costs nothing
+/// measurable (one call per 32 KiB against microseconds of decoding).
+const DECOMPRESS_READ_MAX: usize = 32 << 10;
+
+/// A reader whose calls ask for at most [`DECOMPRESS_READ_MAX`] bytes.
+struct Capped<R>(R);
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(DECOMPRESS_READ_MAX);
+        self.0.read(&mut buf[..n])
+    }
 }
 
 /// Counts raw bytes as they are read.

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod bin;
+
 use serde_json::Value;
 
 /// The corpora, in the order the benchmark reports them.
