@@ -66,6 +66,13 @@ fn canonicalizer(name: &str) -> Option<Canonicalizer> {
         builder.output(OutputForm::Surt(SurtOptions::CDX));
         return Some(builder.build());
     }
+    // `PROFILE+surt` and `PROFILE+ssurt`: another output form, for
+    // checking that those outputs do not change either.
+    if let Some((profile, output)) = name.split_once('+') {
+        let mut builder = Canonicalizer::builder(profile.parse::<Profile>().ok()?);
+        builder.output(output.parse::<OutputForm>().ok()?);
+        return Some(builder.build());
+    }
     name.parse::<Profile>().ok().map(Canonicalizer::new)
 }
 
@@ -124,7 +131,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let Some(canon) = args.first().and_then(|name| canonicalizer(name)) else {
-        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt> <file>...");
+        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
         eprintln!("       canon_corpus --time ROUNDS all <file>...");
         return ExitCode::FAILURE;
     };

@@ -169,7 +169,7 @@ impl CanonicalizerBuilder {
             tracking: self.tracking.clone(),
             output: self.output,
             idn: self.idn,
-            plan: fast::Plan::new(self.rules, self.output),
+            plan: fast::Plan::new(self.rules, self.output, &self.tracking),
         }
     }
 }

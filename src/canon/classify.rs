@@ -122,6 +122,38 @@ pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
     classify_scalar(&href[start..end]).contains(Features(W))
 }
 
+/// Appends `href[..keep]` and `href[start..]` to `out` and returns true
+/// when `href[start..]` has none of the features `W`; returns false,
+/// leaving `out` as it was, when it has some (`keep <= start`). This is
+/// [`any`] and the copy in one pass over the bytes, for the many URLs the
+/// fast path writes unchanged or with a cut before the scanned range (a
+/// leading `www.`): each vector the scan loads is also stored, instead of
+/// a second pass (a `memcpy` call) after the scan.
+#[inline(always)]
+pub(crate) fn append_if_none<const W: u8>(
+    href: &[u8],
+    keep: usize,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // The vector code stores the first 16 bytes for `..keep`, then
+        // 16-byte vectors from `start` on (or from 0 when nothing is cut).
+        let n = href.len();
+        if W != 0 && keep <= 16 && n >= 16 && (start == keep || n - start >= 16) {
+            return sse2::append_if_none::<W>(href, keep, start, out);
+        }
+    }
+    if any::<W>(href, start, href.len()) {
+        return false;
+    }
+    out.reserve(keep + href.len() - start);
+    out.extend_from_slice(&href[..keep]);
+    out.extend_from_slice(&href[start..]);
+    true
+}
+
 /// [`any`] for a set of features known at run time.
 pub(crate) fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> bool {
     ANY[(want.0 & Features::ALL.0) as usize](href, start, end)
@@ -148,6 +180,7 @@ mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128,
+        _mm_storeu_si128,
     };
 
     #[inline(always)]
@@ -267,6 +300,94 @@ mod sse2 {
         let in_range = u32::MAX << start.saturating_sub(window).min(16);
         movemask(found) | (movemask(wanted::<W>(v, next)) & in_range) != 0
     }
+
+    /// [`super::append_if_none`] for `keep <= 16`, `href.len() >= 16` and,
+    /// when `keep < start`, 16 bytes or more from `start` on (so that the
+    /// last vector does not store bytes before `start`): [`any`] from
+    /// `start` to the end of `href`, storing
+    /// every vector it loads into `out`'s spare capacity (`start - keep`
+    /// bytes earlier), after the first 16 bytes of `href`.
+    #[inline(always)]
+    pub(super) fn append_if_none<const W: u8>(
+        href: &[u8],
+        keep: usize,
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let n = href.len();
+        assert!(keep <= 16 && keep <= start && start <= n && n >= 16);
+        assert!(start == keep || n - start >= 16);
+        let shift = start - keep;
+        let total = n - shift;
+        out.reserve(total);
+        let len = out.len();
+        // Raw pointers: the loop runs for every URL, and slice bounds
+        // checks on both sides were a third of its instructions.
+        let src = href.as_ptr();
+        // SAFETY: `reserve` made room for `total` bytes after `len`.
+        let dst = unsafe { out.as_mut_ptr().add(len) };
+        // SAFETY (for the loads and stores below): a load at `src + j`
+        // reads `j..j + 16`, in `href` when `j + 16 <= n`; a store at
+        // `dst + j - shift` writes `j - shift..j - shift + 16`, inside the
+        // reserved `total` bytes when `j + 16 <= n`. `load_ptr` and
+        // `store_ptr` have no alignment requirement.
+        //
+        // `..keep` (and bytes the stores below overwrite).
+        unsafe { store_ptr(dst, load_ptr(src)) };
+        let mut found = zero();
+        let mut i = start;
+        while i + 17 <= n {
+            // SAFETY: `i + 17 <= n`, see above.
+            let v = unsafe { load_ptr(src.add(i)) };
+            unsafe { store_ptr(dst.add(i - shift), v) };
+            let next = || unsafe { load_ptr(src.add(i + 1)) };
+            found = or(found, wanted::<W>(v, next));
+            i += 16;
+        }
+        // The last 16 bytes, as in `any`.
+        let window = n - 16;
+        // SAFETY: `window + 16 == n`; `window >= start` when `shift > 0`
+        // (asserted above), so `window - shift` does not underflow.
+        let v = unsafe { load_ptr(src.add(window)) };
+        unsafe { store_ptr(dst.add(window - shift), v) };
+        // SAFETY: SSE2 intrinsic, always available on x86_64.
+        let next = || unsafe { _mm_srli_si128::<1>(v) };
+        let in_range = u32::MAX << start.saturating_sub(window).min(16);
+        if movemask(found) | (movemask(wanted::<W>(v, next)) & in_range) != 0 {
+            return false;
+        }
+        // SAFETY: the first `total` bytes after `len` are written: `..16`,
+        // then `keep..i - shift` by the loop, which stops at an `i` past
+        // `n - 17`, and `total - 16..`. With `keep <= 16` that covers
+        // `..total` (when the loop does not run, `n < start + 17`, so
+        // `total - 16 <= keep` and `..16` and `total - 16..` meet). The
+        // stores after the first hold the right bytes: they load from
+        // `start` on (`window >= start` when `shift > 0`).
+        unsafe { out.set_len(len + total) };
+        true
+    }
+
+    /// Loads 16 bytes from `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p..p + 16` must be readable.
+    #[inline(always)]
+    unsafe fn load_ptr(p: *const u8) -> __m128i {
+        // SAFETY: the caller's; no alignment requirement, SSE2 baseline.
+        unsafe { _mm_loadu_si128(p.cast::<__m128i>()) }
+    }
+
+    /// Stores 16 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p..p + 16` must be writable.
+    #[inline(always)]
+    unsafe fn store_ptr(p: *mut u8, v: __m128i) {
+        // SAFETY: the caller's; no alignment requirement, SSE2 baseline.
+        unsafe { _mm_storeu_si128(p.cast::<__m128i>(), v) }
+    }
 }
 
 #[cfg(test)]
@@ -334,6 +455,72 @@ mod tests {
         }
     }
 
+    /// [`append_if_none`] against [`classify_scalar`] and a plain copy.
+    fn check_append(href: &[u8], keep: usize, start: usize) {
+        let want = [
+            Features::PERCENT,
+            Features::ALL.without(Features::AMP),
+            Features::PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR)),
+        ];
+        for want in want {
+            let found = classify_scalar(&href[start..]).contains(want);
+            let mut out = b"prefix".to_vec();
+            let appended = APPEND[usize::from(want.bits())](href, keep, start, &mut out);
+            assert_eq!(appended, !found, "{href:?} {keep} {start} {want:?}");
+            let mut expected = b"prefix".to_vec();
+            if appended {
+                expected.extend_from_slice(&href[..keep]);
+                expected.extend_from_slice(&href[start..]);
+            }
+            assert_eq!(out, expected, "{href:?} {keep} {start} {want:?}");
+        }
+    }
+
+    /// An instance of [`append_if_none`].
+    type AppendFn = fn(&[u8], usize, usize, &mut Vec<u8>) -> bool;
+
+    /// One instance of [`append_if_none`] per set of features.
+    static APPEND: [AppendFn; 64] = {
+        macro_rules! instances {
+            ($($w:literal)*) => { [$(append_if_none::<$w> as AppendFn),*] };
+        }
+        instances!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+            61 62 63
+        )
+    };
+
+    #[test]
+    fn append_matches_scan_and_copy() {
+        // Every interesting byte (or pair) at every position of hrefs of
+        // 1 to 60 bytes, scanned from every start up to 20, keeping
+        // everything before it or cutting 4 bytes (as for `www.`).
+        for len in 1..61 {
+            for pos in 0..len {
+                for (first, second) in [
+                    (b'%', b'a'),
+                    (b'/', b'/'),
+                    (b'.', b'.'),
+                    (b';', b'a'),
+                    (b'a', b'a'),
+                ] {
+                    let mut href = vec![b'a'; len];
+                    href[pos] = first;
+                    if pos + 1 < len {
+                        href[pos + 1] = second;
+                    }
+                    for start in 0..len.min(21) {
+                        check_append(&href, start, start);
+                        if start >= 4 {
+                            check_append(&href, start - 4, start);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Compares ranges that start or end at, just before or just after
     /// `pos`, or at the ends of `href`.
     fn check_ranges(scans: &[Features], href: &[u8], pos: usize) {
@@ -356,6 +543,16 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn append_matches_scalar(
+            href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),
+            start in 0usize..24,
+            cut in 0usize..6,
+        ) {
+            let start = start.min(href.len());
+            check_append(&href, start.saturating_sub(cut), start);
+        }
+
         #[test]
         fn matches_scalar(
             href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),

@@ -18,12 +18,11 @@
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
-use super::classify::{any, any_of, classify_scalar, Features};
+use super::classify::{any, any_of, append_if_none, classify_scalar, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
-use super::{host, Canonicalizer, OutputForm, Rule, RuleSet};
-use std::ops::Range;
+use super::{host, Canonicalizer, OutputForm, Rule, RuleSet, TrackingParams};
 
 use crate::{HostKind, SchemeType, Url};
 
@@ -51,6 +50,11 @@ pub(super) struct Plan {
     /// Whether the straight line may be taken at all: URL output and no
     /// `force-http`.
     simple: bool,
+    /// The first bytes of the parameters that `strip-tracking` and
+    /// `strip-session-ids` may remove (see [`query::removable_starts`]):
+    /// a query of one parameter that starts with another byte stays as it
+    /// is, with no decoding and no name lookup.
+    param_starts: [bool; 256],
 }
 
 /// An instance of [`straight`].
@@ -89,7 +93,7 @@ const CUT_RULES: RuleSet = RuleSet::from_rules(&[
 ]);
 
 impl Plan {
-    pub(super) fn new(rules: RuleSet, output: OutputForm) -> Plan {
+    pub(super) fn new(rules: RuleSet, output: OutputForm, tracking: &TrackingParams) -> Plan {
         let percent = Percent {
             decode: rules.contains(Rule::DecodeUnreserved),
             upper: rules.contains(Rule::UppercasePercent),
@@ -139,6 +143,7 @@ impl Plan {
             cuts,
             whole: !cuts && path.contains_all(query.union(fragment)),
             simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
+            param_starts: query::removable_starts(rules, tracking),
         }
     }
 }
@@ -160,29 +165,23 @@ struct Layout {
 }
 
 impl Layout {
+    /// From the URL's offsets: no `str` slicing, so no UTF-8 boundary
+    /// checks (the href is ASCII anyway).
     #[inline(always)]
     fn of(url: &Url) -> Layout {
-        let href = url.href();
-        let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
-        let host = url.hostname();
-        let path = url.pathname();
-        let (path_start, path_end) = (at(path), at(path) + path.len());
-        let len = href.len();
-        // After the path come `?` and the query, `#` and the fragment, or
-        // the end: no getter is needed for URLs with neither.
-        let (query, query_end) = if href.as_bytes().get(path_end) == Some(&b'?') {
-            (Some(path_end), url.fragment().map_or(len, |f| at(f) - 1))
-        } else {
-            (None, path_end)
-        };
+        let len = url.href().len();
+        let (host_start, host_end) = url.host_offsets();
+        let (query, fragment) = url.query_fragment_offsets();
+        // Without a query, `query_end` is `path_end`: `#` or the end.
+        let query_end = fragment.unwrap_or(len);
         Layout {
-            host_start: at(host),
-            host_end: at(host) + host.len(),
-            path_start,
-            path_end,
+            host_start,
+            host_end,
+            path_start: url.path_offset(),
+            path_end: query.unwrap_or(query_end),
             query,
             query_end,
-            fragment: (query_end < len).then_some(query_end),
+            fragment,
             len,
         }
     }
@@ -254,6 +253,9 @@ pub(super) fn apply(
 /// rules in the host and path (`W` has what [`Plan::new`] scans for
 /// there). URLs with a query or fragment go on in [`tail`], the others
 /// take [`careful`].
+///
+/// This runs for every URL, so it works on the URL's byte offsets (no
+/// `str` slicing), makes one scan, and writes with one capacity check.
 fn straight<const W: u8>(
     canon: &Canonicalizer,
     url: &Url,
@@ -264,83 +266,152 @@ fn straight<const W: u8>(
     let plan = &canon.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
-    let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
-    let host = url.hostname();
-    let host_start = at(host);
+    let at = Layout::of(url);
     // The byte before a host is `@` exactly when the serializer wrote
     // credentials, else the second `/` of `//`.
-    let userinfo = url.has_host() && href[host_start - 1] == b'@';
-    if plan.whole {
-        if !plan.simple || userinfo || any::<W>(href, host_start, href.len()) {
-            return careful(canon, url, params, tmp, out);
-        }
-        out.extend_from_slice(href);
-        return Some(RuleSet::EMPTY);
-    }
-    let path = url.pathname();
-    let (path_start, path_end) = (at(path), at(path) + path.len());
-    if !plan.simple || userinfo || any::<W>(href, host_start, path_end) {
+    let userinfo = url.has_host() && href[at.host_start - 1] == b'@';
+    if !plan.simple || userinfo {
         return careful(canon, url, params, tmp, out);
     }
-    if path_end < href.len() {
-        let parts = [host_start, host_start + host.len(), path_start, path_end];
-        return tail(canon, url, parts, params, tmp, out);
+    if plan.whole {
+        // One scan to the end tells all (`semantic`).
+        if append_if_none::<W>(href, at.host_start, at.host_start, out) {
+            return Some(RuleSet::EMPTY);
+        }
+        return careful(canon, url, params, tmp, out);
     }
-    if !plan.cuts {
-        out.extend_from_slice(href);
-        return Some(RuleSet::EMPTY);
+    if at.path_end < at.len {
+        if any::<W>(href, at.host_start, at.path_end) {
+            return careful(canon, url, params, tmp, out);
+        }
+        return tail(canon, url, params, tmp, out);
     }
     // Only the host, the port and the path: cuts at the start of the host,
-    // the port and the last byte.
-    let mut edit = Edit::default();
-    if url.host_kind() == HostKind::Domain {
-        domain(rules, host.as_bytes(), &mut edit).ok()?;
+    // the port and the last byte. The checks that may decline come before
+    // the scan (when the scan finds something, `careful` declines too).
+    let host = &href[at.host_start..at.host_end];
+    let domain = url.host_kind() == HostKind::Domain;
+    if domain && trim_dots_declines(rules, host) {
+        return None;
     }
-    let drop_port = url.port_number().is_some() && rules.contains(Rule::DropPort);
-    edit.fired.insert_if(Rule::DropPort, drop_port);
-    let mut end = href.len();
-    if rules.contains(Rule::StripTrailingSlash)
-        && path_end - path_start > 1
-        && href[end - 1] == b'/'
-        && !url.has_opaque_path()
-    {
-        if trailing_slash_declines(url, href, path_start, path_end) {
-            return None;
+    let slash = rules.contains(Rule::StripTrailingSlash)
+        && at.path_end - at.path_start > 1
+        && href[at.len - 1] == b'/'
+        && !url.has_opaque_path();
+    if slash && trailing_slash_declines(url, href, at.path_start, at.path_end) {
+        return None;
+    }
+    let mut fired = RuleSet::EMPTY;
+    let mut cut = 0;
+    if domain && www_candidate(rules, host) {
+        // `www.` and one label to look at (most `www` hosts): the scan
+        // can start after it, for the whole host would not be scanned
+        // for more than `..`, which it cannot have there.
+        match host::strip_plain_www(host) {
+            Some(stripped) => cut = host.len() - stripped.len(),
+            None => return cut_ranges::<W>(canon, url, slash, params, tmp, out),
         }
-        end -= 1;
-        edit.fired.insert(Rule::StripTrailingSlash);
+        let rule = if rules.contains(Rule::StripWwwDigits) {
+            Rule::StripWwwDigits
+        } else {
+            Rule::StripWww
+        };
+        fired.insert_if(rule, cut > 0);
     }
-    let href = &href[..end];
-    if drop_port {
-        let port = host_start + host.len()..path_start;
-        write_cuts(href, host_start..host_start + edit.host_cut, port, out);
-    } else if edit.host_cut > 0 {
-        // `strip-www`, a quarter of crawled URLs.
-        out.reserve(href.len());
-        out.extend_from_slice(&href[..host_start]);
-        out.extend_from_slice(&href[host_start + edit.host_cut..]);
-    } else {
-        out.extend_from_slice(href);
+    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+        return cut_ranges::<W>(canon, url, slash, params, tmp, out);
     }
-    Some(edit.fired)
+    // Most URLs: the href, or the href without `www.` (a quarter of
+    // crawled URLs), maybe without its last byte. One pass scans and
+    // copies.
+    if !append_if_none::<W>(href, at.host_start, at.host_start + cut, out) {
+        return careful(canon, url, params, tmp, out);
+    }
+    if slash {
+        out.pop();
+        fired.insert(Rule::StripTrailingSlash);
+    }
+    Some(fired)
 }
 
-/// `href` without the ranges `host` and `port` (in that order).
+/// [`straight`] for the URLs without query or fragment that take more
+/// than one range of the href: a port to drop, or a `www` host that is
+/// not `www.` and one label. `slash` says whether the trailing slash goes
+/// (the caller has checked that the general path need not do it).
 #[inline(never)]
-fn write_cuts(href: &[u8], host: Range<usize>, port: Range<usize>, out: &mut Vec<u8>) {
-    out.reserve(href.len());
-    out.extend_from_slice(&href[..host.start]);
-    out.extend_from_slice(&href[host.end..port.start]);
-    out.extend_from_slice(&href[port.end..]);
+fn cut_ranges<const W: u8>(
+    canon: &Canonicalizer,
+    url: &Url,
+    slash: bool,
+    params: &mut QueryScratch,
+    tmp: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    let rules = canon.plan.rules;
+    let href = url.href().as_bytes();
+    let at = Layout::of(url);
+    if any::<W>(href, at.host_start, at.path_end) {
+        return careful(canon, url, params, tmp, out);
+    }
+    let mut fired = RuleSet::EMPTY;
+    let host = &href[at.host_start..at.host_end];
+    let host_cut = if url.host_kind() == HostKind::Domain && www_candidate(rules, host) {
+        strip_www(rules, host, &mut fired)
+    } else {
+        0
+    };
+    let mut end = at.len;
+    if slash {
+        end -= 1;
+        fired.insert(Rule::StripTrailingSlash);
+    }
+    let host = at.host_start + host_cut;
+    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+        fired.insert(Rule::DropPort);
+        append(
+            out,
+            [
+                &href[..at.host_start],
+                &href[host..at.host_end],
+                &href[at.path_start..end],
+            ],
+        );
+    } else {
+        append(out, [&href[..at.host_start], &href[host..end]]);
+    }
+    Some(fired)
 }
 
-/// [`straight`] for URLs with a query or a fragment, given the host and
-/// path ranges.
+/// Appends the concatenation of `parts` to `out` with one capacity check.
+/// The writers here copy an href in a few ranges; `extend_from_slice` per
+/// range (an out-of-line call and a capacity check each) cost more than
+/// the copies on these short URLs.
+#[inline(always)]
+fn append<const N: usize>(out: &mut Vec<u8>, parts: [&[u8]; N]) {
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    out.reserve(total);
+    let mut len = out.len();
+    for part in parts {
+        // SAFETY: `reserve` made room for `total` bytes after the old
+        // length, and `len` stays within it (the parts add up to
+        // `total`). The parts borrow the URL, not `out` (which is borrowed
+        // mutably), so they do not overlap the destination.
+        unsafe {
+            std::ptr::copy_nonoverlapping(part.as_ptr(), out.as_mut_ptr().add(len), part.len());
+        }
+        len += part.len();
+    }
+    // SAFETY: every byte up to `len` was just written (or was there).
+    unsafe { out.set_len(len) };
+}
+
+/// [`straight`] for URLs with a query or a fragment. (It finds the
+/// offsets again: passing them from [`straight`] would make that keep them
+/// in memory for all URLs.)
 #[inline(never)]
 fn tail(
     canon: &Canonicalizer,
     url: &Url,
-    [host_start, host_end, path_start, path_end]: [usize; 4],
     params: &mut QueryScratch,
     tmp: &mut Vec<u8>,
     out: &mut Vec<u8>,
@@ -348,24 +419,7 @@ fn tail(
     let plan = &canon.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
-    let len = href.len();
-    // After the path come `?` and the query, `#` and the fragment.
-    let (query, query_end) = if href[path_end] == b'?' {
-        let at = |part: &str| part.as_ptr() as usize - href.as_ptr() as usize;
-        (Some(path_end), url.fragment().map_or(len, |f| at(f) - 1))
-    } else {
-        (None, path_end)
-    };
-    let layout = Layout {
-        host_start,
-        host_end,
-        path_start,
-        path_end,
-        query,
-        query_end,
-        fragment: (query_end < len).then_some(query_end),
-        len,
-    };
+    let layout = &Layout::of(url);
     if let Some(mark) = layout.query {
         if any_of(plan.query_scan, href, mark + 1, layout.query_end) {
             return careful(canon, url, params, tmp, out);
@@ -376,41 +430,54 @@ fn tail(
             return None;
         }
     }
+    if !plan.cuts {
+        out.extend_from_slice(href);
+        return Some(RuleSet::EMPTY);
+    }
     let mut edit = Edit::default();
-    if plan.cuts {
-        if url.host_kind() == HostKind::Domain {
-            domain(rules, &href[layout.host_start..layout.host_end], &mut edit).ok()?;
-        }
-        if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-            edit.drop_port = true;
-            edit.fired.insert(Rule::DropPort);
-        }
-        if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
-            trailing_slash(url, href, &layout, &mut edit).ok()?;
-        }
-        if let Some(mark) = layout.query {
-            let query = QueryRules {
+    if url.host_kind() == HostKind::Domain {
+        edit.host_cut = domain(
+            rules,
+            &href[layout.host_start..layout.host_end],
+            &mut edit.fired,
+        )?;
+    }
+    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+        edit.drop_port = true;
+        edit.fired.insert(Rule::DropPort);
+    }
+    if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
+        trailing_slash(url, href, layout, &mut edit).ok()?;
+    }
+    if let Some(mark) = layout.query {
+        let query = &href[mark + 1..layout.query_end];
+        match query.first() {
+            // A parameter no rule removes, and with no `&` (the scan
+            // found none) nothing to sort or drop: most queries.
+            Some(&first) if !plan.param_starts[usize::from(first)] => {}
+            _ => QueryRules {
                 canon,
                 // The final host, as the general path passes it.
                 host: &href[layout.host_start + edit.host_cut..layout.host_end],
-                query: &href[mark + 1..layout.query_end],
+                query,
                 // The scan found no `&`.
                 single: true,
                 params,
                 tmp,
-            };
-            query.apply(&mut edit).ok()?;
+            }
+            .apply(&mut edit)
+            .ok()?,
         }
-        if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
-            edit.drop_fragment = true;
-            edit.fired.insert(Rule::DropFragment);
-        }
+    }
+    if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
+        edit.drop_fragment = true;
+        edit.fired.insert(Rule::DropFragment);
     }
     if edit.fired.is_empty() {
         // Every change fires a rule: nothing fired, nothing changed.
         out.extend_from_slice(href);
     } else {
-        write_url(url, &layout, &edit, out);
+        write_url(url, layout, &edit, out);
     }
     Some(edit.fired)
 }
@@ -446,7 +513,11 @@ fn careful(
         edit.fired.insert(Rule::StripUserinfo);
     }
     if url.host_kind() == HostKind::Domain {
-        domain(rules, &href[layout.host_start..layout.host_end], &mut edit).ok()?;
+        edit.host_cut = domain(
+            rules,
+            &href[layout.host_start..layout.host_end],
+            &mut edit.fired,
+        )?;
     }
     if url.port_number().is_some() && rules.contains(Rule::DropPort) {
         edit.drop_port = true;
@@ -585,29 +656,58 @@ fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Step {
 }
 
 /// `trim-host-dots` (declines when there are dots to trim; the scan has
-/// looked for `..`), `strip-www` and `strip-www-digits`.
+/// looked for `..`), `strip-www` and `strip-www-digits` on a domain:
+/// returns how many bytes to cut from the start of the host, and adds the
+/// rule that fired.
 #[inline(always)]
-fn domain(rules: RuleSet, host: &[u8], edit: &mut Edit) -> Step {
-    if rules.contains(Rule::TrimHostDots)
+fn domain(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> Option<usize> {
+    if trim_dots_declines(rules, host) {
+        return None;
+    }
+    if !www_candidate(rules, host) {
+        return Some(0);
+    }
+    Some(strip_www(rules, host, fired))
+}
+
+/// Whether `trim-host-dots` has dots to trim at the ends of a domain (the
+/// scans look for `..`): a job for the general path.
+#[inline(always)]
+fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
+    rules.contains(Rule::TrimHostDots)
         && (host.first() == Some(&b'.') || host.last() == Some(&b'.'))
-    {
-        return Err(Decline);
+}
+
+/// Whether `strip-www` or `strip-www-digits` may have something to strip
+/// from a domain: most hosts do not start with `www.` (`www` for
+/// `strip-www-digits`), and one 4-byte compare says so. Shorter hosts
+/// have nothing to strip (`www.` would leave an empty host).
+#[inline(always)]
+fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
+    let Some(&head) = host.first_chunk::<4>() else {
+        return false;
+    };
+    let head = u32::from_le_bytes(head);
+    if rules.contains(Rule::StripWwwDigits) {
+        head & 0x00ff_ffff == u32::from_le_bytes(*b"www\0")
+    } else {
+        rules.contains(Rule::StripWww) && head == u32::from_le_bytes(*b"www.")
     }
-    // Most hosts do not start with `www`: no call for them.
-    if !host.starts_with(b"www") {
-        return Ok(());
-    }
+}
+
+/// `strip-www` or `strip-www-digits` on a [candidate](www_candidate):
+/// the bytes to cut, and the rule added to `fired` when there are some.
+#[inline(always)]
+fn strip_www(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> usize {
     let digits = rules.contains(Rule::StripWwwDigits);
-    if digits || rules.contains(Rule::StripWww) {
-        edit.host_cut = host.len() - host::strip_www(host, digits).len();
-        let rule = if digits {
-            Rule::StripWwwDigits
-        } else {
-            Rule::StripWww
-        };
-        edit.fired.insert_if(rule, edit.host_cut > 0);
-    }
-    Ok(())
+    let cut = host.len() - host::strip_www(host, digits).len();
+    let rule = if digits {
+        Rule::StripWwwDigits
+    } else {
+        Rule::StripWww
+    };
+    fired.insert_if(rule, cut > 0);
+    cut
 }
 
 /// `strip-trailing-slash` on a hierarchical path.
@@ -680,7 +780,8 @@ impl QueryRules<'_> {
     }
 }
 
-/// Copies an href to `out` leaving out ranges, given in order.
+/// Copies an href to `out` leaving out ranges, given in order, with one
+/// capacity check for all of it.
 struct Copier<'a> {
     href: &'a [u8],
     /// Where the next copy starts.
@@ -688,19 +789,47 @@ struct Copier<'a> {
     out: &'a mut Vec<u8>,
 }
 
-impl Copier<'_> {
+impl<'a> Copier<'a> {
+    #[inline(always)]
+    fn new(href: &'a [u8], out: &'a mut Vec<u8>) -> Copier<'a> {
+        // What is written is `href` minus some ranges: never longer.
+        out.reserve(href.len());
+        Copier { href, from: 0, out }
+    }
+
     /// Leaves out `href[start..end]`.
     #[inline(always)]
     fn skip(&mut self, start: usize, end: usize) {
         if start > self.from {
-            self.out.extend_from_slice(&self.href[self.from..start]);
+            self.copy(start);
         }
         self.from = end;
     }
 
+    /// Copies `href[self.from..to]`.
     #[inline(always)]
-    fn finish(self) {
-        self.out.extend_from_slice(&self.href[self.from..]);
+    fn copy(&mut self, to: usize) {
+        let part = &self.href[self.from..to];
+        let len = self.out.len();
+        // `new` reserved `href.len()` bytes and the parts copied are
+        // disjoint ranges of `href`, so this never fails; the check
+        // keeps the copy below sound whatever the caller passes.
+        assert!(self.out.capacity() - len >= part.len());
+        // SAFETY: there is room for `part` after `len` (checked above),
+        // and `part` borrows the URL, not `out`, so they do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                part.as_ptr(),
+                self.out.as_mut_ptr().add(len),
+                part.len(),
+            );
+            self.out.set_len(len + part.len());
+        }
+    }
+
+    #[inline(always)]
+    fn finish(mut self) {
+        self.copy(self.href.len());
     }
 }
 
@@ -710,8 +839,7 @@ impl Copier<'_> {
 #[inline(never)]
 fn write_url(url: &Url, layout: &Layout, edit: &Edit, out: &mut Vec<u8>) {
     let href = url.href().as_bytes();
-    out.reserve(href.len());
-    let mut copier = Copier { href, from: 0, out };
+    let mut copier = Copier::new(href, out);
     if edit.drop_userinfo {
         copier.skip(url.scheme().len() + 3, layout.host_start);
     }

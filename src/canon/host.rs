@@ -103,19 +103,30 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
     // A quarter of crawled hosts are `www.` and a domain that starts with
     // neither `www` nor a dot and does not end with a dot: one label to
     // look at, no loop.
-    if let Some(rest) = domain.strip_prefix(b"www.") {
-        let plain = !rest.starts_with(b"www")
-            && rest.first().is_some_and(|&b| b != b'.')
-            && rest.last() != Some(&b'.');
-        if plain {
-            return if may_be_public_suffix(rest) {
-                domain
-            } else {
-                rest
-            };
-        }
+    match strip_plain_www(domain) {
+        Some(stripped) => stripped,
+        None => strip_www_labels(domain, digits),
     }
-    strip_www_labels(domain, digits)
+}
+
+/// [`strip_www`] for the common domain: `www.` and a remainder that does
+/// not start with `www` or a dot and does not end with a dot, so there is
+/// one label to look at (the same for `strip-www-digits`). `None` for other
+/// domains.
+#[inline]
+pub(crate) fn strip_plain_www(domain: &[u8]) -> Option<&[u8]> {
+    let rest = domain.strip_prefix(b"www.")?;
+    let plain = !rest.starts_with(b"www")
+        && rest.first().is_some_and(|&b| b != b'.')
+        && rest.last() != Some(&b'.');
+    if !plain {
+        return None;
+    }
+    Some(if may_be_public_suffix(rest) {
+        domain
+    } else {
+        rest
+    })
 }
 
 /// [`strip_www`] label by label: the reference, and the way for the hosts

@@ -195,6 +195,13 @@ impl TrackingParams {
         })
     }
 
+    /// Whether `byte` starts some name or prefix of the list: names that
+    /// start with another byte never match.
+    #[inline]
+    pub(crate) fn may_start(&self, byte: u8) -> bool {
+        self.first_bytes[usize::from(byte)]
+    }
+
     /// Whether the list matches nothing (then `strip-tracking` is free).
     pub fn is_empty(&self) -> bool {
         self.exact.is_empty() && self.prefixes.is_empty()

@@ -249,6 +249,30 @@ impl Url {
         &self.serialization[start as usize..end as usize]
     }
 
+    /// Where the host starts and ends in the href: the byte offsets of
+    /// [`Url::hostname`], without the `str` slicing (for the
+    /// canonicalizer's fast path, which works on the href's bytes).
+    #[inline]
+    pub(crate) fn host_offsets(&self) -> (usize, usize) {
+        (self.host_start as usize, self.host_end as usize)
+    }
+
+    /// Where [`Url::pathname`] starts in the href.
+    #[inline]
+    pub(crate) fn path_offset(&self) -> usize {
+        self.path_start as usize
+    }
+
+    /// The offsets of the `?` and of the `#` in the href, when the query
+    /// and the fragment are not null.
+    #[inline]
+    pub(crate) fn query_fragment_offsets(&self) -> (Option<usize>, Option<usize>) {
+        (
+            self.query_start.map(|q| q as usize),
+            self.fragment_start.map(|f| f as usize),
+        )
+    }
+
     #[inline]
     fn len_u32(&self) -> u32 {
         self.serialization.len() as u32
