@@ -668,7 +668,7 @@ fn unescape_path(
     if memchr::memchr(b'%', path).is_none() {
         return false;
     }
-    percent::unescape_repeatedly(path, decoded, tmp);
+    percent::unescape_repeatedly(path, decoded);
     tmp.clear();
     path::resolve_dots(decoded, tmp);
     percent::encode(tmp, &PATH_MINIMAL, lower, out);

@@ -206,8 +206,8 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
 /// decoded does not change the fixed point, and this gives the same result
 /// as decoding the whole text again and again (the reference in the tests),
 /// in linear time instead of quadratic: `%252525…41` with a million `25`s
-/// would otherwise take a million passes. `_tmp` is no longer needed.
-pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>, _tmp: &mut Vec<u8>) {
+/// would otherwise take a million passes.
+pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>) {
     out.clear();
     let mut i = 0;
     while let Some(next) = memchr(b'%', &input[i..]) {
@@ -288,8 +288,8 @@ mod tests {
     }
 
     fn unescape(input: &str) -> Vec<u8> {
-        let (mut out, mut tmp) = (Vec::new(), Vec::new());
-        unescape_repeatedly(input.as_bytes(), &mut out, &mut tmp);
+        let mut out = Vec::new();
+        unescape_repeatedly(input.as_bytes(), &mut out);
         out
     }
 
@@ -430,12 +430,12 @@ mod tests {
             // decode(encode(s)) == s when the set contains '%', so a second
             // unescape + encode round changes nothing: what makes the
             // unescape rules idempotent.
-            let (mut once, mut tmp) = (Vec::new(), Vec::new());
-            unescape_repeatedly(&input, &mut once, &mut tmp);
+            let mut once = Vec::new();
+            unescape_repeatedly(&input, &mut once);
             let mut encoded = Vec::new();
             encode(&once, &PATH_MINIMAL, false, &mut encoded);
             let mut twice = Vec::new();
-            unescape_repeatedly(&encoded, &mut twice, &mut tmp);
+            unescape_repeatedly(&encoded, &mut twice);
             prop_assert_eq!(&twice, &once);
         }
     }

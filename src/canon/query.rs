@@ -22,7 +22,6 @@ pub(crate) struct QueryScratch {
     keys: Vec<u8>,
     decoded: Vec<u8>,
     tmp: Vec<u8>,
-    tmp2: Vec<u8>,
 }
 
 /// A piece and where its sort keys live.
@@ -94,11 +93,11 @@ pub(crate) fn unescape(
         if i > 0 {
             out.push(b'&');
         }
-        percent::unescape_repeatedly(piece.name(query), &mut scratch.tmp, &mut scratch.tmp2);
+        percent::unescape_repeatedly(piece.name(query), &mut scratch.tmp);
         percent::encode(&scratch.tmp, &QUERY_NAME_MINIMAL, lower, out);
         if let Some(value) = piece.value(query) {
             out.push(b'=');
-            percent::unescape_repeatedly(value, &mut scratch.tmp, &mut scratch.tmp2);
+            percent::unescape_repeatedly(value, &mut scratch.tmp);
             percent::encode(&scratch.tmp, &QUERY_VALUE_MINIMAL, lower, out);
         }
     }
