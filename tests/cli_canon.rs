@@ -2,42 +2,17 @@
 //! --output url|surt|ssurt, --dedup (in memory, spilled, adjacent),
 //! --explain and the `rules` subcommand, running the built binary.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+use common::bin::Ran;
 
 fn run(args: &[&str], stdin: &str) -> Ran {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_normurl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run normurl");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    Ran {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    common::bin::run(args, stdin.as_bytes())
 }
 
 #[track_caller]
 fn ok(args: &[&str], stdin: &str) -> String {
-    let ran = run(args, stdin);
-    assert_eq!(ran.code, Some(0), "stderr: {}", ran.stderr);
-    ran.stdout
+    run(args, stdin).ok().out()
 }
 
 const INPUT: &str = "\

@@ -405,6 +405,35 @@ fn append<const N: usize>(out: &mut Vec<u8>, parts: [&[u8]; N]) {
     unsafe { out.set_len(len) };
 }
 
+/// The cuts of the host (`strip-www`, `trim-host-dots`), the port and a
+/// trailing slash, for [`tail`] and [`careful`]; `None` when one of them
+/// needs the general path. Inlined into both, so the layout stays in
+/// registers.
+#[inline(always)]
+fn cut_host_port_slash(
+    rules: RuleSet,
+    url: &Url,
+    href: &[u8],
+    layout: &Layout,
+    edit: &mut Edit,
+) -> Option<()> {
+    if url.host_kind() == HostKind::Domain {
+        edit.host_cut = domain(
+            rules,
+            &href[layout.host_start..layout.host_end],
+            &mut edit.fired,
+        )?;
+    }
+    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
+        edit.drop_port = true;
+        edit.fired.insert(Rule::DropPort);
+    }
+    if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
+        trailing_slash(url, href, layout, edit).ok()?;
+    }
+    Some(())
+}
+
 /// [`straight`] for URLs with a query or a fragment. (It finds the
 /// offsets again: passing them from [`straight`] would make that keep them
 /// in memory for all URLs.)
@@ -435,20 +464,7 @@ fn tail(
         return Some(RuleSet::EMPTY);
     }
     let mut edit = Edit::default();
-    if url.host_kind() == HostKind::Domain {
-        edit.host_cut = domain(
-            rules,
-            &href[layout.host_start..layout.host_end],
-            &mut edit.fired,
-        )?;
-    }
-    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        edit.drop_port = true;
-        edit.fired.insert(Rule::DropPort);
-    }
-    if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
-        trailing_slash(url, href, layout, &mut edit).ok()?;
-    }
+    cut_host_port_slash(rules, url, href, layout, &mut edit)?;
     if let Some(mark) = layout.query {
         let query = &href[mark + 1..layout.query_end];
         match query.first() {
@@ -512,20 +528,7 @@ fn careful(
         edit.drop_userinfo = true;
         edit.fired.insert(Rule::StripUserinfo);
     }
-    if url.host_kind() == HostKind::Domain {
-        edit.host_cut = domain(
-            rules,
-            &href[layout.host_start..layout.host_end],
-            &mut edit.fired,
-        )?;
-    }
-    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        edit.drop_port = true;
-        edit.fired.insert(Rule::DropPort);
-    }
-    if rules.contains(Rule::StripTrailingSlash) && !url.has_opaque_path() {
-        trailing_slash(url, href, &layout, &mut edit).ok()?;
-    }
+    cut_host_port_slash(rules, url, href, &layout, &mut edit)?;
     if let Some(mark) = layout.query {
         let query = QueryRules {
             canon,
