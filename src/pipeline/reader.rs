@@ -53,6 +53,10 @@ pub(crate) struct BatchReader {
     /// An error to report once the batch read before it has been handed
     /// out.
     pending: Option<Error>,
+    /// An over-long record cut short by a read error, held in the carry,
+    /// to hand out (from this input) after the batch of the records before
+    /// it and before `pending`.
+    stranded: Option<usize>,
     /// Raw bytes read from inputs that are finished.
     pub(crate) raw_in: u64,
 }
@@ -85,6 +89,7 @@ impl BatchReader {
             },
             raw_total,
             pending: None,
+            stranded: None,
             raw_in: 0,
         }
     }
@@ -104,6 +109,13 @@ impl BatchReader {
     /// read before it is returned first, then the error.
     pub(crate) fn next<S: Merge>(&mut self, batch: &mut Batch<S>) -> Result<bool, Error> {
         loop {
+            if let Some(file) = self.stranded.take() {
+                batch.begin(file);
+                batch.push_input(&self.cutter.carry);
+                self.cutter.carry.clear();
+                batch.kind = Kind::Overlong(Part::First);
+                return Ok(true);
+            }
             if let Some(e) = self.pending.take() {
                 return Err(e);
             }
@@ -142,14 +154,24 @@ impl BatchReader {
             } else {
                 cutter.fill_records(open, batch)
             };
-            if let Err((source, unprocessed)) = filled {
+            if let Err(failure) = filled {
                 // Nothing of this input can be trusted after the error, and
-                // the run stops: report it after the batch.
+                // the run stops: report it after the batch (and after the
+                // stranded over-long record, if any).
+                let ReadFailure {
+                    source,
+                    unprocessed,
+                    stranded,
+                } = failure;
                 self.pending = Some(read_error(&self.names, open, source, unprocessed));
                 self.raw_in += open.source.raw_offset();
                 self.next = self.inputs.len();
+                if stranded {
+                    self.stranded = Some(open.file);
+                } else {
+                    cutter.carry.clear();
+                }
                 self.src = None;
-                cutter.carry.clear();
             }
             if batch.len > 0 || batch.kind != Kind::Records {
                 return Ok(true);
@@ -158,9 +180,25 @@ impl BatchReader {
     }
 }
 
-/// A read error, and the bytes of an incomplete record dropped because of
-/// it.
-type ReadFailure = (io::Error, usize);
+/// A read error, and what it leaves behind.
+struct ReadFailure {
+    source: io::Error,
+    /// The bytes of an incomplete record dropped because of it.
+    unprocessed: usize,
+    /// Whether the carry holds the start of a record already over the
+    /// limit, to hand out before the error (see `fill_records`).
+    stranded: bool,
+}
+
+impl ReadFailure {
+    fn new(source: io::Error, unprocessed: usize) -> ReadFailure {
+        ReadFailure {
+            source,
+            unprocessed,
+            stranded: false,
+        }
+    }
+}
 
 impl Cutter {
     /// Reads whole records into `batch` (which holds the carry). On a read
@@ -189,8 +227,26 @@ impl Cutter {
             if let Err(source) = read {
                 let cut = memrchr(limits.term, &batch.input[..batch.len]).map_or(0, |p| p + 1);
                 let unprocessed = batch.len - cut;
+                if unprocessed > limits.max_record.saturating_add(1) {
+                    // The last record is over the limit already. Smaller
+                    // batches would have handed out its first pieces
+                    // before reaching the error, so hand out what there is
+                    // of it too: what is written before an error must not
+                    // depend on the batch size (or on -j).
+                    if cut == 0 {
+                        batch.kind = Kind::Overlong(Part::First);
+                        return Err(ReadFailure::new(source, 0));
+                    }
+                    self.carry.extend_from_slice(&batch.input[cut..batch.len]);
+                    batch.len = cut;
+                    return Err(ReadFailure {
+                        source,
+                        unprocessed: 0,
+                        stranded: true,
+                    });
+                }
                 batch.len = cut;
-                return Err((source, unprocessed));
+                return Err(ReadFailure::new(source, unprocessed));
             }
             if open.exhausted {
                 // The whole rest is the batch; its last record may lack
@@ -226,10 +282,14 @@ impl Cutter {
         let limits = self.limits;
         let target = batch.len + limits.batch_bytes;
         if let Err(source) = read_to(open, batch, target, &mut self.bytes_in) {
-            // The pieces before this one are written already; the error
+            // The pieces before this one are handed out already; this one
+            // goes too, however short (how far the last piece got must not
+            // depend on the batch size), without a terminator: the error
             // message says where the input broke.
-            batch.len = 0;
-            return Err((source, 0));
+            if batch.len > 0 {
+                batch.kind = Kind::Overlong(Part::Middle);
+            }
+            return Err(ReadFailure::new(source, 0));
         }
         if let Some(p) = memchr(limits.term, &batch.input[..batch.len]) {
             self.carry.extend_from_slice(&batch.input[p + 1..batch.len]);
