@@ -151,3 +151,36 @@ fn bad_names_are_usage_errors() {
         assert!(ran.stdout.is_empty());
     }
 }
+
+#[test]
+fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
+    let log = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
+               2026 404 2 http://a.example/x/ P ref\n\
+               2026 200 3 http://b.example/ - -\n\
+               bad line\n\
+               2026 301 4 HTTP://B.EXAMPLE - x\n";
+    // Lines 2 and 5 have the key of lines 1 and 3: dropped whole, the
+    // rest of each kept line byte for byte.
+    assert_eq!(
+        ok(&["--field", "4", "--profile", "aggressive", "--dedup"], log),
+        "2026 200 1 http://a.example/x - -\n\
+         2026 200 3 http://b.example/ - -\n\
+         bad line\n"
+    );
+    // With --output surt the key is the SURT (wayback keeps utm_*); with
+    // --only-field a line without the field gives its (empty) field.
+    assert_eq!(
+        ok(
+            &[
+                "--field",
+                "4",
+                "--output",
+                "surt",
+                "--dedup",
+                "--only-field"
+            ],
+            log
+        ),
+        "example,a)/x?utm_source=1\nexample,a)/x\nexample,b)/\n\n"
+    );
+}
