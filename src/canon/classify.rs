@@ -162,17 +162,20 @@ pub(crate) fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> b
 /// An instance of [`any`].
 type AnyFn = fn(&[u8], usize, usize) -> bool;
 
+/// `[f::<0> as T, f::<1> as T, ..., f::<63> as T]`: one instance of a
+/// function generic over a set of features per set, indexed by its bits.
+macro_rules! per_feature_set {
+    ($f:ident as $t:ty) => {
+        per_feature_set!(@ $f, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+            61 62 63)
+    };
+    (@ $f:ident, $t:ty; $($w:literal)*) => { [$($f::<$w> as $t),*] };
+}
+
 /// One instance of [`any`] per set of features, indexed by its bits.
-static ANY: [AnyFn; 64] = {
-    macro_rules! instances {
-        ($($w:literal)*) => { [$(any::<$w> as AnyFn),*] };
-    }
-    instances!(
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-        61 62 63
-    )
-};
+static ANY: [AnyFn; 64] = per_feature_set!(any as AnyFn);
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
@@ -480,16 +483,7 @@ mod tests {
     type AppendFn = fn(&[u8], usize, usize, &mut Vec<u8>) -> bool;
 
     /// One instance of [`append_if_none`] per set of features.
-    static APPEND: [AppendFn; 64] = {
-        macro_rules! instances {
-            ($($w:literal)*) => { [$(append_if_none::<$w> as AppendFn),*] };
-        }
-        instances!(
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-            61 62 63
-        )
-    };
+    static APPEND: [AppendFn; 64] = per_feature_set!(append_if_none as AppendFn);
 
     #[test]
     fn append_matches_scan_and_copy() {
