@@ -277,8 +277,15 @@ pub const RULES: &[Rule] = &[
             let Some(theirs) = ctx.theirs else {
                 return false;
             };
+            // The parser removes tabs and newlines first, so `.\n.` is `..`
+            // too (found by this target: `.\n.` against `c:/y//C:/`).
             let dot_dot = {
-                let lower = ctx.input.to_ascii_lowercase();
+                let lower: String = ctx
+                    .input
+                    .chars()
+                    .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
                 lower.contains("..") || lower.contains("%2e")
             };
             let base_ends_in_drive_letter = ctx
