@@ -38,7 +38,9 @@ pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
         Some(dot) => &domain[dot + 1..],
         None => return true,
     };
-    list.flags(parent) & WILDCARD != 0 && own & EXCEPTION == 0
+    list.may_be_wildcard_parent(parent)
+        && list.flags(parent) & WILDCARD != 0
+        && own & EXCEPTION == 0
 }
 
 /// `co.uk` is a rule of two or more labels. (Single-label rules need no
@@ -62,6 +64,10 @@ struct List {
     slots: Vec<(u32, u8, u8)>,
     /// `slots.len() - 1` (a power of two minus one).
     mask: usize,
+    /// By first byte, bit `min(length, 63)` set when a wildcard parent
+    /// (`ck` of `*.ck`) has that first byte and length: a few dozen names,
+    /// so most parents are ruled out without a hash or a probe.
+    wildcard_parents: [u64; 256],
 }
 
 impl List {
@@ -108,8 +114,12 @@ impl List {
             names: Vec::new(),
             slots: vec![(0, 0, 0); size],
             mask: size - 1,
+            wildcard_parents: [0; 256],
         };
         for (name, flag) in entries {
+            if flag == WILDCARD {
+                list.wildcard_parents[usize::from(name[0])] |= length_bit(name.len());
+            }
             let mut slot = hash(&name) & list.mask;
             loop {
                 let (start, len, flags) = list.slots[slot];
@@ -134,6 +144,13 @@ impl List {
         &self.names[start as usize..start as usize + usize::from(len)]
     }
 
+    /// False when `name` is no wildcard parent; true when it may be one.
+    #[inline]
+    fn may_be_wildcard_parent(&self, name: &[u8]) -> bool {
+        name.first()
+            .is_some_and(|&b| self.wildcard_parents[usize::from(b)] & length_bit(name.len()) != 0)
+    }
+
     /// The flags of `domain`, 0 when the list does not mention it.
     #[inline]
     fn flags(&self, domain: &[u8]) -> u8 {
@@ -152,6 +169,12 @@ impl List {
             slot = (slot + 1) & self.mask;
         }
     }
+}
+
+/// The bit of `len` in `List::wildcard_parents`.
+#[inline]
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
 }
 
 /// A hash of the first and last 8 bytes and the length (the two loads
@@ -299,6 +322,20 @@ mod tests {
             if let Some((_, parent)) = ascii.split_once('.') {
                 domains.push(parent.to_owned());
             }
+            domains.push(ascii);
+        }
+        // Every wildcard and exception rule (few, and the wildcard parents
+        // have their own filter): the parent, a child and a grandchild.
+        for rule in LIST
+            .lines()
+            .filter(|l| l.starts_with("*.") || l.starts_with('!'))
+        {
+            let name = rule.trim_start_matches('!').trim_start_matches("*.");
+            let Ok(ascii) = idna::domain_to_ascii(name) else {
+                continue;
+            };
+            domains.push(format!("x.{ascii}"));
+            domains.push(format!("y.x.{ascii}"));
             domains.push(ascii);
         }
         assert!(domains.len() > 500);
