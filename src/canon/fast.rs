@@ -11,10 +11,12 @@
 //!
 //! [`straight`] is the line most URLs take; [`careful`] takes the others
 //! (userinfo, something found by a scan, a query of several parameters,
-//! SURT output...) and looks at each component on its own. When some rule
-//! would rewrite bytes (decode a `%XX`, collapse `//`, reorder the
-//! query...), both give up before writing anything and the caller runs
-//! the general path, which applies every rule to copies of the components.
+//! SURT output...) and looks at each component on its own; it also runs the
+//! parameter rules, whose rewritten query (parameters dropped or sorted) it
+//! writes in place of the href's. When some other rule would rewrite bytes
+//! (decode a `%XX`, collapse `//`...), both give up before writing anything
+//! and the caller runs the general path, which applies every rule to copies
+//! of the components.
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
@@ -199,6 +201,9 @@ struct Edit {
     /// Bytes `strip-trailing-slash` removes from the end of the path.
     path_cut: usize,
     drop_query: bool,
+    /// The query rules rewrote the query (into the `tmp` buffer the fast
+    /// path was given); the href's query is replaced by that.
+    new_query: bool,
     drop_fragment: bool,
 }
 
@@ -493,7 +498,8 @@ fn tail(
         // Every change fires a rule: nothing fired, nothing changed.
         out.extend_from_slice(href);
     } else {
-        write_url(url, layout, &edit, out);
+        // A query of one parameter is kept or dropped, never rewritten.
+        write_url(url, layout, &edit, &[], out);
     }
     Some(edit.fired)
 }
@@ -522,7 +528,7 @@ fn careful(
     inspect(plan, url, &layout).ok()?;
     let mut edit = Edit::default();
     if !plan.cuts {
-        return Some(write(canon, url, &layout, &edit, out));
+        return Some(write(canon, url, &layout, &edit, &[], out));
     }
     if userinfo && rules.contains(Rule::StripUserinfo) {
         edit.drop_userinfo = true;
@@ -537,7 +543,7 @@ fn careful(
             query: &href[mark + 1..layout.query_end],
             single: false,
             params,
-            tmp,
+            tmp: &mut *tmp,
         };
         query.apply(&mut edit).ok()?;
     }
@@ -545,16 +551,18 @@ fn careful(
         edit.drop_fragment = true;
         edit.fired.insert(Rule::DropFragment);
     }
-    Some(write(canon, url, &layout, &edit, out))
+    Some(write(canon, url, &layout, &edit, tmp, out))
 }
 
 /// Writes the edited URL in the canonicalizer's output form; returns the
-/// rules that fired.
+/// rules that fired. `new_query` is the rewritten query when
+/// [`Edit::new_query`] says there is one.
 fn write(
     canon: &Canonicalizer,
     url: &Url,
     layout: &Layout,
     edit: &Edit,
+    new_query: &[u8],
     out: &mut Vec<u8>,
 ) -> RuleSet {
     match canon.output {
@@ -562,9 +570,11 @@ fn write(
             // Every change fires a rule: nothing fired, nothing changed.
             out.extend_from_slice(url.href().as_bytes());
         }
-        OutputForm::Url => write_url(url, layout, edit, out),
-        OutputForm::Surt(options) => parts(url, layout, edit).write_surt(options, out),
-        OutputForm::Ssurt => parts(url, layout, edit).write_ssurt(out),
+        OutputForm::Url => write_url(url, layout, edit, new_query, out),
+        OutputForm::Surt(options) => {
+            parts(url, layout, edit, new_query).write_surt(options, out);
+        }
+        OutputForm::Ssurt => parts(url, layout, edit, new_query).write_ssurt(out),
     }
     edit.fired
 }
@@ -748,8 +758,8 @@ struct QueryRules<'a> {
 }
 
 impl QueryRules<'_> {
-    /// Declines when a rule would rewrite the query, not only drop all of
-    /// it.
+    /// Runs the parameter rules and `drop-empty-query`; a rewritten query
+    /// is left in `tmp` (see [`Edit::new_query`]).
     #[inline(never)]
     fn apply(self, edit: &mut Edit) -> Step {
         let rules = self.canon.plan.rules;
@@ -766,12 +776,25 @@ impl QueryRules<'_> {
                 query::apply(self.query, &config, self.params, self.tmp)
             };
             if outcome.changed {
-                if !outcome.stripped_all {
-                    return Err(Decline);
-                }
-                // Every parameter was stripped: the `?` goes too.
-                edit.drop_query = true;
                 edit.fired = edit.fired.union(outcome.fired);
+                debug_assert!(
+                    outcome.stripped_all || !self.single,
+                    "apply_single writes nothing"
+                );
+                if outcome.stripped_all {
+                    // Every parameter was stripped: the `?` goes too.
+                    edit.drop_query = true;
+                    return Ok(());
+                }
+                // Parameters were dropped or reordered: the new query is
+                // in `tmp`. As in the general path, drop-empty-query looks
+                // at the result.
+                if self.tmp.is_empty() && rules.contains(Rule::DropEmptyQuery) {
+                    edit.drop_query = true;
+                    edit.fired.insert(Rule::DropEmptyQuery);
+                } else {
+                    edit.new_query = true;
+                }
                 return Ok(());
             }
         }
@@ -783,21 +806,29 @@ impl QueryRules<'_> {
     }
 }
 
-/// Copies an href to `out` leaving out ranges, given in order, with one
-/// capacity check for all of it.
+/// Copies an href to `out` leaving out ranges, given in order, and
+/// inserting at most `extra` bytes, with one capacity check for all of it.
 struct Copier<'a> {
     href: &'a [u8],
     /// Where the next copy starts.
     from: usize,
+    /// How many more bytes [`Copier::insert`] may add.
+    extra: usize,
     out: &'a mut Vec<u8>,
 }
 
 impl<'a> Copier<'a> {
     #[inline(always)]
-    fn new(href: &'a [u8], out: &'a mut Vec<u8>) -> Copier<'a> {
-        // What is written is `href` minus some ranges: never longer.
-        out.reserve(href.len());
-        Copier { href, from: 0, out }
+    fn new(href: &'a [u8], extra: usize, out: &'a mut Vec<u8>) -> Copier<'a> {
+        // What is written is `href` minus some ranges, plus at most
+        // `extra` inserted bytes.
+        out.reserve(href.len() + extra);
+        Copier {
+            href,
+            from: 0,
+            extra,
+            out,
+        }
     }
 
     /// Leaves out `href[start..end]`.
@@ -813,13 +844,29 @@ impl<'a> Copier<'a> {
     #[inline(always)]
     fn copy(&mut self, to: usize) {
         let part = &self.href[self.from..to];
+        self.push(part);
+        self.from = to;
+    }
+
+    /// Writes `bytes` (at most the `extra` bytes left) at this point.
+    #[inline(always)]
+    fn insert(&mut self, bytes: &[u8]) {
+        assert!(bytes.len() <= self.extra);
+        self.extra -= bytes.len();
+        self.push(bytes);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, part: &[u8]) {
         let len = self.out.len();
-        // `new` reserved `href.len()` bytes and the parts copied are
-        // disjoint ranges of `href`, so this never fails; the check
-        // keeps the copy below sound whatever the caller passes.
+        // `new` reserved `href.len()` bytes plus the `extra` that
+        // `insert` allows, and the parts copied are disjoint ranges of
+        // `href`, so this never fails; the check keeps the copy below
+        // sound whatever the caller passes.
         assert!(self.out.capacity() - len >= part.len());
         // SAFETY: there is room for `part` after `len` (checked above),
-        // and `part` borrows the URL, not `out`, so they do not overlap.
+        // and `part` borrows the URL or the query scratch, not `out`, so
+        // they do not overlap.
         unsafe {
             std::ptr::copy_nonoverlapping(
                 part.as_ptr(),
@@ -840,9 +887,10 @@ impl<'a> Copier<'a> {
 /// the rules dropped. (The scheme, and `//` when there is a host, are
 /// never dropped, so this is what the serializer would write.)
 #[inline(never)]
-fn write_url(url: &Url, layout: &Layout, edit: &Edit, out: &mut Vec<u8>) {
+fn write_url(url: &Url, layout: &Layout, edit: &Edit, new_query: &[u8], out: &mut Vec<u8>) {
     let href = url.href().as_bytes();
-    let mut copier = Copier::new(href, out);
+    let extra = if edit.new_query { new_query.len() } else { 0 };
+    let mut copier = Copier::new(href, extra, out);
     if edit.drop_userinfo {
         copier.skip(url.scheme().len() + 3, layout.host_start);
     }
@@ -851,8 +899,13 @@ fn write_url(url: &Url, layout: &Layout, edit: &Edit, out: &mut Vec<u8>) {
         copier.skip(layout.host_end, layout.path_start);
     }
     copier.skip(layout.path_end - edit.path_cut, layout.path_end);
-    if let (true, Some(mark)) = (edit.drop_query, layout.query) {
-        copier.skip(mark, layout.query_end);
+    if let Some(mark) = layout.query {
+        if edit.drop_query {
+            copier.skip(mark, layout.query_end);
+        } else if edit.new_query {
+            copier.skip(mark + 1, layout.query_end);
+            copier.insert(new_query);
+        }
     }
     if let (true, Some(mark)) = (edit.drop_fragment, layout.fragment) {
         copier.skip(mark, layout.len);
@@ -862,7 +915,7 @@ fn write_url(url: &Url, layout: &Layout, edit: &Edit, out: &mut Vec<u8>) {
 
 /// The edited URL's parts, for the SURT and SSURT writers.
 #[inline(never)]
-fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit) -> Parts<'u> {
+fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit, new_query: &'u [u8]) -> Parts<'u> {
     let href = url.href().as_bytes();
     let (username, password) = if edit.drop_userinfo {
         ("", "")
@@ -870,10 +923,13 @@ fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit) -> Parts<'u> {
         (url.username(), url.password())
     };
     let port = if edit.drop_port { "" } else { url.port() };
-    let query = layout
-        .query
-        .filter(|_| !edit.drop_query)
-        .map(|mark| &href[mark + 1..layout.query_end]);
+    let query = layout.query.filter(|_| !edit.drop_query).map(|mark| {
+        if edit.new_query {
+            new_query
+        } else {
+            &href[mark + 1..layout.query_end]
+        }
+    });
     let fragment = layout
         .fragment
         .filter(|_| !edit.drop_fragment)

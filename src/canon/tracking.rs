@@ -75,6 +75,19 @@ pub struct TrackingParams {
     exempt: Vec<Box<[u8]>>,
     /// A quick filter: first bytes of all names and prefixes.
     first_bytes: [bool; 256],
+    /// A finer one for the exact names: by first byte, bit `min(length,
+    /// 63)` set when an exact name has that first byte and length. Most
+    /// parameter names share a first byte with some tracking name, few
+    /// also its length.
+    exact_shapes: [u64; 256],
+    /// The first bytes of the prefixes.
+    prefix_firsts: [bool; 256],
+}
+
+/// The bit of a name of `len` bytes in `TrackingParams::exact_shapes`.
+#[inline]
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
 }
 
 impl Default for TrackingParams {
@@ -102,6 +115,8 @@ impl TrackingParams {
             prefixes: Vec::new(),
             exempt: Vec::new(),
             first_bytes: [false; 256],
+            exact_shapes: [0; 256],
+            prefix_firsts: [false; 256],
         }
     }
 
@@ -128,7 +143,13 @@ impl TrackingParams {
             return Err(ConfigError::EmptyParamName);
         }
         let name: Box<[u8]> = name.as_bytes().into();
-        self.first_bytes[name[0] as usize] = true;
+        let first = usize::from(name[0]);
+        self.first_bytes[first] = true;
+        if pattern.ends_with('*') {
+            self.prefix_firsts[first] = true;
+        } else {
+            self.exact_shapes[first] |= length_bit(name.len());
+        }
         if let Err(at) = list.binary_search(&name) {
             list.insert(at, name);
         }
@@ -176,15 +197,14 @@ impl TrackingParams {
     #[inline]
     pub fn matches(&self, name: &[u8]) -> bool {
         // Most parameters are not tracking parameters; their first byte
-        // usually says so without a comparison.
+        // and length usually say so without a comparison.
         let Some(&first) = name.first() else {
             return false;
         };
-        if !self.first_bytes[first as usize] {
-            return false;
-        }
-        self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok()
-            || self.prefixes.iter().any(|p| name.starts_with(p))
+        let first = usize::from(first);
+        (self.exact_shapes[first] & length_bit(name.len()) != 0
+            && self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok())
+            || (self.prefix_firsts[first] && self.prefixes.iter().any(|p| name.starts_with(p)))
     }
 
     /// Whether `host` (a serialized host) is an exempt domain or a
@@ -222,6 +242,41 @@ mod tests {
         assert!(!params.matches(b"utm"));
         assert!(!params.matches(b"fbclid1"));
         assert!(!params.matches(b""));
+    }
+
+    /// `matches` with no filters: the reference.
+    fn naive(params: &TrackingParams, name: &[u8]) -> bool {
+        params.exact.iter().any(|e| **e == *name)
+            || params.prefixes.iter().any(|p| name.starts_with(p))
+    }
+
+    #[test]
+    fn filters_never_reject_a_match() {
+        let mut params = TrackingParams::default();
+        let long = "x".repeat(70);
+        params
+            .add_list(&format!("{long}, {long}y*, a, b_*"))
+            .unwrap();
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for name in params.exact.iter().chain(params.prefixes.iter()) {
+            // The name, one byte shorter and longer, with its last byte changed.
+            names.push(name.to_vec());
+            names.push(name[..name.len() - 1].to_vec());
+            names.push([&name[..], b"z"].concat());
+            let mut changed = name.to_vec();
+            *changed.last_mut().unwrap() ^= 1;
+            names.push(changed);
+        }
+        names.push(format!("{long}x").into_bytes());
+        for name in &names {
+            assert_eq!(
+                params.matches(name),
+                naive(&params, name),
+                "{:?}",
+                String::from_utf8_lossy(name)
+            );
+        }
+        assert!(params.matches(long.as_bytes()) && params.matches(format!("{long}yz").as_bytes()));
     }
 
     #[test]
