@@ -26,18 +26,15 @@ const LIST: &str = include_str!("public_suffix_list.dat");
 /// `example.com` and `www.ck` (an exception) are not.
 #[inline]
 pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
-    if !has_dot(domain) {
+    let Some(dot) = first_dot(domain) else {
         return true;
-    }
+    };
     let list = List::get();
     let own = list.flags(domain);
     if own & RULE != 0 {
         return true;
     }
-    let parent = match domain.iter().position(|&b| b == b'.') {
-        Some(dot) => &domain[dot + 1..],
-        None => return true,
-    };
+    let parent = &domain[dot + 1..];
     list.may_be_wildcard_parent(parent)
         && list.flags(parent) & WILDCARD != 0
         && own & EXCEPTION == 0
@@ -195,30 +192,36 @@ fn hash(s: &[u8]) -> usize {
     ((key ^ key >> 31).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95) >> 40) as usize
 }
 
-/// Whether `s` has a `.`, 8 bytes at a time: domains are short, and a
-/// byte loop (or a call into `memchr`) cost more than the answer is worth
-/// for the common `www.example.com`.
+/// The position of the first `.` in `s`, 8 bytes at a time: domains are
+/// short, and a byte loop (or a call into `memchr`) cost more than the
+/// answer is worth for the common `www.example.com`.
 #[inline]
-fn has_dot(s: &[u8]) -> bool {
-    const DOTS: u64 = u64::from_ne_bytes([b'.'; 8]);
-    const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    // Whether some byte of `v` is zero: exact as a yes/no answer (the
-    // borrows only ever mark bytes above a zero byte).
-    let has_zero = |v: u64| v.wrapping_sub(LOW) & !v & HIGH != 0;
+fn first_dot(s: &[u8]) -> Option<usize> {
+    const DOTS: u64 = u64::from_le_bytes([b'.'; 8]);
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // The high bit of each zero byte of `v`, and maybe of bytes above a
+    // zero byte (borrows), never below: so the lowest bit set marks the
+    // first zero byte exactly.
+    let zeros = |v: u64| v.wrapping_sub(LOW) & !v & HIGH;
     if s.len() < 8 {
-        return s.contains(&b'.');
+        return s.iter().position(|&b| b == b'.');
     }
-    let word = |i: usize| u64::from_ne_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    // Little-endian words: byte `k` of the word is `s[i + k]`, bits 8k..8k+8.
+    let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
     let mut i = 0;
     while i + 8 < s.len() {
-        if has_zero(word(i) ^ DOTS) {
-            return true;
+        let z = zeros(word(i) ^ DOTS);
+        if z != 0 {
+            return Some(i + (z.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
-    // The last 8 bytes, overlapping what was already looked at.
-    has_zero(word(s.len() - 8) ^ DOTS)
+    // The last 8 bytes, overlapping what was already looked at (which
+    // had no dot, so the first one found here is the first of `s`).
+    let last = s.len() - 8;
+    let z = zeros(word(last) ^ DOTS);
+    (z != 0).then(|| last + (z.trailing_zeros() / 8) as usize)
 }
 
 #[cfg(test)]
@@ -375,17 +378,33 @@ mod tests {
     }
 
     #[test]
-    fn has_dot_at_every_position() {
+    fn first_dot_at_every_position() {
         for len in 0..40 {
             let mut s = vec![b'a'; len];
-            assert!(!has_dot(&s));
+            assert_eq!(first_dot(&s), None);
             for i in 0..len {
-                for b in [b'.', b'.' + 1, b'.' - 1, b'.' | 0x80] {
+                for b in [b'.', b'.' + 1, b'.' - 1, b'.' | 0x80, 0] {
                     s[i] = b;
-                    assert_eq!(has_dot(&s), b == b'.', "{len} {i} {b}");
+                    let naive = s.iter().position(|&c| c == b'.');
+                    assert_eq!(first_dot(&s), naive, "{len} {i} {b}");
+                    // And with a second dot after it (a borrow must not
+                    // make the later one win).
+                    for j in i + 1..len {
+                        s[j] = b'.';
+                        let naive = s.iter().position(|&c| c == b'.');
+                        assert_eq!(first_dot(&s), naive, "{len} {i} {b} {j}");
+                        s[j] = b'a';
+                    }
                 }
                 s[i] = b'a';
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_dot_matches_position(s in proptest::collection::vec(proptest::sample::select(b"./-\x00\xae\x2fa".to_vec()), 0..40)) {
+            proptest::prop_assert_eq!(first_dot(&s), s.iter().position(|&c| c == b'.'));
         }
     }
 }
