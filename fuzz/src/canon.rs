@@ -7,14 +7,62 @@
 //! alone and the input against the base, and every profile in
 //! `Profile::ALL` (URL output form), [`check_url`] checks that the
 //! canonical form parses, that its href is the canonical form itself, and
-//! that canonicalizing it again changes nothing.
+//! that canonicalizing it again changes nothing. Before that,
+//! [`check_fast_path`] checks that the fast path of `Canonicalizer::apply`
+//! and the general path give the same output and fired rules, for every
+//! profile in every output form and for all rules at once.
 
 use std::sync::OnceLock;
 
-use normurl::canon::{Canonicalizer, Profile};
+use normurl::canon::{Canonicalizer, OutputForm, Profile, Rule, Scratch};
 use normurl::Url;
 
 use super::Case;
+
+/// Every profile in URL, SURT and SSURT output, and every rule at once:
+/// what [`check_fast_path`] compares.
+fn all_outputs() -> &'static [Canonicalizer] {
+    static ALL: OnceLock<Vec<Canonicalizer>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = Vec::new();
+        for profile in Profile::ALL {
+            for output in ["url", "surt", "ssurt"] {
+                let output: OutputForm = output.parse().expect("a known output form");
+                all.push(Canonicalizer::builder(profile).output(output).build());
+            }
+        }
+        let every: Vec<String> = Rule::ALL.iter().map(|r| format!("+{}", r.name())).collect();
+        all.push(
+            Canonicalizer::builder(Profile::Whatwg)
+                .rules(&every.join(","))
+                .expect("known rules")
+                .build(),
+        );
+        all
+    })
+}
+
+/// The fast path of `Canonicalizer::apply` gives the same bytes and fired
+/// rules as the general path (`apply_without_fast_path`), which applies
+/// every rule to copies of the components.
+fn check_fast_path(url: &Url) {
+    let mut scratch = Scratch::new();
+    let (mut fast, mut general) = (Vec::new(), Vec::new());
+    for canon in all_outputs() {
+        fast.clear();
+        general.clear();
+        let fast_fired = canon.apply(url, &mut scratch, &mut fast);
+        let general_fired = canon.apply_without_fast_path(url, &mut scratch, &mut general);
+        assert_eq!(
+            (String::from_utf8_lossy(&fast), fast_fired),
+            (String::from_utf8_lossy(&general), general_fired),
+            "fast path and general path differ on {:?} with rules {} and output {}",
+            url.href(),
+            canon.rules(),
+            canon.output()
+        );
+    }
+}
 
 /// One canonicalizer per profile, built once.
 fn canonicalizers() -> &'static [(Profile, Canonicalizer)] {
@@ -71,6 +119,7 @@ pub fn known_bug(_url: &Url, _once: &str, _parsed: &Url) -> Option<&'static str>
 }
 
 fn check_url_with(url: &Url, skip_known_bugs: bool) {
+    check_fast_path(url);
     for (profile, canon) in canonicalizers() {
         let once = canon.canonicalize_url(url);
         let parsed = Url::parse(&once).unwrap_or_else(|e| {

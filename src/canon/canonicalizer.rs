@@ -337,6 +337,19 @@ impl Canonicalizer {
         self.apply_general(url, scratch, out)
     }
 
+    /// Like [`Canonicalizer::apply`], but never takes the fast path: every
+    /// rule runs on copies of the components. For the fuzz target and
+    /// tests that compare the two; not part of the stable API.
+    #[doc(hidden)]
+    pub fn apply_without_fast_path(
+        &self,
+        url: &Url,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> RuleSet {
+        self.apply_general(url, scratch, out)
+    }
+
     /// [`Canonicalizer::apply`] by rewriting copies of the components, for
     /// every URL the fast path declines. It is also the fast path's
     /// reference: every rule runs, on every component.
