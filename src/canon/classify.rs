@@ -80,9 +80,36 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// The features of `bytes`. Scalar reference implementation (and the one
-/// for ranges near the start of short hrefs).
+/// Per byte, the pair feature it gives when the byte before it is the
+/// same: `//` and `..`.
+static PAIR: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = Features::SLASH_PAIR.0;
+    t[b'.' as usize] = Features::DOT_PAIR.0;
+    t
+};
+
+/// The features of `bytes`, in one pass. Scalar reference implementation
+/// for the vector code (tested itself against [`classify_naive`]), and the
+/// one the fast path uses to find out which feature a scan found.
 pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
+    let mut f = 0;
+    // No byte is 0x100: the first byte pairs with nothing.
+    let mut prev = 0x100;
+    for &b in bytes {
+        let b = usize::from(b);
+        f |= CLASS[b];
+        if b == prev {
+            f |= PAIR[b];
+        }
+        prev = b;
+    }
+    Features(f)
+}
+
+/// [`classify_scalar`] written plainly: the byte classes, then the pairs.
+#[cfg(test)]
+fn classify_naive(bytes: &[u8]) -> Features {
     let mut f = Features::NONE;
     for &b in bytes {
         f = f.union(Features(CLASS[b as usize]));
@@ -429,6 +456,11 @@ mod tests {
             );
         }
         assert_eq!(classify_scalar(b"a//b"), Features::SLASH_PAIR);
+        assert_eq!(classify_scalar(b"a///b"), Features::SLASH_PAIR);
+        assert_eq!(
+            classify_scalar(b"/.%/.(/"),
+            Features::PERCENT.union(Features::SESSION)
+        );
         assert_eq!(classify_scalar(b"a/./b"), Features::NONE);
         assert_eq!(classify_scalar(b"a..b"), Features::DOT_PAIR);
     }
@@ -537,6 +569,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn scalar_matches_naive(
+            bytes in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..40),
+        ) {
+            prop_assert_eq!(classify_scalar(&bytes), classify_naive(&bytes));
+        }
+
         #[test]
         fn append_matches_scalar(
             href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),
