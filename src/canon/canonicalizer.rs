@@ -191,6 +191,8 @@ pub struct Scratch {
     host_unicode: String,
     host_check: String,
     params: QueryScratch,
+    /// What the fast path writes besides the output.
+    fast: fast::Buffers,
 }
 
 impl Scratch {
@@ -329,7 +331,7 @@ impl Canonicalizer {
         }
         if self.idn == IdnForm::Ascii {
             // Most URLs: rules that only cut ranges out of the href.
-            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.tmp, out)
+            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.fast, out)
             {
                 return fired;
             }
@@ -369,6 +371,7 @@ impl Canonicalizer {
             host_unicode,
             host_check,
             params,
+            fast: _,
         } = scratch;
         let scheme_type = url.scheme_type();
         let special = scheme_type.is_special();
@@ -733,7 +736,7 @@ mod tests {
             canon,
             url,
             &mut scratch.params,
-            &mut scratch.tmp,
+            &mut scratch.fast,
             &mut fast_out,
         );
         let Some(fast_fired) = fast else {

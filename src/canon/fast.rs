@@ -12,11 +12,12 @@
 //! [`straight`] is the line most URLs take; [`careful`] takes the others
 //! (userinfo, something found by a scan, a query of several parameters,
 //! SURT output...) and looks at each component on its own; it also runs the
-//! parameter rules, whose rewritten query (parameters dropped or sorted) it
-//! writes in place of the href's. When some other rule would rewrite bytes
-//! (decode a `%XX`, collapse `//`...), both give up before writing anything
-//! and the caller runs the general path, which applies every rule to copies
-//! of the components.
+//! lowercase rules and the parameter rules, whose rewritten path and query
+//! (lowercased, parameters dropped or sorted) it writes in place of the
+//! href's. When some other rule would rewrite bytes (decode a `%XX`,
+//! collapse `//`...), both give up before writing anything and the caller
+//! runs the general path, which applies every rule to copies of the
+//! components.
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
@@ -61,7 +62,7 @@ pub(super) struct Plan {
 
 /// An instance of [`straight`].
 type Straight =
-    fn(&Canonicalizer, &Url, &mut QueryScratch, &mut Vec<u8>, &mut Vec<u8>) -> Option<RuleSet>;
+    fn(&Canonicalizer, &Url, &mut QueryScratch, &mut Buffers, &mut Vec<u8>) -> Option<RuleSet>;
 
 const PERCENT: Features = Features::PERCENT;
 const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
@@ -201,10 +202,26 @@ struct Edit {
     /// Bytes `strip-trailing-slash` removes from the end of the path.
     path_cut: usize,
     drop_query: bool,
-    /// The query rules rewrote the query (into the `tmp` buffer the fast
-    /// path was given); the href's query is replaced by that.
+    /// The query rules rewrote the query (into [`Buffers::query`]); the
+    /// href's query is replaced by that.
     new_query: bool,
+    /// `lowercase-path` rewrote the path (into [`Buffers::path`], without
+    /// the bytes `path_cut` removes); the href's path is replaced by that.
+    new_path: bool,
     drop_fragment: bool,
+}
+
+/// The buffers the fast path writes besides `out`, kept in
+/// [`Scratch`](super::Scratch) from one URL to the next.
+#[derive(Debug, Default)]
+pub(super) struct Buffers {
+    /// A query the rules rewrote ([`Edit::new_query`]).
+    query: Vec<u8>,
+    /// A path `lowercase-path` rewrote ([`Edit::new_path`]).
+    path: Vec<u8>,
+    /// The query `lowercase-query` rewrote, which the parameter rules then
+    /// work on.
+    lowered: Vec<u8>,
 }
 
 /// The percent rules that apply to every component (`decode-unreserved`,
@@ -248,10 +265,10 @@ pub(super) fn apply(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
-    tmp: &mut Vec<u8>,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    (canon.plan.straight)(canon, url, params, tmp, out)
+    (canon.plan.straight)(canon, url, params, bufs, out)
 }
 
 /// The fast path for most URLs: no userinfo, and nothing for the content
@@ -265,7 +282,7 @@ fn straight<const W: u8>(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
-    tmp: &mut Vec<u8>,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
@@ -276,20 +293,20 @@ fn straight<const W: u8>(
     // credentials, else the second `/` of `//`.
     let userinfo = url.has_host() && href[at.host_start - 1] == b'@';
     if !plan.simple || userinfo {
-        return careful(canon, url, params, tmp, out);
+        return careful(canon, url, params, bufs, out);
     }
     if plan.whole {
         // One scan to the end tells all (`semantic`).
         if append_if_none::<W>(href, at.host_start, at.host_start, out) {
             return Some(RuleSet::EMPTY);
         }
-        return careful(canon, url, params, tmp, out);
+        return careful(canon, url, params, bufs, out);
     }
     if at.path_end < at.len {
         if any::<W>(href, at.host_start, at.path_end) {
-            return careful(canon, url, params, tmp, out);
+            return careful(canon, url, params, bufs, out);
         }
-        return tail(canon, url, params, tmp, out);
+        return tail(canon, url, params, bufs, out);
     }
     // Only the host, the port and the path: cuts at the start of the host,
     // the port and the last byte. The checks that may decline come before
@@ -314,7 +331,7 @@ fn straight<const W: u8>(
         // for more than `..`, which it cannot have there.
         match host::strip_plain_www(host) {
             Some(stripped) => cut = host.len() - stripped.len(),
-            None => return cut_ranges::<W>(canon, url, slash, params, tmp, out),
+            None => return cut_ranges::<W>(canon, url, slash, params, bufs, out),
         }
         let rule = if rules.contains(Rule::StripWwwDigits) {
             Rule::StripWwwDigits
@@ -324,13 +341,13 @@ fn straight<const W: u8>(
         fired.insert_if(rule, cut > 0);
     }
     if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        return cut_ranges::<W>(canon, url, slash, params, tmp, out);
+        return cut_ranges::<W>(canon, url, slash, params, bufs, out);
     }
     // Most URLs: the href, or the href without `www.` (a quarter of
     // crawled URLs), maybe without its last byte. One pass scans and
     // copies.
     if !append_if_none::<W>(href, at.host_start, at.host_start + cut, out) {
-        return careful(canon, url, params, tmp, out);
+        return careful(canon, url, params, bufs, out);
     }
     if slash {
         out.pop();
@@ -349,14 +366,14 @@ fn cut_ranges<const W: u8>(
     url: &Url,
     slash: bool,
     params: &mut QueryScratch,
-    tmp: &mut Vec<u8>,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let rules = canon.plan.rules;
     let href = url.href().as_bytes();
     let at = Layout::of(url);
     if any::<W>(href, at.host_start, at.path_end) {
-        return careful(canon, url, params, tmp, out);
+        return careful(canon, url, params, bufs, out);
     }
     let mut fired = RuleSet::EMPTY;
     let host = &href[at.host_start..at.host_end];
@@ -447,7 +464,7 @@ fn tail(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
-    tmp: &mut Vec<u8>,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
@@ -456,7 +473,7 @@ fn tail(
     let layout = &Layout::of(url);
     if let Some(mark) = layout.query {
         if any_of(plan.query_scan, href, mark + 1, layout.query_end) {
-            return careful(canon, url, params, tmp, out);
+            return careful(canon, url, params, bufs, out);
         }
     }
     if let Some(mark) = layout.fragment {
@@ -484,7 +501,7 @@ fn tail(
                 // The scan found no `&`.
                 single: true,
                 params,
-                tmp,
+                tmp: &mut bufs.query,
             }
             .apply(&mut edit)
             .ok()?,
@@ -499,7 +516,7 @@ fn tail(
         out.extend_from_slice(href);
     } else {
         // A query of one parameter is kept or dropped, never rewritten.
-        write_url(url, layout, &edit, &[], out);
+        write_url(url, layout, &edit, bufs, out);
     }
     Some(edit.fired)
 }
@@ -511,7 +528,7 @@ fn careful(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
-    tmp: &mut Vec<u8>,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
@@ -525,44 +542,73 @@ fn careful(
     if userinfo && !rules.contains(Rule::StripUserinfo) && userinfo_changes(plan, url) {
         return None;
     }
-    inspect(plan, url, &layout).ok()?;
+    let lower = inspect(plan, url, &layout).ok()?;
     let mut edit = Edit::default();
-    if !plan.cuts {
-        return Some(write(canon, url, &layout, &edit, &[], out));
+    if !plan.cuts && !lower.path && !lower.query {
+        return Some(write(canon, url, &layout, &edit, bufs, out));
     }
     if userinfo && rules.contains(Rule::StripUserinfo) {
         edit.drop_userinfo = true;
         edit.fired.insert(Rule::StripUserinfo);
     }
     cut_host_port_slash(rules, url, href, &layout, &mut edit)?;
+    if lower.path {
+        // The general path lowercases before it strips the trailing slash;
+        // the cut is the same either way.
+        bufs.path.clear();
+        let path = &href[layout.path_start..layout.path_end - edit.path_cut];
+        bufs.path.extend_from_slice(path);
+        bufs.path.make_ascii_lowercase();
+        edit.new_path = true;
+        edit.fired.insert(Rule::LowercasePath);
+    }
     if let Some(mark) = layout.query {
-        let query = QueryRules {
+        let raw = &href[mark + 1..layout.query_end];
+        // The parameter rules see the lowercased query, as in the general
+        // path.
+        let query: &[u8] = if lower.query {
+            bufs.lowered.clear();
+            bufs.lowered.extend_from_slice(raw);
+            bufs.lowered.make_ascii_lowercase();
+            edit.fired.insert(Rule::LowercaseQuery);
+            &bufs.lowered
+        } else {
+            raw
+        };
+        QueryRules {
             canon,
             // The final host, as the general path passes it.
             host: &href[layout.host_start + edit.host_cut..layout.host_end],
-            query: &href[mark + 1..layout.query_end],
+            query,
             single: false,
             params,
-            tmp: &mut *tmp,
-        };
-        query.apply(&mut edit).ok()?;
+            tmp: &mut bufs.query,
+        }
+        .apply(&mut edit)
+        .ok()?;
+        if lower.query && !edit.new_query && !edit.drop_query {
+            // No parameter rule changed the lowercased query: it is the
+            // new one.
+            std::mem::swap(&mut bufs.query, &mut bufs.lowered);
+            edit.new_query = true;
+        }
     }
     if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
         edit.drop_fragment = true;
         edit.fired.insert(Rule::DropFragment);
     }
-    Some(write(canon, url, &layout, &edit, tmp, out))
+    Some(write(canon, url, &layout, &edit, bufs, out))
 }
 
 /// Writes the edited URL in the canonicalizer's output form; returns the
-/// rules that fired. `new_query` is the rewritten query when
-/// [`Edit::new_query`] says there is one.
+/// rules that fired. `bufs` holds the rewritten path and query when `edit`
+/// says there are some.
 fn write(
     canon: &Canonicalizer,
     url: &Url,
     layout: &Layout,
     edit: &Edit,
-    new_query: &[u8],
+    bufs: &Buffers,
     out: &mut Vec<u8>,
 ) -> RuleSet {
     match canon.output {
@@ -570,11 +616,9 @@ fn write(
             // Every change fires a rule: nothing fired, nothing changed.
             out.extend_from_slice(url.href().as_bytes());
         }
-        OutputForm::Url => write_url(url, layout, edit, new_query, out),
-        OutputForm::Surt(options) => {
-            parts(url, layout, edit, new_query).write_surt(options, out);
-        }
-        OutputForm::Ssurt => parts(url, layout, edit, new_query).write_ssurt(out),
+        OutputForm::Url => write_url(url, layout, edit, bufs, out),
+        OutputForm::Surt(options) => parts(url, layout, edit, bufs).write_surt(options, out),
+        OutputForm::Ssurt => parts(url, layout, edit, bufs).write_ssurt(out),
     }
     edit.fired
 }
@@ -591,10 +635,20 @@ fn userinfo_changes(plan: &Plan, url: &Url) -> bool {
     plan.percent.changes(&href.as_bytes()[start..end], true)
 }
 
-/// Declines when a rule other than those that cut has something to do in
-/// the host, path, query or a fragment that stays.
-fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Step {
+/// What `lowercase-path` and `lowercase-query` have to do: the only
+/// rewrites [`careful`] makes itself, besides the parameter rules.
+#[derive(Clone, Copy, Default)]
+struct Lower {
+    path: bool,
+    query: bool,
+}
+
+/// Declines when a rule other than those that cut, the parameter rules and
+/// the lowercase rules has something to do in the host, path, query or a
+/// fragment that stays; says what the lowercase rules have to do.
+fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Result<Lower, Decline> {
     let (rules, percent) = (plan.rules, plan.percent);
+    let mut lower = Lower::default();
     let href = url.href().as_bytes();
     let (host, path) = (
         layout.host_start..layout.host_end,
@@ -609,31 +663,31 @@ fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Step {
             HostKind::Opaque => decline_if(percent.changes(&href[host], true))?,
             _ => {}
         }
-        inspect_path(plan, url, &href[path])?;
+        lower.path = inspect_path(plan, url, &href[path])?;
     }
     if let Some(mark) = layout.query {
         if any_of(plan.query, href, mark + 1, layout.query_end) {
-            inspect_query(plan, url, &href[mark + 1..layout.query_end])?;
+            lower.query = inspect_query(plan, url, &href[mark + 1..layout.query_end])?;
         }
     }
-    match layout.fragment {
-        Some(mark) if !rules.contains(Rule::DropFragment) => {
-            decline_if(percent.changes(&href[mark + 1..], true))
+    if let Some(mark) = layout.fragment {
+        if !rules.contains(Rule::DropFragment) {
+            decline_if(percent.changes(&href[mark + 1..], true))?;
         }
-        _ => Ok(()),
     }
+    Ok(lower)
 }
 
-/// Declines when a path rule other than `strip-trailing-slash` has
-/// something to do.
-fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Step {
+/// Declines when a path rule other than `strip-trailing-slash` and
+/// `lowercase-path` has something to do; says whether `lowercase-path`
+/// has. (The general path lowercases first, and the other path rules match
+/// case-insensitively, so their verdicts hold for the lowercased path.)
+fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
     let found = classify_scalar(path);
     let opaque = url.has_opaque_path();
     let lower = rules.contains(Rule::LowercasePath);
-    if lower && found.contains(Features::UPPER) {
-        return Err(Decline);
-    }
+    let lowercase = lower && found.contains(Features::UPPER);
     if !opaque
         && ((rules.contains(Rule::StripSessionIds) && found.contains(Features::SESSION))
             || (rules.contains(Rule::CollapseSlashes) && found.contains(Features::SLASH_PAIR)))
@@ -641,7 +695,7 @@ fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Step {
         return Err(Decline);
     }
     if !found.contains(Features::PERCENT) {
-        return Ok(());
+        return Ok(lowercase);
     }
     // As the general path: unescape-path on special hierarchical paths but
     // file's, the percent rules elsewhere.
@@ -649,23 +703,23 @@ fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Step {
         && !opaque
         && url.scheme_type().is_special()
         && url.scheme_type() != SchemeType::File;
-    decline_if(unescape || plan.percent.changes(path, !lower))
+    decline_if(unescape || plan.percent.changes(path, !lower))?;
+    Ok(lowercase)
 }
 
-/// Declines when the unescape, percent or lowercase rules would change
-/// the query.
-fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Step {
+/// Declines when the unescape or percent rules would change the query;
+/// says whether `lowercase-query` would.
+fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
     let found = classify_scalar(query);
     let lower = rules.contains(Rule::LowercaseQuery);
-    if lower && found.contains(Features::UPPER) {
-        return Err(Decline);
-    }
+    let lowercase = lower && found.contains(Features::UPPER);
     if !found.contains(Features::PERCENT) {
-        return Ok(());
+        return Ok(lowercase);
     }
     let unescape = rules.contains(Rule::UnescapeQuery) && url.scheme_type().is_special();
-    decline_if(unescape || plan.percent.changes(query, !lower))
+    decline_if(unescape || plan.percent.changes(query, !lower))?;
+    Ok(lowercase)
 }
 
 /// `trim-host-dots` (declines when there are dots to trim; the scan has
@@ -887,10 +941,11 @@ impl<'a> Copier<'a> {
 /// the rules dropped. (The scheme, and `//` when there is a host, are
 /// never dropped, so this is what the serializer would write.)
 #[inline(never)]
-fn write_url(url: &Url, layout: &Layout, edit: &Edit, new_query: &[u8], out: &mut Vec<u8>) {
+fn write_url(url: &Url, layout: &Layout, edit: &Edit, bufs: &Buffers, out: &mut Vec<u8>) {
     let href = url.href().as_bytes();
-    let extra = if edit.new_query { new_query.len() } else { 0 };
-    let mut copier = Copier::new(href, extra, out);
+    let new_path: &[u8] = if edit.new_path { &bufs.path } else { &[] };
+    let new_query: &[u8] = if edit.new_query { &bufs.query } else { &[] };
+    let mut copier = Copier::new(href, new_path.len() + new_query.len(), out);
     if edit.drop_userinfo {
         copier.skip(url.scheme().len() + 3, layout.host_start);
     }
@@ -898,7 +953,12 @@ fn write_url(url: &Url, layout: &Layout, edit: &Edit, new_query: &[u8], out: &mu
     if edit.drop_port {
         copier.skip(layout.host_end, layout.path_start);
     }
-    copier.skip(layout.path_end - edit.path_cut, layout.path_end);
+    if edit.new_path {
+        copier.skip(layout.path_start, layout.path_end);
+        copier.insert(new_path);
+    } else {
+        copier.skip(layout.path_end - edit.path_cut, layout.path_end);
+    }
     if let Some(mark) = layout.query {
         if edit.drop_query {
             copier.skip(mark, layout.query_end);
@@ -915,7 +975,7 @@ fn write_url(url: &Url, layout: &Layout, edit: &Edit, new_query: &[u8], out: &mu
 
 /// The edited URL's parts, for the SURT and SSURT writers.
 #[inline(never)]
-fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit, new_query: &'u [u8]) -> Parts<'u> {
+fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit, bufs: &'u Buffers) -> Parts<'u> {
     let href = url.href().as_bytes();
     let (username, password) = if edit.drop_userinfo {
         ("", "")
@@ -925,7 +985,7 @@ fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit, new_query: &'u [u8]) ->
     let port = if edit.drop_port { "" } else { url.port() };
     let query = layout.query.filter(|_| !edit.drop_query).map(|mark| {
         if edit.new_query {
-            new_query
+            &bufs.query
         } else {
             &href[mark + 1..layout.query_end]
         }
@@ -942,7 +1002,11 @@ fn parts<'u>(url: &'u Url, layout: &Layout, edit: &Edit, new_query: &'u [u8]) ->
         host_kind: url.host_kind(),
         host: &href[layout.host_start + edit.host_cut..layout.host_end],
         port: port.as_bytes(),
-        path: &href[layout.path_start..layout.path_end - edit.path_cut],
+        path: if edit.new_path {
+            &bufs.path
+        } else {
+            &href[layout.path_start..layout.path_end - edit.path_cut]
+        },
         query,
         fragment,
     }
