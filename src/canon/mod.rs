@@ -70,6 +70,7 @@ mod profile;
 mod public_suffix;
 mod query;
 mod rule;
+mod shape;
 mod surt;
 mod tracking;
 

@@ -14,6 +14,8 @@
 
 use std::sync::OnceLock;
 
+use super::shape::ShapeFilter;
+
 /// The rules of the list, one per line; `//` starts a comment.
 const LIST: &str = include_str!("public_suffix_list.dat");
 
@@ -35,7 +37,7 @@ pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
         return true;
     }
     let parent = &domain[dot + 1..];
-    list.may_be_wildcard_parent(parent)
+    list.wildcard_parents.may_contain(parent)
         && list.flags(parent) & WILDCARD != 0
         && own & EXCEPTION == 0
 }
@@ -61,10 +63,9 @@ struct List {
     slots: Vec<(u32, u8, u8)>,
     /// `slots.len() - 1` (a power of two minus one).
     mask: usize,
-    /// By first byte, bit `min(length, 63)` set when a wildcard parent
-    /// (`ck` of `*.ck`) has that first byte and length: a few dozen names,
-    /// so most parents are ruled out without a hash or a probe.
-    wildcard_parents: [u64; 256],
+    /// The shapes of the wildcard parents (`ck` of `*.ck`): a few dozen
+    /// names, so most parents are ruled out without a hash or a probe.
+    wildcard_parents: ShapeFilter,
 }
 
 impl List {
@@ -111,11 +112,11 @@ impl List {
             names: Vec::new(),
             slots: vec![(0, 0, 0); size],
             mask: size - 1,
-            wildcard_parents: [0; 256],
+            wildcard_parents: ShapeFilter::new(),
         };
         for (name, flag) in entries {
             if flag == WILDCARD {
-                list.wildcard_parents[usize::from(name[0])] |= length_bit(name.len());
+                list.wildcard_parents.insert(&name);
             }
             let mut slot = hash(&name) & list.mask;
             loop {
@@ -141,13 +142,6 @@ impl List {
         &self.names[start as usize..start as usize + usize::from(len)]
     }
 
-    /// False when `name` is no wildcard parent; true when it may be one.
-    #[inline]
-    fn may_be_wildcard_parent(&self, name: &[u8]) -> bool {
-        name.first()
-            .is_some_and(|&b| self.wildcard_parents[usize::from(b)] & length_bit(name.len()) != 0)
-    }
-
     /// The flags of `domain`, 0 when the list does not mention it.
     #[inline]
     fn flags(&self, domain: &[u8]) -> u8 {
@@ -166,12 +160,6 @@ impl List {
             slot = (slot + 1) & self.mask;
         }
     }
-}
-
-/// The bit of `len` in `List::wildcard_parents`.
-#[inline]
-fn length_bit(len: usize) -> u64 {
-    1 << len.min(63)
 }
 
 /// A hash of the first and last 8 bytes and the length (the two loads

@@ -1,5 +1,6 @@
 //! Which query parameters the `strip-tracking` rule removes.
 
+use super::shape::ShapeFilter;
 use super::ConfigError;
 
 /// DuckDuckGo's tracking parameters (duckduckgo/privacy-configuration,
@@ -73,21 +74,12 @@ pub struct TrackingParams {
     prefixes: Vec<Box<[u8]>>,
     /// Domains (and their subdomains) where nothing is stripped.
     exempt: Vec<Box<[u8]>>,
-    /// A quick filter: first bytes of all names and prefixes.
-    first_bytes: [bool; 256],
-    /// A finer one for the exact names: by first byte, bit `min(length,
-    /// 63)` set when an exact name has that first byte and length. Most
-    /// parameter names share a first byte with some tracking name, few
-    /// also its length.
-    exact_shapes: [u64; 256],
+    /// The first bytes and lengths of the exact names: most parameter
+    /// names share a first byte with some tracking name, few also its
+    /// length.
+    exact_shapes: ShapeFilter,
     /// The first bytes of the prefixes.
     prefix_firsts: [bool; 256],
-}
-
-/// The bit of a name of `len` bytes in `TrackingParams::exact_shapes`.
-#[inline]
-fn length_bit(len: usize) -> u64 {
-    1 << len.min(63)
 }
 
 impl Default for TrackingParams {
@@ -114,8 +106,7 @@ impl TrackingParams {
             exact: Vec::new(),
             prefixes: Vec::new(),
             exempt: Vec::new(),
-            first_bytes: [false; 256],
-            exact_shapes: [0; 256],
+            exact_shapes: ShapeFilter::new(),
             prefix_firsts: [false; 256],
         }
     }
@@ -143,12 +134,10 @@ impl TrackingParams {
             return Err(ConfigError::EmptyParamName);
         }
         let name: Box<[u8]> = name.as_bytes().into();
-        let first = usize::from(name[0]);
-        self.first_bytes[first] = true;
         if pattern.ends_with('*') {
-            self.prefix_firsts[first] = true;
+            self.prefix_firsts[usize::from(name[0])] = true;
         } else {
-            self.exact_shapes[first] |= length_bit(name.len());
+            self.exact_shapes.insert(&name);
         }
         if let Err(at) = list.binary_search(&name) {
             list.insert(at, name);
@@ -201,10 +190,10 @@ impl TrackingParams {
         let Some(&first) = name.first() else {
             return false;
         };
-        let first = usize::from(first);
-        (self.exact_shapes[first] & length_bit(name.len()) != 0
+        (self.exact_shapes.may_contain(name)
             && self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok())
-            || (self.prefix_firsts[first] && self.prefixes.iter().any(|p| name.starts_with(p)))
+            || (self.prefix_firsts[usize::from(first)]
+                && self.prefixes.iter().any(|p| name.starts_with(p)))
     }
 
     /// Whether `host` (a serialized host) is an exempt domain or a
@@ -219,7 +208,7 @@ impl TrackingParams {
     /// start with another byte never match.
     #[inline]
     pub(crate) fn may_start(&self, byte: u8) -> bool {
-        self.first_bytes[usize::from(byte)]
+        self.exact_shapes.has_first(byte) || self.prefix_firsts[usize::from(byte)]
     }
 
     /// Whether the list matches nothing (then `strip-tracking` is free).
