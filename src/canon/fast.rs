@@ -331,17 +331,12 @@ fn straight<const W: u8>(
         // for more than `..`, which it cannot have there.
         match host::strip_plain_www(host) {
             Some(stripped) => cut = host.len() - stripped.len(),
-            None => return cut_ranges::<W>(canon, url, slash, params, bufs, out),
+            None => return cut_ranges::<W>(canon, url, params, bufs, out),
         }
-        let rule = if rules.contains(Rule::StripWwwDigits) {
-            Rule::StripWwwDigits
-        } else {
-            Rule::StripWww
-        };
-        fired.insert_if(rule, cut > 0);
+        fired.insert_if(www_rule(rules), cut > 0);
     }
     if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        return cut_ranges::<W>(canon, url, slash, params, bufs, out);
+        return cut_ranges::<W>(canon, url, params, bufs, out);
     }
     // Most URLs: the href, or the href without `www.` (a quarter of
     // crawled URLs), maybe without its last byte. One pass scans and
@@ -358,73 +353,25 @@ fn straight<const W: u8>(
 
 /// [`straight`] for the URLs without query or fragment that take more
 /// than one range of the href: a port to drop, or a `www` host that is
-/// not `www.` and one label. `slash` says whether the trailing slash goes
-/// (the caller has checked that the general path need not do it).
+/// not `www.` and one label. (The checks that decline ran in [`straight`]:
+/// the cuts here never decline.)
 #[inline(never)]
 fn cut_ranges<const W: u8>(
     canon: &Canonicalizer,
     url: &Url,
-    slash: bool,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let rules = canon.plan.rules;
     let href = url.href().as_bytes();
     let at = Layout::of(url);
     if any::<W>(href, at.host_start, at.path_end) {
         return careful(canon, url, params, bufs, out);
     }
-    let mut fired = RuleSet::EMPTY;
-    let host = &href[at.host_start..at.host_end];
-    let host_cut = if url.host_kind() == HostKind::Domain && www_candidate(rules, host) {
-        strip_www(rules, host, &mut fired)
-    } else {
-        0
-    };
-    let mut end = at.len;
-    if slash {
-        end -= 1;
-        fired.insert(Rule::StripTrailingSlash);
-    }
-    let host = at.host_start + host_cut;
-    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        fired.insert(Rule::DropPort);
-        append(
-            out,
-            [
-                &href[..at.host_start],
-                &href[host..at.host_end],
-                &href[at.path_start..end],
-            ],
-        );
-    } else {
-        append(out, [&href[..at.host_start], &href[host..end]]);
-    }
-    Some(fired)
-}
-
-/// Appends the concatenation of `parts` to `out` with one capacity check.
-/// The writers here copy an href in a few ranges; `extend_from_slice` per
-/// range (an out-of-line call and a capacity check each) cost more than
-/// the copies on these short URLs.
-#[inline(always)]
-fn append<const N: usize>(out: &mut Vec<u8>, parts: [&[u8]; N]) {
-    let total: usize = parts.iter().map(|p| p.len()).sum();
-    out.reserve(total);
-    let mut len = out.len();
-    for part in parts {
-        // SAFETY: `reserve` made room for `total` bytes after the old
-        // length, and `len` stays within it (the parts add up to
-        // `total`). The parts borrow the URL, not `out` (which is borrowed
-        // mutably), so they do not overlap the destination.
-        unsafe {
-            std::ptr::copy_nonoverlapping(part.as_ptr(), out.as_mut_ptr().add(len), part.len());
-        }
-        len += part.len();
-    }
-    // SAFETY: every byte up to `len` was just written (or was there).
-    unsafe { out.set_len(len) };
+    let mut edit = Edit::default();
+    cut_host_port_slash(canon.plan.rules, url, href, &at, &mut edit)?;
+    write_url(url, &at, &edit, bufs, out);
+    Some(edit.fired)
 }
 
 /// The cuts of the host (`strip-www`, `trim-host-dots`), the port and a
@@ -503,8 +450,7 @@ fn tail(
                 params,
                 tmp: &mut bufs.query,
             }
-            .apply(&mut edit)
-            .ok()?,
+            .apply(&mut edit),
         }
     }
     if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
@@ -584,8 +530,7 @@ fn careful(
             params,
             tmp: &mut bufs.query,
         }
-        .apply(&mut edit)
-        .ok()?;
+        .apply(&mut edit);
         if lower.query && !edit.new_query && !edit.drop_query {
             // No parameter rule changed the lowercased query: it is the
             // new one.
@@ -768,13 +713,19 @@ fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
 fn strip_www(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> usize {
     let digits = rules.contains(Rule::StripWwwDigits);
     let cut = host.len() - host::strip_www(host, digits).len();
-    let rule = if digits {
+    fired.insert_if(www_rule(rules), cut > 0);
+    cut
+}
+
+/// The rule that strips `www` labels under `rules`: `strip-www-digits`
+/// when it is on (it strips `www.` too), else `strip-www`.
+#[inline(always)]
+fn www_rule(rules: RuleSet) -> Rule {
+    if rules.contains(Rule::StripWwwDigits) {
         Rule::StripWwwDigits
     } else {
         Rule::StripWww
-    };
-    fired.insert_if(rule, cut > 0);
-    cut
+    }
 }
 
 /// `strip-trailing-slash` on a hierarchical path.
@@ -815,7 +766,7 @@ impl QueryRules<'_> {
     /// Runs the parameter rules and `drop-empty-query`; a rewritten query
     /// is left in `tmp` (see [`Edit::new_query`]).
     #[inline(never)]
-    fn apply(self, edit: &mut Edit) -> Step {
+    fn apply(self, edit: &mut Edit) {
         let rules = self.canon.plan.rules;
         if !rules.intersection(query::Params::RULES).is_empty() {
             let config = query::Params {
@@ -838,7 +789,7 @@ impl QueryRules<'_> {
                 if outcome.stripped_all {
                     // Every parameter was stripped: the `?` goes too.
                     edit.drop_query = true;
-                    return Ok(());
+                    return;
                 }
                 // Parameters were dropped or reordered: the new query is
                 // in `tmp`. As in the general path, drop-empty-query looks
@@ -849,40 +800,33 @@ impl QueryRules<'_> {
                 } else {
                     edit.new_query = true;
                 }
-                return Ok(());
+                return;
             }
         }
         if self.query.is_empty() && rules.contains(Rule::DropEmptyQuery) {
             edit.drop_query = true;
             edit.fired.insert(Rule::DropEmptyQuery);
         }
-        Ok(())
     }
 }
 
 /// Copies an href to `out` leaving out ranges, given in order, and
-/// inserting at most `extra` bytes, with one capacity check for all of it.
+/// inserting rewritten components, with one capacity check for all of it.
 struct Copier<'a> {
     href: &'a [u8],
     /// Where the next copy starts.
     from: usize,
-    /// How many more bytes [`Copier::insert`] may add.
-    extra: usize,
     out: &'a mut Vec<u8>,
 }
 
 impl<'a> Copier<'a> {
+    /// A copier that will insert at most `extra` bytes.
     #[inline(always)]
     fn new(href: &'a [u8], extra: usize, out: &'a mut Vec<u8>) -> Copier<'a> {
         // What is written is `href` minus some ranges, plus at most
         // `extra` inserted bytes.
         out.reserve(href.len() + extra);
-        Copier {
-            href,
-            from: 0,
-            extra,
-            out,
-        }
+        Copier { href, from: 0, out }
     }
 
     /// Leaves out `href[start..end]`.
@@ -902,21 +846,19 @@ impl<'a> Copier<'a> {
         self.from = to;
     }
 
-    /// Writes `bytes` (at most the `extra` bytes left) at this point.
+    /// Writes `bytes` (counted in `new`'s `extra`) at this point.
     #[inline(always)]
     fn insert(&mut self, bytes: &[u8]) {
-        assert!(bytes.len() <= self.extra);
-        self.extra -= bytes.len();
         self.push(bytes);
     }
 
     #[inline(always)]
     fn push(&mut self, part: &[u8]) {
         let len = self.out.len();
-        // `new` reserved `href.len()` bytes plus the `extra` that
-        // `insert` allows, and the parts copied are disjoint ranges of
-        // `href`, so this never fails; the check keeps the copy below
-        // sound whatever the caller passes.
+        // `new` reserved `href.len()` bytes plus what `insert` writes,
+        // and the parts copied are disjoint ranges of `href`, so this
+        // never fails; the check keeps the copy below sound whatever the
+        // caller passes.
         assert!(self.out.capacity() - len >= part.len());
         // SAFETY: there is room for `part` after `len` (checked above),
         // and `part` borrows the URL or the query scratch, not `out`, so
