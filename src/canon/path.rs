@@ -84,28 +84,31 @@ pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
         return false;
     }
     let rest = strip_jsessionid_suffixes(path);
-    let jsession = (rest.len() < path.len()).then_some(rest.len());
-    let aspx = memchr::memchr(b'(', path).is_some() && find_ascii_ci(path, b".aspx").is_some();
-    if jsession.is_none() && !aspx {
-        return false;
-    }
-    let path = &path[..jsession.unwrap_or(path.len())];
+    let jsession = rest.len() < path.len();
+    // The suffixes cut have no `(` and no `.`: looking at what is left
+    // finds the same ASP.NET segments and `.aspx`. A segment is followed
+    // by `.aspx` when the last `.aspx` starts at or after its end: one
+    // search, not one per segment (which is quadratic on a path of
+    // thousands of segments).
+    let path = rest;
+    let last_aspx = match memchr::memchr(b'(', path) {
+        Some(_) => rfind_ascii_ci(path, b".aspx"),
+        None => None,
+    };
+    let Some(last_aspx) = last_aspx else {
+        if jsession {
+            out.extend_from_slice(path);
+        }
+        return jsession;
+    };
     let start = out.len();
-    if !aspx {
-        out.extend_from_slice(path);
-        return true;
-    }
-    let mut removed = jsession.is_some();
-    // A segment is followed by `.aspx` when the last `.aspx` starts at or
-    // after its end: one search, not one per segment (which is quadratic
-    // on a path of thousands of segments).
-    let last_aspx = rfind_ascii_ci(path, b".aspx");
+    let mut removed = jsession;
     // Walk segments, each with its leading '/'.
     let mut i = 0;
     while i < path.len() {
         let end = memchr::memchr(b'/', &path[i + 1..]).map_or(path.len(), |n| i + 1 + n);
         let segment = &path[i + 1..end];
-        let followed_by_aspx = last_aspx.is_some_and(|at| at >= end);
+        let followed_by_aspx = last_aspx >= end;
         if followed_by_aspx && is_aspnet_session_segment(segment) {
             removed = true;
         } else {
@@ -185,12 +188,6 @@ fn is_aspnet_session_segment(s: &[u8]) -> bool {
         }
     }
     true
-}
-
-fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
 fn rfind_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
