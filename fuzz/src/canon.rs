@@ -94,31 +94,10 @@ pub fn check_case(case: &Case) {
     }
 }
 
-/// Checks every profile on `url`, except for the open bugs that
-/// [`known_bug`] recognizes (so that fuzzing finds new ones).
+/// Checks every profile on `url`: the fast path equals the general path,
+/// and each profile's canonical form is a URL serialization that
+/// canonicalizes to itself.
 pub fn check_url(url: &Url) {
-    check_url_with(url, true);
-}
-
-/// Like [`check_url`], with no exception for open bugs: for the `#[ignore]`d
-/// tests that reproduce them.
-pub fn check_url_strict(url: &Url) {
-    check_url_with(url, false);
-}
-
-/// Open bugs of src/canon, each with an `#[ignore]`d test in
-/// tests/fuzz_regressions.rs. Returns the bug's name when canonicalizing
-/// `url` to `once` (which parses to `parsed`) may show it. Delete an entry
-/// once its bug is fixed (and un-ignore its test).
-///
-/// None is open: the last two (collapse-slashes making `c|` a drive letter,
-/// decoding making a new escape out of a bare `%`) are fixed and their tests
-/// in tests/fuzz_regressions.rs run.
-pub fn known_bug(_url: &Url, _once: &str, _parsed: &Url) -> Option<&'static str> {
-    None
-}
-
-fn check_url_with(url: &Url, skip_known_bugs: bool) {
     check_fast_path(url);
     for (profile, canon) in canonicalizers() {
         let once = canon.canonicalize_url(url);
@@ -128,9 +107,6 @@ fn check_url_with(url: &Url, skip_known_bugs: bool) {
                 url.href()
             )
         });
-        if skip_known_bugs && known_bug(url, &once, &parsed).is_some() {
-            continue;
-        }
         assert_eq!(
             parsed.href(),
             once,
