@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::bin::{count_lines, file, gzip, normurl, run, run_command, zstd, Ran, Rng};
+use common::bin::{
+    count_lines, file, gzip, normurl, numbered_urls, run, run_command, zstd, Ran, Rng,
+};
 
 /// The records of `bytes` as the binary splits them: at `term`, the last
 /// one possibly unterminated, a `\r` before `\n` belonging to the
@@ -376,9 +378,7 @@ fn ipv6_edge_forms() {
 #[test]
 fn truncated_gzip_and_corrupt_zstd() {
     let dir = tempfile::tempdir().unwrap();
-    let lines: String = (0..50_000)
-        .map(|i| format!("http://h{i}.example/\n"))
-        .collect();
+    let lines = numbered_urls(50_000);
     let good = file(&dir, "good.txt", b"http://good.example/\n");
     for (name, packed) in [
         ("cut.gz", gzip(lines.as_bytes())),
@@ -457,9 +457,7 @@ fn unreadable_missing_and_directory_inputs() {
 fn writing_to_a_full_disk() {
     let dir = tempfile::tempdir().unwrap();
     let small = file(&dir, "small.txt", b"http://a.example/\n");
-    let many: String = (0..100_000)
-        .map(|i| format!("http://h{i}.example/\n"))
-        .collect();
+    let many = numbered_urls(100_000);
     let big = file(&dir, "big.txt", many.as_bytes());
     for input in [&small, &big] {
         for j in ["1", "2"] {
@@ -491,9 +489,7 @@ fn a_worker_panic_ends_the_run_with_an_error() {
         eprintln!("release build: no panic injection hook");
         return;
     }
-    let mut input: String = (0..100_000)
-        .map(|i| format!("http://h{i}.example/\n"))
-        .collect();
+    let mut input = numbered_urls(100_000);
     let middle = input[input.len() / 2..].find('\n').unwrap() + input.len() / 2 + 1;
     input.insert_str(middle, "http://boom.example/\n");
     let dir = tempfile::tempdir().unwrap();

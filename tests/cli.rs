@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::bin::{file, gzip, normurl, run};
+use common::bin::{file, gzip, normurl, numbered_urls, run};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -389,32 +389,14 @@ fn errors_name_the_file_and_exit_2() {
     assert_eq!(ran.code, Some(2), "-d needs --field");
     let ran = run(&["--field", "0"], b"");
     assert_eq!(ran.code, Some(2));
-    // A truncated gzip: the complete lines before the damage, then an error
-    // that names the file.
-    let dir = tempfile::tempdir().unwrap();
-    let lines: String = (0..50_000)
-        .map(|i| format!("http://h{i}.example/\n"))
-        .collect();
-    let gz = gzip(lines.as_bytes());
-    let path = file(&dir, "cut.gz", &gz[..gz.len() / 2]);
-    let ran = run(&["-j", "2", &path], b"");
-    assert_eq!(ran.code, Some(2));
-    assert!(
-        ran.stderr
-            .starts_with(&format!("normurl: {path}: corrupt or truncated gzip data")),
-        "{}",
-        ran.stderr
-    );
-    assert!(!ran.stdout.is_empty());
-    assert!(lines.as_bytes().starts_with(&ran.stdout) && ran.stdout.ends_with(b"\n"));
+    // Damaged compressed inputs: tests/bad_input.rs,
+    // truncated_gzip_and_corrupt_zstd.
 }
 
 #[test]
 fn closed_stdout_is_a_quiet_success() {
     let dir = tempfile::tempdir().unwrap();
-    let lines: String = (0..200_000)
-        .map(|i| format!("http://h{i}.example/\n"))
-        .collect();
+    let lines = numbered_urls(200_000);
     let input = file(&dir, "big.txt", lines.as_bytes());
     for j in ["1", "2"] {
         let mut child = normurl()

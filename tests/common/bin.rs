@@ -90,6 +90,12 @@ pub fn zstd(bytes: &[u8]) -> Vec<u8> {
     zstd::stream::encode_all(bytes, 3).unwrap()
 }
 
+/// `n` lines `http://h0.example/` to `http://h{n-1}.example/`, each
+/// ending in `\n`: a large, valid, canonical input.
+pub fn numbered_urls(n: usize) -> String {
+    (0..n).map(|i| format!("http://h{i}.example/\n")).collect()
+}
+
 /// The number of records (`\n`-terminated) in `bytes`.
 pub fn count_lines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
