@@ -726,6 +726,18 @@ mod tests {
                 .unwrap()
                 .build(),
         );
+        // Where the fast path scans with AVX2, the SSE2 instances too.
+        let narrow: Vec<Canonicalizer> = all
+            .iter()
+            .filter_map(|canon| {
+                let plan = canon.plan.narrow()?;
+                Some(Canonicalizer {
+                    plan,
+                    ..canon.clone()
+                })
+            })
+            .collect();
+        all.extend(narrow);
         all
     }
 

@@ -420,6 +420,238 @@ mod sse2 {
     }
 }
 
+/// [`any`] and [`append_if_none`] with 32-byte AVX2 vectors: half the
+/// loop trips of the SSE2 code on the long paths of crawled URLs. The
+/// canonicalizer's fast path picks these once, at build time, when the CPU
+/// has AVX2 (see `fast::Plan`).
+#[cfg(target_arch = "x86_64")]
+// Newer compilers know that an AVX2 intrinsic called from a function with
+// the `avx2` feature is safe; the oldest supported one (see `rust-version`)
+// wants the `unsafe` blocks.
+#[allow(unused_unsafe)]
+pub(crate) mod wide {
+    use super::Features;
+    use std::arch::x86_64::{
+        __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
+    };
+
+    /// Whether this CPU can run the functions of this module. (Cached by
+    /// `std`: one load after the first call.)
+    #[inline]
+    pub(crate) fn available() -> bool {
+        is_x86_feature_detected!("avx2")
+    }
+
+    // Every function here is `unsafe` and always inlined: the caller must
+    // be a function with `#[target_feature(enable = "avx2")]`, run only
+    // after `available()` said yes (so the intrinsics inline into it).
+    //
+    // SAFETY (for every `unsafe` block in this module that calls an AVX2
+    // intrinsic without a pointer): the CPU has AVX2, as the callers must
+    // make sure; those intrinsics take no pointers.
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> __m256i {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_set1_epi8(b as i8) }
+    }
+
+    #[inline(always)]
+    unsafe fn eq(v: __m256i, b: u8) -> __m256i {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_cmpeq_epi8(v, splat(b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_or_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_and_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn movemask(v: __m256i) -> u32 {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_movemask_epi8(v) as u32 }
+    }
+
+    /// Loads 32 bytes from `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p..p + 32` must be readable, and the CPU must have AVX2.
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> __m256i {
+        // SAFETY: the caller's; no alignment requirement.
+        unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) }
+    }
+
+    /// Stores 32 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p..p + 32` must be writable, and the CPU must have AVX2.
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: __m256i) {
+        // SAFETY: the caller's; no alignment requirement.
+        unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), v) }
+    }
+
+    /// `v` one byte later, with 0 shifted in at the end: for the last
+    /// vector of a range, whose next byte may be past the end of `href`.
+    /// (`alignr` shifts within each 16-byte lane, so the upper lane is
+    /// moved down first to feed the lower lane's top byte.)
+    #[inline(always)]
+    unsafe fn shift_in_zero(v: __m256i) -> __m256i {
+        // SAFETY: see the module comment.
+        unsafe {
+            let upper_then_zero = _mm256_permute2x128_si256::<0x81>(v, v);
+            _mm256_alignr_epi8::<1>(upper_then_zero, v)
+        }
+    }
+
+    /// The bytes of `v` wanted in `W`, as in `sse2::wanted`; `next` is `v`
+    /// one byte later.
+    #[inline(always)]
+    unsafe fn wanted<const W: u8>(v: __m256i, next: __m256i) -> __m256i {
+        let want = Features(W);
+        // SAFETY (all blocks): see the module comment.
+        let mut m = unsafe { _mm256_setzero_si256() };
+        if want.contains(Features::PERCENT) {
+            m = unsafe { or(m, eq(v, b'%')) };
+        }
+        if want.contains(Features::UPPER) {
+            // `A-Z`: signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are
+            // negative).
+            let upper = unsafe {
+                and(
+                    _mm256_cmpgt_epi8(v, splat(b'A' - 1)),
+                    _mm256_cmpgt_epi8(splat(b'Z' + 1), v),
+                )
+            };
+            m = unsafe { or(m, upper) };
+        }
+        if want.contains(Features::SESSION) {
+            m = unsafe { or(m, or(eq(v, b';'), eq(v, b'('))) };
+        }
+        if want.contains(Features::AMP) {
+            m = unsafe { or(m, eq(v, b'&')) };
+        }
+        let pair_byte = match (
+            want.contains(Features::SLASH_PAIR),
+            want.contains(Features::DOT_PAIR),
+        ) {
+            (false, false) => return m,
+            (true, false) => unsafe { eq(v, b'/') },
+            (false, true) => unsafe { eq(v, b'.') },
+            (true, true) => unsafe { or(eq(v, b'/'), eq(v, b'.')) },
+        };
+        unsafe { or(m, and(pair_byte, _mm256_cmpeq_epi8(v, next))) }
+    }
+
+    /// [`super::any`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 ([`available`]). Call it from a function
+    /// with `#[target_feature(enable = "avx2")]`, or the intrinsics will
+    /// be calls.
+    #[inline(always)]
+    pub(crate) unsafe fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+        if end < 32 || W == 0 {
+            return super::any::<W>(href, start, end);
+        }
+        assert!(start <= end && end <= href.len());
+        let src = href.as_ptr();
+        // SAFETY (loads below): a load at `src + j` reads `j..j + 32`,
+        // inside `href` when `j + 32 <= end`; the loop loads at `i` and
+        // `i + 1` with `i + 33 <= end`, the last vector at `end - 32`.
+        let mut found = unsafe { _mm256_setzero_si256() };
+        let mut i = start;
+        while i + 33 <= end {
+            let (v, next) = unsafe { (load(src.add(i)), load(src.add(i + 1))) };
+            found = unsafe { or(found, wanted::<W>(v, next)) };
+            i += 32;
+        }
+        // The 32 bytes that end at `end`, overlapping what the loop looked
+        // at, with the bits before `start` dropped; 0 is shifted in after
+        // the last byte, which starts no pair.
+        let window = end - 32;
+        let v = unsafe { load(src.add(window)) };
+        let last = unsafe { movemask(wanted::<W>(v, shift_in_zero(v))) };
+        let in_range = (u64::MAX << start.saturating_sub(window).min(32)) as u32;
+        (unsafe { movemask(found) } | (last & in_range)) != 0
+    }
+
+    /// [`super::append_if_none`] with 32-byte vectors, storing each vector
+    /// it loads into `out`'s spare capacity as `sse2::append_if_none` does.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 ([`available`]). Call it from a function
+    /// with `#[target_feature(enable = "avx2")]`, or the intrinsics will
+    /// be calls.
+    #[inline(always)]
+    pub(crate) unsafe fn append_if_none<const W: u8>(
+        href: &[u8],
+        keep: usize,
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let n = href.len();
+        if W == 0 || keep > 32 || n < 32 || (start != keep && n - start < 32) {
+            return super::append_if_none::<W>(href, keep, start, out);
+        }
+        assert!(keep <= start && start <= n);
+        let shift = start - keep;
+        let total = n - shift;
+        out.reserve(total);
+        let len = out.len();
+        let src = href.as_ptr();
+        // SAFETY: `reserve` made room for `total` bytes after `len`.
+        let dst = unsafe { out.as_mut_ptr().add(len) };
+        // SAFETY (loads and stores below): a load at `src + j` reads
+        // `j..j + 32`, in `href` when `j + 32 <= n`; a store at
+        // `dst + j - shift` writes `j - shift..j - shift + 32`, inside the
+        // reserved `total` bytes when `j + 32 <= n`.
+        //
+        // `..keep` (and bytes the stores below overwrite).
+        unsafe { store(dst, load(src)) };
+        let mut found = unsafe { _mm256_setzero_si256() };
+        let mut i = start;
+        while i + 33 <= n {
+            let (v, next) = unsafe { (load(src.add(i)), load(src.add(i + 1))) };
+            unsafe { store(dst.add(i - shift), v) };
+            found = unsafe { or(found, wanted::<W>(v, next)) };
+            i += 32;
+        }
+        // The last 32 bytes, as in `any`. `window >= start` when
+        // `shift > 0` (checked above), so `window - shift` does not
+        // underflow.
+        let window = n - 32;
+        let v = unsafe { load(src.add(window)) };
+        unsafe { store(dst.add(window - shift), v) };
+        let last = unsafe { movemask(wanted::<W>(v, shift_in_zero(v))) };
+        let in_range = (u64::MAX << start.saturating_sub(window).min(32)) as u32;
+        if (unsafe { movemask(found) } | (last & in_range)) != 0 {
+            return false;
+        }
+        // SAFETY: the first `total` bytes after `len` are written: `..32`,
+        // then `keep..i - shift` by the loop, which stops at an `i` past
+        // `n - 33`, and `total - 32..`; together `..total` (as in
+        // `sse2::append_if_none`, with 32 for 16).
+        unsafe { out.set_len(len + total) };
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +722,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn interesting_bytes_in_long_hrefs() {
+        // The 32-byte vectors: whole vectors, the loop's last trip and the
+        // overlapping last vector, for hrefs around one, two and three
+        // vectors long (the test above covers every byte value up to 40).
+        let scans = wants();
+        for len in (30..37).chain(62..69).chain(94..101) {
+            for &b in INTERESTING {
+                for pos in 0..len {
+                    let mut href = vec![b'a'; len];
+                    href[pos] = b;
+                    if pos + 1 < len && matches!(b, b'/' | b'.') {
+                        let mut paired = href.clone();
+                        paired[pos + 1] = b;
+                        check_ranges(&scans, &paired, pos);
+                    }
+                    check_ranges(&scans, &href, pos);
+                }
+            }
+        }
+    }
+
     /// [`append_if_none`] against [`classify_scalar`] and a plain copy.
     fn check_append(href: &[u8], keep: usize, start: usize) {
         let want = [
@@ -508,8 +762,59 @@ mod tests {
                 expected.extend_from_slice(&href[start..]);
             }
             assert_eq!(out, expected, "{href:?} {keep} {start} {want:?}");
+            #[cfg(target_arch = "x86_64")]
+            if wide::available() {
+                let mut out = b"prefix".to_vec();
+                // SAFETY: the CPU has AVX2.
+                let appended =
+                    unsafe { WIDE_APPEND[usize::from(want.bits())](href, keep, start, &mut out) };
+                assert_eq!(appended, !found, "wide {href:?} {keep} {start} {want:?}");
+                assert_eq!(out, expected, "wide {href:?} {keep} {start} {want:?}");
+            }
         }
     }
+
+    /// [`wide::append_if_none`] in a function with AVX2 on, as the
+    /// canonicalizer calls it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn wide_append<const W: u8>(
+        href: &[u8],
+        keep: usize,
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        // SAFETY: the caller's.
+        unsafe { wide::append_if_none::<W>(href, keep, start, out) }
+    }
+
+    /// [`wide::any`] in a function with AVX2 on.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn wide_any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+        // SAFETY: the caller's.
+        unsafe { wide::any::<W>(href, start, end) }
+    }
+
+    /// An instance of [`wide_append`].
+    #[cfg(target_arch = "x86_64")]
+    type WideAppendFn = unsafe fn(&[u8], usize, usize, &mut Vec<u8>) -> bool;
+    #[cfg(target_arch = "x86_64")]
+    static WIDE_APPEND: [WideAppendFn; 64] = per_feature_set!(wide_append as WideAppendFn);
+
+    /// An instance of [`wide_any`].
+    #[cfg(target_arch = "x86_64")]
+    type WideAnyFn = unsafe fn(&[u8], usize, usize) -> bool;
+    #[cfg(target_arch = "x86_64")]
+    static WIDE_ANY: [WideAnyFn; 64] = per_feature_set!(wide_any as WideAnyFn);
 
     /// An instance of [`append_if_none`].
     type AppendFn = fn(&[u8], usize, usize, &mut Vec<u8>) -> bool;
@@ -520,9 +825,10 @@ mod tests {
     #[test]
     fn append_matches_scan_and_copy() {
         // Every interesting byte (or pair) at every position of hrefs of
-        // 1 to 60 bytes, scanned from every start up to 20, keeping
-        // everything before it or cutting 4 bytes (as for `www.`).
-        for len in 1..61 {
+        // 1 to 100 bytes (two trips of the 32-byte loop and the last
+        // vector), scanned from every start up to 20, keeping everything
+        // before it or cutting 4 bytes (as for `www.`).
+        for len in 1..101 {
             for pos in 0..len {
                 for (first, second) in [
                     (b'%', b'a'),
@@ -563,6 +869,12 @@ mod tests {
                         exact.contains(want),
                         "{href:?} {start}..{end} {want:?}"
                     );
+                    #[cfg(target_arch = "x86_64")]
+                    if wide::available() {
+                        // SAFETY: the CPU has AVX2.
+                        let found = unsafe { WIDE_ANY[usize::from(want.bits())](href, start, end) };
+                        assert_eq!(found, exact.contains(want), "wide {href:?} {start}..{end}");
+                    }
                 }
             }
         }
@@ -578,8 +890,8 @@ mod tests {
 
         #[test]
         fn append_matches_scalar(
-            href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),
-            start in 0usize..24,
+            href in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..120),
+            start in 0usize..40,
             cut in 0usize..6,
         ) {
             let start = start.min(href.len());

@@ -21,6 +21,8 @@
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
+#[cfg(target_arch = "x86_64")]
+use super::classify::wide;
 use super::classify::{any, any_of, append_if_none, classify_scalar, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
@@ -43,6 +45,10 @@ pub(super) struct Plan {
     query_scan: Features,
     /// The straight line for these rules.
     straight: Straight,
+    /// Its SSE2 instance, which the tests also run where `straight` is the
+    /// AVX2 one.
+    #[cfg(test)]
+    narrow: Straight,
     percent: Percent,
     /// Whether some rule may cut a range (`semantic` has none).
     cuts: bool,
@@ -60,9 +66,19 @@ pub(super) struct Plan {
     param_starts: [bool; 256],
 }
 
-/// An instance of [`straight`].
-type Straight =
-    fn(&Canonicalizer, &Url, &mut QueryScratch, &mut Buffers, &mut Vec<u8>) -> Option<RuleSet>;
+/// An instance of [`straight`] or [`straight_wide`].
+///
+/// # Safety
+///
+/// The wide instances need a CPU with AVX2: [`Plan::new`] picks them only
+/// after checking.
+type Straight = unsafe fn(
+    &Canonicalizer,
+    &Url,
+    &mut QueryScratch,
+    &mut Buffers,
+    &mut Vec<u8>,
+) -> Option<RuleSet>;
 
 const PERCENT: Features = Features::PERCENT;
 const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
@@ -72,11 +88,30 @@ const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 /// for only those: a plan takes the first that has all it needs (a scan for
 /// more finds more, which only sends more URLs to [`careful`]). They are
 /// the needs of the profiles.
-const STRAIGHT: [(Features, Straight); 4] = [
-    (PERCENT, straight::<{ PERCENT.bits() }>),
-    (SAFE_BROWSING, straight::<{ SAFE_BROWSING.bits() }>),
-    (AGGRESSIVE, straight::<{ AGGRESSIVE.bits() }>),
-    (Features::ALL, straight::<{ Features::ALL.bits() }>),
+///
+/// Each has two instances: with SSE2 vectors, and with AVX2 vectors for
+/// the CPUs that have it (half the loop trips on a long path).
+const STRAIGHT: [(Features, Straight, Straight); 4] = [
+    (
+        PERCENT,
+        straight::<{ PERCENT.bits() }>,
+        straight_wide::<{ PERCENT.bits() }>,
+    ),
+    (
+        SAFE_BROWSING,
+        straight::<{ SAFE_BROWSING.bits() }>,
+        straight_wide::<{ SAFE_BROWSING.bits() }>,
+    ),
+    (
+        AGGRESSIVE,
+        straight::<{ AGGRESSIVE.bits() }>,
+        straight_wide::<{ AGGRESSIVE.bits() }>,
+    ),
+    (
+        Features::ALL,
+        straight::<{ Features::ALL.bits() }>,
+        straight_wide::<{ Features::ALL.bits() }>,
+    ),
 ];
 
 /// The rules that may cut ranges out of the href.
@@ -129,10 +164,12 @@ impl Plan {
         .union(when(rules.contains(Rule::LowercaseQuery), Features::UPPER));
         // The straight line takes queries of one parameter only.
         let query_params = !rules.intersection(query::Params::RULES).is_empty();
-        let (_, straight) = STRAIGHT
+        let (_, narrow, wide) = STRAIGHT
             .into_iter()
-            .find(|&(features, _)| features.contains_all(path))
+            .find(|&(features, _, _)| features.contains_all(path))
             .expect("the last one has every feature");
+        // The safety condition of the wide instances.
+        let straight = if wide_available() { wide } else { narrow };
         let cuts = !rules.intersection(CUT_RULES).is_empty();
         // A fragment that stays matters for the percent rules only.
         let fragment = when(percent.any(), Features::PERCENT);
@@ -142,12 +179,26 @@ impl Plan {
             query,
             query_scan: query.union(when(query_params, Features::AMP)),
             straight,
+            #[cfg(test)]
+            narrow,
             percent,
             cuts,
             whole: !cuts && path.contains_all(query.union(fragment)),
             simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
             param_starts: query::removable_starts(rules, tracking),
         }
+    }
+}
+
+#[cfg(test)]
+impl Plan {
+    /// The same plan with the SSE2 instance of the straight line; `None`
+    /// when that is the one it has.
+    pub(super) fn narrow(&self) -> Option<Plan> {
+        (self.straight as usize != self.narrow as usize).then_some(Plan {
+            straight: self.narrow,
+            ..*self
+        })
     }
 }
 
@@ -268,7 +319,87 @@ pub(super) fn apply(
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    (canon.plan.straight)(canon, url, params, bufs, out)
+    // SAFETY: `Plan::new` picked a wide instance only on a CPU with AVX2.
+    unsafe { (canon.plan.straight)(canon, url, params, bufs, out) }
+}
+
+/// Whether [`straight_wide`] may run: the CPU has AVX2, and the
+/// `NORMURL_NO_AVX2` environment variable is not set (so that the SSE2
+/// code can be measured and tested on the same machine).
+fn wide_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        wide::available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`straight_line`] with SSE2 vectors (or none, off x86_64).
+///
+/// # Safety
+///
+/// None: `unsafe` only to share the type [`Straight`] with
+/// [`straight_wide`].
+unsafe fn straight<const W: u8>(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    bufs: &mut Buffers,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    straight_line::<W, false>(canon, url, params, bufs, out)
+}
+
+/// [`straight_line`] with AVX2 vectors.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn straight_wide<const W: u8>(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    bufs: &mut Buffers,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    straight_line::<W, true>(canon, url, params, bufs, out)
+}
+
+/// Off x86_64 there are no wide vectors: the narrow instance.
+#[cfg(not(target_arch = "x86_64"))]
+use straight as straight_wide;
+
+/// [`any`] with AVX2 vectors when `WIDE`.
+#[inline(always)]
+fn scan_any<const W: u8, const WIDE: bool>(href: &[u8], start: usize, end: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE {
+        // SAFETY: the `WIDE` instances run inside `straight_wide`, whose
+        // callers made sure the CPU has AVX2.
+        return unsafe { wide::any::<W>(href, start, end) };
+    }
+    any::<W>(href, start, end)
+}
+
+/// [`append_if_none`] with AVX2 vectors when `WIDE`.
+#[inline(always)]
+fn scan_append<const W: u8, const WIDE: bool>(
+    href: &[u8],
+    keep: usize,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE {
+        // SAFETY: as in `scan_any`.
+        return unsafe { wide::append_if_none::<W>(href, keep, start, out) };
+    }
+    append_if_none::<W>(href, keep, start, out)
 }
 
 /// The fast path for most URLs: no userinfo, and nothing for the content
@@ -278,7 +409,9 @@ pub(super) fn apply(
 ///
 /// This runs for every URL, so it works on the URL's byte offsets (no
 /// `str` slicing), makes one scan, and writes with one capacity check.
-fn straight<const W: u8>(
+/// `WIDE` says whether the scan uses AVX2 vectors.
+#[inline(always)]
+fn straight_line<const W: u8, const WIDE: bool>(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
@@ -297,13 +430,13 @@ fn straight<const W: u8>(
     }
     if plan.whole {
         // One scan to the end tells all (`semantic`).
-        if append_if_none::<W>(href, at.host_start, at.host_start, out) {
+        if scan_append::<W, WIDE>(href, at.host_start, at.host_start, out) {
             return Some(RuleSet::EMPTY);
         }
         return careful(canon, url, params, bufs, out);
     }
     if at.path_end < at.len {
-        if any::<W>(href, at.host_start, at.path_end) {
+        if scan_any::<W, WIDE>(href, at.host_start, at.path_end) {
             return careful(canon, url, params, bufs, out);
         }
         return tail(canon, url, params, bufs, out);
@@ -341,7 +474,7 @@ fn straight<const W: u8>(
     // Most URLs: the href, or the href without `www.` (a quarter of
     // crawled URLs), maybe without its last byte. One pass scans and
     // copies.
-    if !append_if_none::<W>(href, at.host_start, at.host_start + cut, out) {
+    if !scan_append::<W, WIDE>(href, at.host_start, at.host_start + cut, out) {
         return careful(canon, url, params, bufs, out);
     }
     if slash {
