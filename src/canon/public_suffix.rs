@@ -26,7 +26,9 @@ const LIST: &str = include_str!("public_suffix_list.dat");
 ///
 /// `co.uk`, `github.io` and `foo.ck` (under the wildcard `*.ck`) are;
 /// `example.com` and `www.ck` (an exception) are not.
-#[inline]
+/// Always inlined: a call per function of the lookup cost more in saved
+/// registers than the lookup itself.
+#[inline(always)]
 pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
     let Some(dot) = first_dot(domain) else {
         return true;
@@ -143,7 +145,7 @@ impl List {
     }
 
     /// The flags of `domain`, 0 when the list does not mention it.
-    #[inline]
+    #[inline(always)]
     fn flags(&self, domain: &[u8]) -> u8 {
         if domain.is_empty() || domain.len() > usize::from(u8::MAX) {
             return 0;
@@ -172,12 +174,30 @@ fn hash(s: &[u8]) -> usize {
         let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
         (word(0), word(n - 8))
     } else {
-        let mut padded = [0u8; 8];
-        padded[..n].copy_from_slice(s);
-        (u64::from_le_bytes(padded), 0)
+        (short_word(s), 0)
     };
     let key = (head ^ tail.rotate_left(29) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     ((key ^ key >> 31).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95) >> 40) as usize
+}
+
+/// The bytes of `s` (under 8 of them) as a little-endian word padded with
+/// zeros, from overlapping loads rather than a copy into a padded buffer
+/// (a `memcpy` call for two bytes, on every `.ca` or `.de` parent): the
+/// bytes two loads share are the same, so or-ing the loads is exact.
+#[inline]
+fn short_word(s: &[u8]) -> u64 {
+    let n = s.len();
+    debug_assert!(n < 8);
+    if n >= 4 {
+        let word = |i: usize| u64::from(u32::from_le_bytes(s[i..i + 4].try_into().expect("4")));
+        word(0) | word(n - 4) << (8 * (n - 4))
+    } else if n > 0 {
+        // 1 to 3 bytes: the first, the middle and the last cover them.
+        let byte = |i: usize| u64::from(s[i]) << (8 * i);
+        byte(0) | byte(n / 2) | byte(n - 1)
+    } else {
+        0
+    }
 }
 
 /// The position of the first `.` in `s`, 8 bytes at a time: domains are
@@ -215,6 +235,16 @@ fn first_dot(s: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_words_are_padded_bytes() {
+        for n in 0..8 {
+            let s: Vec<u8> = (1..=n as u8).map(|b| b * 17).collect();
+            let mut padded = [0u8; 8];
+            padded[..n].copy_from_slice(&s);
+            assert_eq!(short_word(&s), u64::from_le_bytes(padded), "{n}");
+        }
+    }
 
     #[test]
     fn examples() {

@@ -1,40 +1,58 @@
-//! A filter of names by their first byte and length, for lookups that most
-//! names fail: the Public Suffix List's wildcard parents, the tracking
-//! parameter names. Two loads rule out a name whose first byte and length
-//! no listed name shares, before any hash or comparison.
+//! A filter of names by their first and last bytes and length, for lookups
+//! that most names fail: the Public Suffix List's wildcard parents, the
+//! tracking parameter names. Two loads rule out a name whose shape no
+//! listed name shares, before any hash or comparison.
 
-/// The first bytes and lengths of a set of names: by first byte, bit
-/// `min(length, 63)` set when some name has that first byte and length.
+/// The shapes of a set of names: for each name, bit `min(length, 63)` of
+/// the word its first and last bytes select ([`slot`]), so a name passes
+/// only when some inserted name has its length and, but for the rare
+/// collision of two byte pairs on one word, its first and last bytes.
+/// (First bytes alone let `ca` through because of `ck`, and `com`'s
+/// parameters through because of `cmpid`.)
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ShapeFilter([u64; 256]);
+pub(crate) struct ShapeFilter {
+    words: [u64; 256],
+    firsts: [bool; 256],
+}
 
 impl ShapeFilter {
     /// A filter no name passes.
     pub(crate) const fn new() -> ShapeFilter {
-        ShapeFilter([0; 256])
-    }
-
-    /// Lets `name` (and names of its first byte and length) through. An
-    /// empty name adds nothing.
-    pub(crate) fn insert(&mut self, name: &[u8]) {
-        if let Some(&first) = name.first() {
-            self.0[usize::from(first)] |= length_bit(name.len());
+        ShapeFilter {
+            words: [0; 256],
+            firsts: [false; 256],
         }
     }
 
-    /// False when no inserted name has the first byte and length of
-    /// `name`; true when one may be `name`.
+    /// Lets `name` (and names of its shape) through. An empty name adds
+    /// nothing.
+    pub(crate) fn insert(&mut self, name: &[u8]) {
+        if let Some(slot) = slot(name) {
+            self.words[slot] |= length_bit(name.len());
+            self.firsts[usize::from(name[0])] = true;
+        }
+    }
+
+    /// False when no inserted name has the shape of `name`; true when one
+    /// may be `name`.
     #[inline]
     pub(crate) fn may_contain(&self, name: &[u8]) -> bool {
-        name.first()
-            .is_some_and(|&b| self.0[usize::from(b)] & length_bit(name.len()) != 0)
+        slot(name).is_some_and(|slot| self.words[slot] & length_bit(name.len()) != 0)
     }
 
     /// Whether some inserted name starts with `byte`.
     #[inline]
     pub(crate) fn has_first(&self, byte: u8) -> bool {
-        self.0[usize::from(byte)] != 0
+        self.firsts[usize::from(byte)]
     }
+}
+
+/// The word of `name`'s first and last bytes (none for an empty name).
+/// Any mix does; this one keeps pairs that differ in one byte apart.
+#[inline]
+fn slot(name: &[u8]) -> Option<usize> {
+    let (&first, &last) = (name.first()?, name.last()?);
+    Some((usize::from(first) + 7 * usize::from(last)) & 255)
 }
 
 /// The bit of a name of `len` bytes (names of 63 bytes or more share one).
@@ -57,17 +75,43 @@ mod tests {
         filter.insert(b"");
         for name in [
             &b"ck"[..],
-            b"cz",
             b"kawasaki.jp",
+            b"k-other--.p",
             &long,
             &long[..63],
             &[b'x'; 90],
         ] {
             assert!(filter.may_contain(name), "{name:?}");
         }
-        for name in [&b""[..], b"c", b"ckk", b"dk", b"kawasaki.j", &long[..62]] {
+        // Another length, first byte or last byte (`ca`, `cz`, `jk`,
+        // `kawasaki.jq` select other words than the names above).
+        for name in [
+            &b""[..],
+            b"c",
+            b"ckk",
+            b"dk",
+            b"ca",
+            b"cz",
+            b"kawasaki.j",
+            b"kawasaki.jq",
+            &long[..62],
+        ] {
             assert!(!filter.may_contain(name), "{name:?}");
         }
         assert!(filter.has_first(b'c') && filter.has_first(b'k') && !filter.has_first(b'd'));
+    }
+
+    #[test]
+    fn one_byte_changes_the_word() {
+        // So a name differing from a listed one in its first or last byte
+        // alone never passes on that name's account.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                if a != b {
+                    assert_ne!(slot(&[a, b'x']), slot(&[b, b'x']));
+                    assert_ne!(slot(&[b'x', a]), slot(&[b'x', b]));
+                }
+            }
+        }
     }
 }
