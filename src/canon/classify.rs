@@ -135,13 +135,37 @@ fn classify_naive(bytes: &[u8]) -> Features {
 /// instance at run time.
 #[inline(always)]
 pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+    // SAFETY: without `WIDE`, no instructions beyond the x86_64 baseline.
+    unsafe { any_in::<W, false>(href, start, end) }
+}
+
+/// [`any`], with 32-byte AVX2 vectors when `WIDE` (half the loop trips of
+/// SSE2's 16 bytes on the long paths of crawled URLs).
+///
+/// # Safety
+///
+/// With `WIDE`, the CPU must have AVX2 ([`avx2_available`]). Call it from
+/// a function with `#[target_feature(enable = "avx2")]`, or the intrinsics
+/// will be calls.
+#[inline(always)]
+pub(crate) unsafe fn any_in<const W: u8, const WIDE: bool>(
+    href: &[u8],
+    start: usize,
+    end: usize,
+) -> bool {
     if W == 0 {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
     {
-        if end >= 16 {
-            return sse2::any::<W>(href, start, end);
+        use vector::{Avx2, Sse2, Vector};
+        if WIDE && end >= Avx2::LANES {
+            // SAFETY: the caller's.
+            return unsafe { vector::any::<Avx2, W>(href, start, end) };
+        }
+        if end >= Sse2::LANES {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            return unsafe { vector::any::<Sse2, W>(href, start, end) };
         }
     }
     // A range in the first 16 bytes of a URL: rare enough for the plain
@@ -155,21 +179,29 @@ pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
 /// [`any`] and the copy in one pass over the bytes, for the many URLs the
 /// fast path writes unchanged or with a cut before the scanned range (a
 /// leading `www.`): each vector the scan loads is also stored, instead of
-/// a second pass (a `memcpy` call) after the scan.
+/// a second pass (a `memcpy` call) after the scan. With `WIDE` the vectors
+/// are AVX2's.
+///
+/// # Safety
+///
+/// As for [`any_in`].
 #[inline(always)]
-pub(crate) fn append_if_none<const W: u8>(
+pub(crate) unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
     href: &[u8],
     keep: usize,
     start: usize,
     out: &mut Vec<u8>,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
-    {
-        // The vector code stores the first 16 bytes for `..keep`, then
-        // 16-byte vectors from `start` on (or from 0 when nothing is cut).
-        let n = href.len();
-        if W != 0 && keep <= 16 && n >= 16 && (start == keep || n - start >= 16) {
-            return sse2::append_if_none::<W>(href, keep, start, out);
+    if W != 0 {
+        use vector::{Avx2, Sse2};
+        if WIDE && vector::can_append::<Avx2>(href.len(), keep, start) {
+            // SAFETY: the caller's.
+            return unsafe { vector::append_if_none::<Avx2, W>(href, keep, start, out) };
+        }
+        if vector::can_append::<Sse2>(href.len(), keep, start) {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            return unsafe { vector::append_if_none::<Sse2, W>(href, keep, start, out) };
         }
     }
     if any::<W>(href, start, href.len()) {
@@ -179,6 +211,14 @@ pub(crate) fn append_if_none<const W: u8>(
     out.extend_from_slice(&href[..keep]);
     out.extend_from_slice(&href[start..]);
     true
+}
+
+/// Whether this CPU has AVX2, for the `WIDE` instances of [`any_in`] and
+/// [`append_if_none_in`]. (Cached by `std`: one load after the first call.)
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx2_available() -> bool {
+    is_x86_feature_detected!("avx2")
 }
 
 /// [`any`] for a set of features known at run time.
@@ -204,149 +244,287 @@ macro_rules! per_feature_set {
 /// One instance of [`any`] per set of features, indexed by its bits.
 static ANY: [AnyFn; 64] = per_feature_set!(any as AnyFn);
 
+/// The vector code of [`any_in`] and [`append_if_none_in`], written once over
+/// the [`Vector`](vector::Vector) operations, for SSE2 (16 bytes, the
+/// x86_64 baseline) and AVX2 (32 bytes).
 #[cfg(target_arch = "x86_64")]
-mod sse2 {
+// Newer compilers know that an intrinsic called from a function with its
+// target feature is safe; the oldest supported one (see `rust-version`)
+// wants the `unsafe` blocks.
+#[allow(unused_unsafe)]
+mod vector {
     use super::Features;
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        __m128i, __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8,
+        _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
+        _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128,
         _mm_storeu_si128,
     };
 
-    #[inline(always)]
-    fn load(bytes: &[u8; 16]) -> __m128i {
-        // SAFETY: `bytes` is a reference to exactly 16 readable bytes, and
-        // `_mm_loadu_si128` has no alignment requirement. SSE2 is part of
-        // the x86_64 baseline, so the instruction is always available.
-        unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+    /// A vector of `LANES` bytes and the operations the scans use.
+    ///
+    /// # Safety
+    ///
+    /// Every method needs a CPU with the instructions of the type (SSE2
+    /// for [`Sse2`], which every x86_64 CPU has; AVX2 for [`Avx2`]); the
+    /// pointer methods also need `LANES` readable or writable bytes. All
+    /// are always inlined, so that in a function with the target feature
+    /// the intrinsics are instructions and not calls.
+    pub(super) trait Vector: Copy {
+        const LANES: usize;
+        unsafe fn load(p: *const u8) -> Self;
+        unsafe fn store(self, p: *mut u8);
+        unsafe fn zero() -> Self;
+        /// Lanes equal to `b`: all ones, others zero.
+        unsafe fn eq(self, b: u8) -> Self;
+        unsafe fn eq_lanes(self, other: Self) -> Self;
+        /// Lanes holding `A-Z`.
+        unsafe fn upper(self) -> Self;
+        unsafe fn or(self, other: Self) -> Self;
+        unsafe fn and(self, other: Self) -> Self;
+        /// The top bit of each lane, lane 0 in bit 0.
+        unsafe fn movemask(self) -> u32;
+        /// The vector one byte later, with 0 shifted in after the last
+        /// lane (which starts no pair).
+        unsafe fn shift_in_zero(self) -> Self;
     }
 
-    // SAFETY (for every `unsafe` block below that calls an SSE2
-    // intrinsic): these intrinsics only require the `sse2` target feature,
-    // which every x86_64 target enables; they take no pointers.
+    #[derive(Clone, Copy)]
+    pub(super) struct Sse2(__m128i);
 
-    #[inline(always)]
-    fn splat(b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64 (see above).
-        unsafe { _mm_set1_epi8(b as i8) }
-    }
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(__m256i);
 
-    #[inline(always)]
-    fn zero() -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_setzero_si128() }
-    }
-
-    #[inline(always)]
-    fn eq(v: __m128i, b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_cmpeq_epi8(v, splat(b)) }
-    }
-
-    #[inline(always)]
-    fn or(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_or_si128(a, b) }
-    }
-
-    #[inline(always)]
-    fn and(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_and_si128(a, b) }
-    }
-
-    #[inline(always)]
-    fn movemask(v: __m128i) -> u32 {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_movemask_epi8(v) as u32 }
-    }
-
-    /// `A-Z`: signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are negative).
-    #[inline(always)]
-    fn upper(v: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsics, always available on x86_64.
-        unsafe {
-            and(
-                _mm_cmpgt_epi8(v, splat(b'A' - 1)),
-                _mm_cmplt_epi8(v, splat(b'Z' + 1)),
-            )
+    // SAFETY (for the `unsafe` blocks in both impls): the methods' callers
+    // guarantee the CPU feature and, for `load` and `store`, the bytes;
+    // `loadu`/`storeu` have no alignment requirement.
+    impl Vector for Sse2 {
+        const LANES: usize = 16;
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            Sse2(unsafe { _mm_loadu_si128(p.cast::<__m128i>()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            unsafe { _mm_storeu_si128(p.cast::<__m128i>(), self.0) }
+        }
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            Sse2(unsafe { _mm_setzero_si128() })
+        }
+        #[inline(always)]
+        unsafe fn eq(self, b: u8) -> Self {
+            Sse2(unsafe { _mm_cmpeq_epi8(self.0, _mm_set1_epi8(b as i8)) })
+        }
+        #[inline(always)]
+        unsafe fn eq_lanes(self, other: Self) -> Self {
+            Sse2(unsafe { _mm_cmpeq_epi8(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn upper(self) -> Self {
+            // Signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are negative).
+            Sse2(unsafe {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(self.0, _mm_set1_epi8((b'A' - 1) as i8)),
+                    _mm_cmplt_epi8(self.0, _mm_set1_epi8((b'Z' + 1) as i8)),
+                )
+            })
+        }
+        #[inline(always)]
+        unsafe fn or(self, other: Self) -> Self {
+            Sse2(unsafe { _mm_or_si128(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn and(self, other: Self) -> Self {
+            Sse2(unsafe { _mm_and_si128(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn movemask(self) -> u32 {
+            unsafe { _mm_movemask_epi8(self.0) as u32 }
+        }
+        #[inline(always)]
+        unsafe fn shift_in_zero(self) -> Self {
+            Sse2(unsafe { _mm_srli_si128::<1>(self.0) })
         }
     }
 
-    /// The bytes of `v` that are wanted in `W`: singles, and the first
-    /// bytes of pairs (`next` is `v` one byte later, loaded only when
-    /// pairs are wanted).
+    impl Vector for Avx2 {
+        const LANES: usize = 32;
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            Avx2(unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), self.0) }
+        }
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            Avx2(unsafe { _mm256_setzero_si256() })
+        }
+        #[inline(always)]
+        unsafe fn eq(self, b: u8) -> Self {
+            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, _mm256_set1_epi8(b as i8)) })
+        }
+        #[inline(always)]
+        unsafe fn eq_lanes(self, other: Self) -> Self {
+            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn upper(self) -> Self {
+            // As for SSE2; AVX2 has no "less than", so the operands of the
+            // second compare are swapped.
+            Avx2(unsafe {
+                _mm256_and_si256(
+                    _mm256_cmpgt_epi8(self.0, _mm256_set1_epi8((b'A' - 1) as i8)),
+                    _mm256_cmpgt_epi8(_mm256_set1_epi8((b'Z' + 1) as i8), self.0),
+                )
+            })
+        }
+        #[inline(always)]
+        unsafe fn or(self, other: Self) -> Self {
+            Avx2(unsafe { _mm256_or_si256(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn and(self, other: Self) -> Self {
+            Avx2(unsafe { _mm256_and_si256(self.0, other.0) })
+        }
+        #[inline(always)]
+        unsafe fn movemask(self) -> u32 {
+            unsafe { _mm256_movemask_epi8(self.0) as u32 }
+        }
+        #[inline(always)]
+        unsafe fn shift_in_zero(self) -> Self {
+            // `alignr` shifts within each 16-byte lane, so the upper lane
+            // is moved down first to feed the lower lane's top byte.
+            Avx2(unsafe {
+                let upper_then_zero = _mm256_permute2x128_si256::<0x81>(self.0, self.0);
+                _mm256_alignr_epi8::<1>(upper_then_zero, self.0)
+            })
+        }
+    }
+
+    /// Whether `W` has a pair feature: then [`wanted`] needs the vector
+    /// one byte later.
+    const fn pairs(w: u8) -> bool {
+        Features(w).contains(Features::SLASH_PAIR.union(Features::DOT_PAIR))
+    }
+
+    /// The lanes of `v` wanted in `W`: singles, and the first bytes of
+    /// pairs (`next` is `v` one byte later; without [`pairs`], anything:
+    /// callers pass `v` rather than load it).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions.
     #[inline(always)]
-    fn wanted<const W: u8>(v: __m128i, next: impl FnOnce() -> __m128i) -> __m128i {
+    unsafe fn wanted<V: Vector, const W: u8>(v: V, next: V) -> V {
         let want = Features(W);
-        let mut m = zero();
+        // SAFETY (all blocks): the caller's.
+        let mut m = unsafe { V::zero() };
         if want.contains(Features::PERCENT) {
-            m = or(m, eq(v, b'%'));
+            m = unsafe { m.or(v.eq(b'%')) };
         }
         if want.contains(Features::UPPER) {
-            m = or(m, upper(v));
+            m = unsafe { m.or(v.upper()) };
         }
         if want.contains(Features::SESSION) {
-            m = or(m, or(eq(v, b';'), eq(v, b'(')));
+            m = unsafe { m.or(v.eq(b';').or(v.eq(b'('))) };
         }
         if want.contains(Features::AMP) {
-            m = or(m, eq(v, b'&'));
+            m = unsafe { m.or(v.eq(b'&')) };
         }
         let pair_byte = match (
             want.contains(Features::SLASH_PAIR),
             want.contains(Features::DOT_PAIR),
         ) {
             (false, false) => return m,
-            (true, false) => eq(v, b'/'),
-            (false, true) => eq(v, b'.'),
-            (true, true) => or(eq(v, b'/'), eq(v, b'.')),
+            (true, false) => unsafe { v.eq(b'/') },
+            (false, true) => unsafe { v.eq(b'.') },
+            (true, true) => unsafe { v.eq(b'/').or(v.eq(b'.')) },
         };
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        or(m, and(pair_byte, unsafe { _mm_cmpeq_epi8(v, next()) }))
+        unsafe { m.or(pair_byte.and(v.eq_lanes(next))) }
     }
 
-    /// [`super::any`] for `end >= 16`.
+    /// The bits of a mask of the last vector (the one that ends at `end`,
+    /// starting at `window`) that are in the range from `start` on.
     #[inline(always)]
-    pub(super) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
-        let mut found = zero();
-        // Whole vectors inside the range; 17 bytes must be in the range
-        // for the shifted load, so no pair reaches past `end`.
-        let range = &href[..end];
+    fn from_start(start: usize, window: usize) -> u32 {
+        (u64::MAX << start.saturating_sub(window).min(32)) as u32
+    }
+
+    /// [`super::any_in`] with vectors of `V`, for `end >= V::LANES`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions.
+    #[inline(always)]
+    pub(super) unsafe fn any<V: Vector, const W: u8>(
+        href: &[u8],
+        start: usize,
+        end: usize,
+    ) -> bool {
+        assert!(start <= end && end <= href.len() && end >= V::LANES);
+        let src = href.as_ptr();
+        // SAFETY (loads below): a load at `src + j` reads
+        // `j..j + V::LANES`, inside `href` when `j + V::LANES <= end`; the
+        // loop loads at `i` and `i + 1` with `i + V::LANES + 1 <= end`
+        // (so no pair reaches past `end`), the last vector at
+        // `end - V::LANES`.
+        let mut found = unsafe { V::zero() };
         let mut i = start;
-        while let Some(chunk) = range.get(i..i + 17) {
-            let v = load(chunk[..16].try_into().unwrap());
-            let next = || load(chunk[1..].try_into().unwrap());
-            found = or(found, wanted::<W>(v, next));
-            i += 16;
+        while i + V::LANES < end {
+            let v = unsafe { V::load(src.add(i)) };
+            let next = if pairs(W) {
+                unsafe { V::load(src.add(i + 1)) }
+            } else {
+                v
+            };
+            found = unsafe { found.or(wanted::<V, W>(v, next)) };
+            i += V::LANES;
         }
-        // The rest: the 16 bytes that end at `end`, overlapping what was
-        // already looked at (`end - 16 <= i`), with the bits before
-        // `start` dropped. The byte after the last one is shifted in as 0,
-        // which starts no pair.
-        let window = end - 16;
-        let v = load(href[window..end].try_into().unwrap());
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        let next = || unsafe { _mm_srli_si128::<1>(v) };
-        let in_range = u32::MAX << start.saturating_sub(window).min(16);
-        movemask(found) | (movemask(wanted::<W>(v, next)) & in_range) != 0
+        // The vector that ends at `end`, overlapping what the loop looked
+        // at (`end - V::LANES <= i`), with the lanes before `start` dropped.
+        let window = end - V::LANES;
+        let v = unsafe { V::load(src.add(window)) };
+        let next = if pairs(W) {
+            unsafe { v.shift_in_zero() }
+        } else {
+            v
+        };
+        let last = unsafe { wanted::<V, W>(v, next).movemask() };
+        (unsafe { found.movemask() } | (last & from_start(start, window))) != 0
     }
 
-    /// [`super::append_if_none`] for `keep <= 16`, `href.len() >= 16` and,
-    /// when `keep < start`, 16 bytes or more from `start` on (so that the
-    /// last vector does not store bytes before `start`): [`any`] from
-    /// `start` to the end of `href`, storing
-    /// every vector it loads into `out`'s spare capacity (`start - keep`
-    /// bytes earlier), after the first 16 bytes of `href`.
+    /// Whether [`append_if_none`] with vectors of `V` takes these
+    /// arguments: its first store writes `href[..V::LANES]` for
+    /// `..keep`, and when `keep < start` the last vector must not reach
+    /// back before `start`.
     #[inline(always)]
-    pub(super) fn append_if_none<const W: u8>(
+    pub(super) fn can_append<V: Vector>(n: usize, keep: usize, start: usize) -> bool {
+        keep <= V::LANES && n >= V::LANES && (start == keep || n - start >= V::LANES)
+    }
+
+    /// [`super::append_if_none_in`] with vectors of `V`, for the arguments
+    /// [`can_append`] takes: [`any`] from `start` to the end of `href`,
+    /// storing every vector it loads into `out`'s spare capacity
+    /// (`start - keep` bytes earlier), after the first `V::LANES` bytes of
+    /// `href`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions.
+    #[inline(always)]
+    pub(super) unsafe fn append_if_none<V: Vector, const W: u8>(
         href: &[u8],
         keep: usize,
         start: usize,
         out: &mut Vec<u8>,
     ) -> bool {
         let n = href.len();
-        assert!(keep <= 16 && keep <= start && start <= n && n >= 16);
-        assert!(start == keep || n - start >= 16);
+        assert!(keep <= start && start <= n && can_append::<V>(n, keep, start));
         let shift = start - keep;
         let total = n - shift;
         out.reserve(total);
@@ -357,296 +535,48 @@ mod sse2 {
         // SAFETY: `reserve` made room for `total` bytes after `len`.
         let dst = unsafe { out.as_mut_ptr().add(len) };
         // SAFETY (for the loads and stores below): a load at `src + j`
-        // reads `j..j + 16`, in `href` when `j + 16 <= n`; a store at
-        // `dst + j - shift` writes `j - shift..j - shift + 16`, inside the
-        // reserved `total` bytes when `j + 16 <= n`. `load_ptr` and
-        // `store_ptr` have no alignment requirement.
+        // reads `j..j + V::LANES`, in `href` when `j + V::LANES <= n`; a
+        // store at `dst + j - shift` writes `j - shift..j - shift +
+        // V::LANES`, inside the reserved `total` bytes when
+        // `j + V::LANES <= n`.
         //
         // `..keep` (and bytes the stores below overwrite).
-        unsafe { store_ptr(dst, load_ptr(src)) };
-        let mut found = zero();
+        unsafe { V::load(src).store(dst) };
+        let mut found = unsafe { V::zero() };
         let mut i = start;
-        while i + 17 <= n {
-            // SAFETY: `i + 17 <= n`, see above.
-            let v = unsafe { load_ptr(src.add(i)) };
-            unsafe { store_ptr(dst.add(i - shift), v) };
-            let next = || unsafe { load_ptr(src.add(i + 1)) };
-            found = or(found, wanted::<W>(v, next));
-            i += 16;
-        }
-        // The last 16 bytes, as in `any`.
-        let window = n - 16;
-        // SAFETY: `window + 16 == n`; `window >= start` when `shift > 0`
-        // (asserted above), so `window - shift` does not underflow.
-        let v = unsafe { load_ptr(src.add(window)) };
-        unsafe { store_ptr(dst.add(window - shift), v) };
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        let next = || unsafe { _mm_srli_si128::<1>(v) };
-        let in_range = u32::MAX << start.saturating_sub(window).min(16);
-        if movemask(found) | (movemask(wanted::<W>(v, next)) & in_range) != 0 {
-            return false;
-        }
-        // SAFETY: the first `total` bytes after `len` are written: `..16`,
-        // then `keep..i - shift` by the loop, which stops at an `i` past
-        // `n - 17`, and `total - 16..`. With `keep <= 16` that covers
-        // `..total` (when the loop does not run, `n < start + 17`, so
-        // `total - 16 <= keep` and `..16` and `total - 16..` meet). The
-        // stores after the first hold the right bytes: they load from
-        // `start` on (`window >= start` when `shift > 0`).
-        unsafe { out.set_len(len + total) };
-        true
-    }
-
-    /// Loads 16 bytes from `p`.
-    ///
-    /// # Safety
-    ///
-    /// `p..p + 16` must be readable.
-    #[inline(always)]
-    unsafe fn load_ptr(p: *const u8) -> __m128i {
-        // SAFETY: the caller's; no alignment requirement, SSE2 baseline.
-        unsafe { _mm_loadu_si128(p.cast::<__m128i>()) }
-    }
-
-    /// Stores 16 bytes at `p`.
-    ///
-    /// # Safety
-    ///
-    /// `p..p + 16` must be writable.
-    #[inline(always)]
-    unsafe fn store_ptr(p: *mut u8, v: __m128i) {
-        // SAFETY: the caller's; no alignment requirement, SSE2 baseline.
-        unsafe { _mm_storeu_si128(p.cast::<__m128i>(), v) }
-    }
-}
-
-/// [`any`] and [`append_if_none`] with 32-byte AVX2 vectors: half the
-/// loop trips of the SSE2 code on the long paths of crawled URLs. The
-/// canonicalizer's fast path picks these once, at build time, when the CPU
-/// has AVX2 (see `fast::Plan`).
-#[cfg(target_arch = "x86_64")]
-// Newer compilers know that an AVX2 intrinsic called from a function with
-// the `avx2` feature is safe; the oldest supported one (see `rust-version`)
-// wants the `unsafe` blocks.
-#[allow(unused_unsafe)]
-pub(crate) mod wide {
-    use super::Features;
-    use std::arch::x86_64::{
-        __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
-        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
-    };
-
-    /// Whether this CPU can run the functions of this module. (Cached by
-    /// `std`: one load after the first call.)
-    #[inline]
-    pub(crate) fn available() -> bool {
-        is_x86_feature_detected!("avx2")
-    }
-
-    // Every function here is `unsafe` and always inlined: the caller must
-    // be a function with `#[target_feature(enable = "avx2")]`, run only
-    // after `available()` said yes (so the intrinsics inline into it).
-    //
-    // SAFETY (for every `unsafe` block in this module that calls an AVX2
-    // intrinsic without a pointer): the CPU has AVX2, as the callers must
-    // make sure; those intrinsics take no pointers.
-
-    #[inline(always)]
-    unsafe fn splat(b: u8) -> __m256i {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_set1_epi8(b as i8) }
-    }
-
-    #[inline(always)]
-    unsafe fn eq(v: __m256i, b: u8) -> __m256i {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_cmpeq_epi8(v, splat(b)) }
-    }
-
-    #[inline(always)]
-    unsafe fn or(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_or_si256(a, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn and(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_and_si256(a, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn movemask(v: __m256i) -> u32 {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_movemask_epi8(v) as u32 }
-    }
-
-    /// Loads 32 bytes from `p`.
-    ///
-    /// # Safety
-    ///
-    /// `p..p + 32` must be readable, and the CPU must have AVX2.
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> __m256i {
-        // SAFETY: the caller's; no alignment requirement.
-        unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) }
-    }
-
-    /// Stores 32 bytes at `p`.
-    ///
-    /// # Safety
-    ///
-    /// `p..p + 32` must be writable, and the CPU must have AVX2.
-    #[inline(always)]
-    unsafe fn store(p: *mut u8, v: __m256i) {
-        // SAFETY: the caller's; no alignment requirement.
-        unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), v) }
-    }
-
-    /// `v` one byte later, with 0 shifted in at the end: for the last
-    /// vector of a range, whose next byte may be past the end of `href`.
-    /// (`alignr` shifts within each 16-byte lane, so the upper lane is
-    /// moved down first to feed the lower lane's top byte.)
-    #[inline(always)]
-    unsafe fn shift_in_zero(v: __m256i) -> __m256i {
-        // SAFETY: see the module comment.
-        unsafe {
-            let upper_then_zero = _mm256_permute2x128_si256::<0x81>(v, v);
-            _mm256_alignr_epi8::<1>(upper_then_zero, v)
-        }
-    }
-
-    /// The bytes of `v` wanted in `W`, as in `sse2::wanted`; `next` is `v`
-    /// one byte later.
-    #[inline(always)]
-    unsafe fn wanted<const W: u8>(v: __m256i, next: __m256i) -> __m256i {
-        let want = Features(W);
-        // SAFETY (all blocks): see the module comment.
-        let mut m = unsafe { _mm256_setzero_si256() };
-        if want.contains(Features::PERCENT) {
-            m = unsafe { or(m, eq(v, b'%')) };
-        }
-        if want.contains(Features::UPPER) {
-            // `A-Z`: signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are
-            // negative).
-            let upper = unsafe {
-                and(
-                    _mm256_cmpgt_epi8(v, splat(b'A' - 1)),
-                    _mm256_cmpgt_epi8(splat(b'Z' + 1), v),
-                )
+        while i + V::LANES < n {
+            let v = unsafe { V::load(src.add(i)) };
+            unsafe { v.store(dst.add(i - shift)) };
+            let next = if pairs(W) {
+                unsafe { V::load(src.add(i + 1)) }
+            } else {
+                v
             };
-            m = unsafe { or(m, upper) };
+            found = unsafe { found.or(wanted::<V, W>(v, next)) };
+            i += V::LANES;
         }
-        if want.contains(Features::SESSION) {
-            m = unsafe { or(m, or(eq(v, b';'), eq(v, b'('))) };
-        }
-        if want.contains(Features::AMP) {
-            m = unsafe { or(m, eq(v, b'&')) };
-        }
-        let pair_byte = match (
-            want.contains(Features::SLASH_PAIR),
-            want.contains(Features::DOT_PAIR),
-        ) {
-            (false, false) => return m,
-            (true, false) => unsafe { eq(v, b'/') },
-            (false, true) => unsafe { eq(v, b'.') },
-            (true, true) => unsafe { or(eq(v, b'/'), eq(v, b'.')) },
+        // The last vector, as in `any`. `window >= start` when `shift > 0`
+        // (`can_append`), so `window - shift` does not underflow.
+        let window = n - V::LANES;
+        let v = unsafe { V::load(src.add(window)) };
+        unsafe { v.store(dst.add(window - shift)) };
+        let next = if pairs(W) {
+            unsafe { v.shift_in_zero() }
+        } else {
+            v
         };
-        unsafe { or(m, and(pair_byte, _mm256_cmpeq_epi8(v, next))) }
-    }
-
-    /// [`super::any`] with 32-byte vectors.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have AVX2 ([`available`]). Call it from a function
-    /// with `#[target_feature(enable = "avx2")]`, or the intrinsics will
-    /// be calls.
-    #[inline(always)]
-    pub(crate) unsafe fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
-        if end < 32 || W == 0 {
-            return super::any::<W>(href, start, end);
-        }
-        assert!(start <= end && end <= href.len());
-        let src = href.as_ptr();
-        // SAFETY (loads below): a load at `src + j` reads `j..j + 32`,
-        // inside `href` when `j + 32 <= end`; the loop loads at `i` and
-        // `i + 1` with `i + 33 <= end`, the last vector at `end - 32`.
-        let mut found = unsafe { _mm256_setzero_si256() };
-        let mut i = start;
-        while i + 33 <= end {
-            let (v, next) = unsafe { (load(src.add(i)), load(src.add(i + 1))) };
-            found = unsafe { or(found, wanted::<W>(v, next)) };
-            i += 32;
-        }
-        // The 32 bytes that end at `end`, overlapping what the loop looked
-        // at, with the bits before `start` dropped; 0 is shifted in after
-        // the last byte, which starts no pair.
-        let window = end - 32;
-        let v = unsafe { load(src.add(window)) };
-        let last = unsafe { movemask(wanted::<W>(v, shift_in_zero(v))) };
-        let in_range = (u64::MAX << start.saturating_sub(window).min(32)) as u32;
-        (unsafe { movemask(found) } | (last & in_range)) != 0
-    }
-
-    /// [`super::append_if_none`] with 32-byte vectors, storing each vector
-    /// it loads into `out`'s spare capacity as `sse2::append_if_none` does.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have AVX2 ([`available`]). Call it from a function
-    /// with `#[target_feature(enable = "avx2")]`, or the intrinsics will
-    /// be calls.
-    #[inline(always)]
-    pub(crate) unsafe fn append_if_none<const W: u8>(
-        href: &[u8],
-        keep: usize,
-        start: usize,
-        out: &mut Vec<u8>,
-    ) -> bool {
-        let n = href.len();
-        if W == 0 || keep > 32 || n < 32 || (start != keep && n - start < 32) {
-            return super::append_if_none::<W>(href, keep, start, out);
-        }
-        assert!(keep <= start && start <= n);
-        let shift = start - keep;
-        let total = n - shift;
-        out.reserve(total);
-        let len = out.len();
-        let src = href.as_ptr();
-        // SAFETY: `reserve` made room for `total` bytes after `len`.
-        let dst = unsafe { out.as_mut_ptr().add(len) };
-        // SAFETY (loads and stores below): a load at `src + j` reads
-        // `j..j + 32`, in `href` when `j + 32 <= n`; a store at
-        // `dst + j - shift` writes `j - shift..j - shift + 32`, inside the
-        // reserved `total` bytes when `j + 32 <= n`.
-        //
-        // `..keep` (and bytes the stores below overwrite).
-        unsafe { store(dst, load(src)) };
-        let mut found = unsafe { _mm256_setzero_si256() };
-        let mut i = start;
-        while i + 33 <= n {
-            let (v, next) = unsafe { (load(src.add(i)), load(src.add(i + 1))) };
-            unsafe { store(dst.add(i - shift), v) };
-            found = unsafe { or(found, wanted::<W>(v, next)) };
-            i += 32;
-        }
-        // The last 32 bytes, as in `any`. `window >= start` when
-        // `shift > 0` (checked above), so `window - shift` does not
-        // underflow.
-        let window = n - 32;
-        let v = unsafe { load(src.add(window)) };
-        unsafe { store(dst.add(window - shift), v) };
-        let last = unsafe { movemask(wanted::<W>(v, shift_in_zero(v))) };
-        let in_range = (u64::MAX << start.saturating_sub(window).min(32)) as u32;
-        if (unsafe { movemask(found) } | (last & in_range)) != 0 {
+        let last = unsafe { wanted::<V, W>(v, next).movemask() };
+        if (unsafe { found.movemask() } | (last & from_start(start, window))) != 0 {
             return false;
         }
-        // SAFETY: the first `total` bytes after `len` are written: `..32`,
-        // then `keep..i - shift` by the loop, which stops at an `i` past
-        // `n - 33`, and `total - 32..`; together `..total` (as in
-        // `sse2::append_if_none`, with 32 for 16).
+        // SAFETY: the first `total` bytes after `len` are written:
+        // `..V::LANES`, then `keep..i - shift` by the loop, which stops at
+        // an `i` past `n - V::LANES - 1`, and `total - V::LANES..`. With
+        // `keep <= V::LANES` that covers `..total` (when the loop does not
+        // run, `n <= start + V::LANES`, so `total - V::LANES <= keep` and
+        // `..V::LANES` and `total - V::LANES..` meet). The stores after the
+        // first hold the right bytes: they load from `start` on
+        // (`window >= start` when `shift > 0`).
         unsafe { out.set_len(len + total) };
         true
     }
@@ -763,7 +693,7 @@ mod tests {
             }
             assert_eq!(out, expected, "{href:?} {keep} {start} {want:?}");
             #[cfg(target_arch = "x86_64")]
-            if wide::available() {
+            if avx2_available() {
                 let mut out = b"prefix".to_vec();
                 // SAFETY: the CPU has AVX2.
                 let appended =
@@ -774,8 +704,8 @@ mod tests {
         }
     }
 
-    /// [`wide::append_if_none`] in a function with AVX2 on, as the
-    /// canonicalizer calls it.
+    /// [`append_if_none_in`] with AVX2, in a function with AVX2 on, as
+    /// the canonicalizer calls it.
     ///
     /// # Safety
     ///
@@ -789,10 +719,10 @@ mod tests {
         out: &mut Vec<u8>,
     ) -> bool {
         // SAFETY: the caller's.
-        unsafe { wide::append_if_none::<W>(href, keep, start, out) }
+        unsafe { append_if_none_in::<W, true>(href, keep, start, out) }
     }
 
-    /// [`wide::any`] in a function with AVX2 on.
+    /// [`any_in`] with AVX2, in a function with AVX2 on.
     ///
     /// # Safety
     ///
@@ -801,7 +731,7 @@ mod tests {
     #[target_feature(enable = "avx2")]
     unsafe fn wide_any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
         // SAFETY: the caller's.
-        unsafe { wide::any::<W>(href, start, end) }
+        unsafe { any_in::<W, true>(href, start, end) }
     }
 
     /// An instance of [`wide_append`].
@@ -815,6 +745,17 @@ mod tests {
     type WideAnyFn = unsafe fn(&[u8], usize, usize) -> bool;
     #[cfg(target_arch = "x86_64")]
     static WIDE_ANY: [WideAnyFn; 64] = per_feature_set!(wide_any as WideAnyFn);
+
+    /// [`append_if_none_in`] with SSE2.
+    fn append_if_none<const W: u8>(
+        href: &[u8],
+        keep: usize,
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        // SAFETY: without `WIDE`, no instructions beyond the baseline.
+        unsafe { append_if_none_in::<W, false>(href, keep, start, out) }
+    }
 
     /// An instance of [`append_if_none`].
     type AppendFn = fn(&[u8], usize, usize, &mut Vec<u8>) -> bool;
@@ -870,7 +811,7 @@ mod tests {
                         "{href:?} {start}..{end} {want:?}"
                     );
                     #[cfg(target_arch = "x86_64")]
-                    if wide::available() {
+                    if avx2_available() {
                         // SAFETY: the CPU has AVX2.
                         let found = unsafe { WIDE_ANY[usize::from(want.bits())](href, start, end) };
                         assert_eq!(found, exact.contains(want), "wide {href:?} {start}..{end}");

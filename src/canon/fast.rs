@@ -9,7 +9,7 @@
 //! there is one, and the URL's offsets; then it writes the href without
 //! the cut ranges: one copy when nothing fired.
 //!
-//! [`straight`] is the line most URLs take; [`careful`] takes the others
+//! [`straight_line`] is the line most URLs take; [`careful`] takes the others
 //! (userinfo, something found by a scan, a query of several parameters,
 //! SURT output...) and looks at each component on its own; it also runs the
 //! lowercase rules and the parameter rules, whose rewritten path and query
@@ -21,9 +21,7 @@
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
-#[cfg(target_arch = "x86_64")]
-use super::classify::wide;
-use super::classify::{any, any_of, append_if_none, classify_scalar, Features};
+use super::classify::{any, any_in, any_of, append_if_none_in, classify_scalar, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
@@ -66,7 +64,7 @@ pub(super) struct Plan {
     param_starts: [bool; 256],
 }
 
-/// An instance of [`straight`] or [`straight_wide`].
+/// An instance of [`straight_line`] or [`straight_wide`].
 ///
 /// # Safety
 ///
@@ -84,7 +82,7 @@ const PERCENT: Features = Features::PERCENT;
 const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
 const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 
-/// The sets of features [`straight`] has an instance for, each scanning
+/// The sets of features [`straight_line`] has an instance for, each scanning
 /// for only those: a plan takes the first that has all it needs (a scan for
 /// more finds more, which only sends more URLs to [`careful`]). They are
 /// the needs of the profiles.
@@ -94,22 +92,22 @@ const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 const STRAIGHT: [(Features, Straight, Straight); 4] = [
     (
         PERCENT,
-        straight::<{ PERCENT.bits() }>,
+        straight_line::<{ PERCENT.bits() }, false>,
         straight_wide::<{ PERCENT.bits() }>,
     ),
     (
         SAFE_BROWSING,
-        straight::<{ SAFE_BROWSING.bits() }>,
+        straight_line::<{ SAFE_BROWSING.bits() }, false>,
         straight_wide::<{ SAFE_BROWSING.bits() }>,
     ),
     (
         AGGRESSIVE,
-        straight::<{ AGGRESSIVE.bits() }>,
+        straight_line::<{ AGGRESSIVE.bits() }, false>,
         straight_wide::<{ AGGRESSIVE.bits() }>,
     ),
     (
         Features::ALL,
-        straight::<{ Features::ALL.bits() }>,
+        straight_line::<{ Features::ALL.bits() }, false>,
         straight_wide::<{ Features::ALL.bits() }>,
     ),
 ];
@@ -329,7 +327,7 @@ pub(super) fn apply(
 fn wide_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        wide::available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
+        super::classify::avx2_available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -337,23 +335,8 @@ fn wide_available() -> bool {
     }
 }
 
-/// [`straight_line`] with SSE2 vectors (or none, off x86_64).
-///
-/// # Safety
-///
-/// None: `unsafe` only to share the type [`Straight`] with
-/// [`straight_wide`].
-unsafe fn straight<const W: u8>(
-    canon: &Canonicalizer,
-    url: &Url,
-    params: &mut QueryScratch,
-    bufs: &mut Buffers,
-    out: &mut Vec<u8>,
-) -> Option<RuleSet> {
-    straight_line::<W, false>(canon, url, params, bufs, out)
-}
-
-/// [`straight_line`] with AVX2 vectors.
+/// [`straight_line`] with AVX2 vectors: the scans inline into a function
+/// with the feature, so their intrinsics are instructions.
 ///
 /// # Safety
 ///
@@ -367,39 +350,22 @@ unsafe fn straight_wide<const W: u8>(
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    straight_line::<W, true>(canon, url, params, bufs, out)
+    // SAFETY: the caller's.
+    unsafe { straight_line::<W, true>(canon, url, params, bufs, out) }
 }
 
-/// Off x86_64 there are no wide vectors: the narrow instance.
+/// Off x86_64 there are no wide vectors (and [`Plan::new`] never picks
+/// this): the narrow instance.
 #[cfg(not(target_arch = "x86_64"))]
-use straight as straight_wide;
-
-/// [`any`] with AVX2 vectors when `WIDE`.
-#[inline(always)]
-fn scan_any<const W: u8, const WIDE: bool>(href: &[u8], start: usize, end: usize) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if WIDE {
-        // SAFETY: the `WIDE` instances run inside `straight_wide`, whose
-        // callers made sure the CPU has AVX2.
-        return unsafe { wide::any::<W>(href, start, end) };
-    }
-    any::<W>(href, start, end)
-}
-
-/// [`append_if_none`] with AVX2 vectors when `WIDE`.
-#[inline(always)]
-fn scan_append<const W: u8, const WIDE: bool>(
-    href: &[u8],
-    keep: usize,
-    start: usize,
+unsafe fn straight_wide<const W: u8>(
+    canon: &Canonicalizer,
+    url: &Url,
+    params: &mut QueryScratch,
+    bufs: &mut Buffers,
     out: &mut Vec<u8>,
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if WIDE {
-        // SAFETY: as in `scan_any`.
-        return unsafe { wide::append_if_none::<W>(href, keep, start, out) };
-    }
-    append_if_none::<W>(href, keep, start, out)
+) -> Option<RuleSet> {
+    // SAFETY: without `WIDE`, nothing to guarantee.
+    unsafe { straight_line::<W, false>(canon, url, params, bufs, out) }
 }
 
 /// The fast path for most URLs: no userinfo, and nothing for the content
@@ -410,8 +376,12 @@ fn scan_append<const W: u8, const WIDE: bool>(
 /// This runs for every URL, so it works on the URL's byte offsets (no
 /// `str` slicing), makes one scan, and writes with one capacity check.
 /// `WIDE` says whether the scan uses AVX2 vectors.
+///
+/// # Safety
+///
+/// With `WIDE`, the CPU must have AVX2 (see [`straight_wide`]).
 #[inline(always)]
-fn straight_line<const W: u8, const WIDE: bool>(
+unsafe fn straight_line<const W: u8, const WIDE: bool>(
     canon: &Canonicalizer,
     url: &Url,
     params: &mut QueryScratch,
@@ -430,13 +400,14 @@ fn straight_line<const W: u8, const WIDE: bool>(
     }
     if plan.whole {
         // One scan to the end tells all (`semantic`).
-        if scan_append::<W, WIDE>(href, at.host_start, at.host_start, out) {
+        // SAFETY (here and for the scans below): the caller's.
+        if unsafe { append_if_none_in::<W, WIDE>(href, at.host_start, at.host_start, out) } {
             return Some(RuleSet::EMPTY);
         }
         return careful(canon, url, params, bufs, out);
     }
     if at.path_end < at.len {
-        if scan_any::<W, WIDE>(href, at.host_start, at.path_end) {
+        if unsafe { any_in::<W, WIDE>(href, at.host_start, at.path_end) } {
             return careful(canon, url, params, bufs, out);
         }
         return tail(canon, url, params, bufs, out);
@@ -474,7 +445,7 @@ fn straight_line<const W: u8, const WIDE: bool>(
     // Most URLs: the href, or the href without `www.` (a quarter of
     // crawled URLs), maybe without its last byte. One pass scans and
     // copies.
-    if !scan_append::<W, WIDE>(href, at.host_start, at.host_start + cut, out) {
+    if !unsafe { append_if_none_in::<W, WIDE>(href, at.host_start, at.host_start + cut, out) } {
         return careful(canon, url, params, bufs, out);
     }
     if slash {
@@ -484,9 +455,9 @@ fn straight_line<const W: u8, const WIDE: bool>(
     Some(fired)
 }
 
-/// [`straight`] for the URLs without query or fragment that take more
+/// [`straight_line`] for the URLs without query or fragment that take more
 /// than one range of the href: a port to drop, or a `www` host that is
-/// not `www.` and one label. (The checks that decline ran in [`straight`]:
+/// not `www.` and one label. (The checks that decline ran in [`straight_line`]:
 /// the cuts here never decline.)
 #[inline(never)]
 fn cut_ranges<const W: u8>(
@@ -536,8 +507,8 @@ fn cut_host_port_slash(
     Some(())
 }
 
-/// [`straight`] for URLs with a query or a fragment. (It finds the
-/// offsets again: passing them from [`straight`] would make that keep them
+/// [`straight_line`] for URLs with a query or a fragment. (It finds the
+/// offsets again: passing them from [`straight_line`] would make that keep them
 /// in memory for all URLs.)
 #[inline(never)]
 fn tail(
