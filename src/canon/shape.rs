@@ -7,8 +7,10 @@
 /// the word its first and last bytes select ([`slot`]), so a name passes
 /// only when some inserted name has its length and, but for the rare
 /// collision of two byte pairs on one word, its first and last bytes.
-/// (First bytes alone let `ca` through because of `ck`, and `com`'s
-/// parameters through because of `cmpid`.)
+/// (First byte and length alone let the parents `ca`, `ch`, `cn`, `fr`,
+/// `jp`, `nl`... of most `www.` hosts of those countries through, because
+/// of the wildcard parents `ck`, `fk`, `jm`, `np`..., each at the cost of
+/// a second hash lookup.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeFilter {
     words: [u64; 256],

@@ -74,9 +74,9 @@ pub struct TrackingParams {
     prefixes: Vec<Box<[u8]>>,
     /// Domains (and their subdomains) where nothing is stripped.
     exempt: Vec<Box<[u8]>>,
-    /// The first bytes and lengths of the exact names: most parameter
-    /// names share a first byte with some tracking name, few also its
-    /// length.
+    /// The shapes (first and last bytes, length) of the exact names:
+    /// most parameter names share a first byte with some tracking name,
+    /// few also its shape.
     exact_shapes: ShapeFilter,
     /// The first bytes of the prefixes.
     prefix_firsts: [bool; 256],
@@ -185,8 +185,8 @@ impl TrackingParams {
     /// Whether the decoded parameter name `name` is a tracking parameter.
     #[inline]
     pub fn matches(&self, name: &[u8]) -> bool {
-        // Most parameters are not tracking parameters; their first byte
-        // and length usually say so without a comparison.
+        // Most parameters are not tracking parameters; their shape
+        // usually says so without a comparison.
         let Some(&first) = name.first() else {
             return false;
         };
