@@ -23,7 +23,9 @@
 //! instead, interleaved round by round, and prints the fastest round of
 //! each in ns per line and as a multiple of `whatwg`: a quick side-by-side
 //! comparison on a busy machine (criterion's `benches/canon.rs` is the
-//! reference).
+//! reference). A comma-separated list of names times those, the first
+//! being the baseline; a name may be `PROFILE/EDITS` with rule edits as
+//! `--rules` takes them (`whatwg,aggressive,aggressive/-strip-www`).
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -68,6 +70,14 @@ fn canonicalizer(name: &str) -> Option<Canonicalizer> {
     }
     // `PROFILE+surt` and `PROFILE+ssurt`: another output form, for
     // checking that those outputs do not change either.
+    // `PROFILE/EDITS`: a profile with rules added or removed, as
+    // `--rules` takes them (`aggressive/-strip-www`), to see what a rule
+    // costs.
+    if let Some((profile, edits)) = name.split_once('/') {
+        let mut builder = Canonicalizer::builder(profile.parse::<Profile>().ok()?);
+        builder.rules(edits).ok()?;
+        return Some(builder.build());
+    }
     if let Some((profile, output)) = name.split_once('+') {
         let mut builder = Canonicalizer::builder(profile.parse::<Profile>().ok()?);
         builder.output(output.parse::<OutputForm>().ok()?);
@@ -86,12 +96,12 @@ const TIMED: [&str; 6] = [
     "wayback-surt",
 ];
 
-fn time(rounds: usize, lines: &[&str]) {
-    let canons: Vec<Canonicalizer> = TIMED
+fn time(rounds: usize, names: &[&str], lines: &[&str]) -> Result<(), String> {
+    let canons = names
         .iter()
-        .map(|name| canonicalizer(name).expect("known profile"))
-        .collect();
-    let mut best = vec![f64::INFINITY; TIMED.len()];
+        .map(|name| canonicalizer(name).ok_or_else(|| format!("unknown profile {name}")))
+        .collect::<Result<Vec<Canonicalizer>, String>>()?;
+    let mut best = vec![f64::INFINITY; names.len()];
     for _ in 0..rounds {
         for (canon, best) in canons.iter().zip(&mut best) {
             let start = std::time::Instant::now();
@@ -100,9 +110,10 @@ fn time(rounds: usize, lines: &[&str]) {
             *best = best.min(ns);
         }
     }
-    for (name, ns) in TIMED.iter().zip(&best) {
-        println!("{name:14} {ns:6.1} ns/line  {:.2}x", ns / best[0]);
+    for (name, ns) in names.iter().zip(&best) {
+        println!("{name:24} {ns:6.1} ns/line  {:.2}x", ns / best[0]);
     }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -127,12 +138,22 @@ fn main() -> ExitCode {
             .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
             .filter(|l| !l.is_empty())
             .collect();
-        time(rounds, &lines);
-        return ExitCode::SUCCESS;
+        // `all`, or a comma-separated list whose first is the baseline.
+        let names: Vec<&str> = match args[0].as_str() {
+            "all" => TIMED.to_vec(),
+            list => list.split(',').collect(),
+        };
+        return match time(rounds, &names, &lines) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let Some(canon) = args.first().and_then(|name| canonicalizer(name)) else {
         eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
-        eprintln!("       canon_corpus --time ROUNDS all <file>...");
+        eprintln!("       canon_corpus --time ROUNDS <all|name,name,...> <file>...");
         return ExitCode::FAILURE;
     };
     let texts: Vec<String> = args[1..]
