@@ -23,9 +23,10 @@
 //! instead, interleaved round by round, and prints the fastest round of
 //! each in ns per line and as a multiple of `whatwg`: a quick side-by-side
 //! comparison on a busy machine (criterion's `benches/canon.rs` is the
-//! reference). A comma-separated list of names times those, the first
-//! being the baseline; a name may be `PROFILE/EDITS` with rule edits as
-//! `--rules` takes them (`whatwg,aggressive,aggressive/-strip-www`).
+//! reference). A space-separated list of names (one argument) times
+//! those, the first being the baseline; a name may be `PROFILE/EDITS`
+//! with rule edits as `--rules` takes them
+//! (`"whatwg aggressive aggressive/-strip-www,-drop-fragment"`).
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -138,10 +139,10 @@ fn main() -> ExitCode {
             .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
             .filter(|l| !l.is_empty())
             .collect();
-        // `all`, or a comma-separated list whose first is the baseline.
+        // `all`, or a space-separated list whose first is the baseline.
         let names: Vec<&str> = match args[0].as_str() {
             "all" => TIMED.to_vec(),
-            list => list.split(',').collect(),
+            list => list.split_whitespace().collect(),
         };
         return match time(rounds, &names, &lines) {
             Ok(()) => ExitCode::SUCCESS,
@@ -153,7 +154,7 @@ fn main() -> ExitCode {
     }
     let Some(canon) = args.first().and_then(|name| canonicalizer(name)) else {
         eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
-        eprintln!("       canon_corpus --time ROUNDS <all|name,name,...> <file>...");
+        eprintln!("       canon_corpus --time ROUNDS <all|\"name name ...\"> <file>...");
         return ExitCode::FAILURE;
     };
     let texts: Vec<String> = args[1..]
