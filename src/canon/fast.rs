@@ -428,13 +428,17 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
     // byte (a coin toss on crawled URLs, so a branch on it is mispredicted
     // about as often as it is taken): `&`, not `&&`, and unconditional
     // reads (`path_end >= 2`: the `//` before the host comes before it).
-    let slash = rules.contains(Rule::StripTrailingSlash)
-        & (at.path_end - at.path_start > 1)
-        & (href[at.len - 1] == b'/');
-    // With a host, only a path that ends in `//` declines.
-    if slash & (href[at.path_end - 2] == b'/') {
-        return None;
-    }
+    // The branch on the rule is the same for every URL.
+    let slash = if rules.contains(Rule::StripTrailingSlash) {
+        let slash = (at.path_end - at.path_start > 1) & (href[at.len - 1] == b'/');
+        // With a host, only a path that ends in `//` declines.
+        if slash & (href[at.path_end - 2] == b'/') {
+            return None;
+        }
+        slash
+    } else {
+        false
+    };
     let mut fired = RuleSet::EMPTY;
     let mut cut = 0;
     if domain && www_candidate(rules, host) {
