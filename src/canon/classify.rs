@@ -448,11 +448,55 @@ mod vector {
         unsafe { m.or(pair_byte.and(v.eq_lanes(next))) }
     }
 
-    /// The bits of a mask of the last vector (the one that ends at `end`,
-    /// starting at `window`) that are in the range from `start` on.
+    /// The vector at `src + i` and its lanes wanted in `W`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions, and `V::LANES + 1` bytes from
+    /// `src + i` must be readable (the one after the vector for the pairs).
     #[inline(always)]
-    fn from_start(start: usize, window: usize) -> u32 {
-        (u64::MAX << start.saturating_sub(window).min(32)) as u32
+    unsafe fn wanted_at<V: Vector, const W: u8>(src: *const u8, i: usize) -> (V, V) {
+        // SAFETY (all blocks): the caller's.
+        let v = unsafe { V::load(src.add(i)) };
+        let next = if pairs(W) {
+            unsafe { V::load(src.add(i + 1)) }
+        } else {
+            v
+        };
+        (v, unsafe { wanted::<V, W>(v, next) })
+    }
+
+    /// The last vector of a range, at `src + window`, and the mask of its
+    /// lanes wanted in `W` (no byte after it counts).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions, and `V::LANES` bytes from
+    /// `src + window` must be readable.
+    #[inline(always)]
+    unsafe fn wanted_last<V: Vector, const W: u8>(src: *const u8, window: usize) -> (V, u32) {
+        // SAFETY (all blocks): the caller's.
+        let v = unsafe { V::load(src.add(window)) };
+        let next = if pairs(W) {
+            unsafe { v.shift_in_zero() }
+        } else {
+            v
+        };
+        (v, unsafe { wanted::<V, W>(v, next).movemask() })
+    }
+
+    /// Whether a scan found something: in the vectors the loop or-ed into
+    /// `found`, or in the lanes of the last vector's mask `last` (the
+    /// vector at `window`) from `start` on.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `V`'s instructions.
+    #[inline(always)]
+    unsafe fn found_any<V: Vector>(found: V, last: u32, start: usize, window: usize) -> bool {
+        let from_start = (u64::MAX << start.saturating_sub(window).min(32)) as u32;
+        // SAFETY: the caller's.
+        (unsafe { found.movemask() } | (last & from_start)) != 0
     }
 
     /// [`super::any_in`] with vectors of `V`, for `end >= V::LANES`.
@@ -476,26 +520,15 @@ mod vector {
         let mut found = unsafe { V::zero() };
         let mut i = start;
         while i + V::LANES < end {
-            let v = unsafe { V::load(src.add(i)) };
-            let next = if pairs(W) {
-                unsafe { V::load(src.add(i + 1)) }
-            } else {
-                v
-            };
-            found = unsafe { found.or(wanted::<V, W>(v, next)) };
+            let (_, wanted) = unsafe { wanted_at::<V, W>(src, i) };
+            found = unsafe { found.or(wanted) };
             i += V::LANES;
         }
         // The vector that ends at `end`, overlapping what the loop looked
         // at (`end - V::LANES <= i`), with the lanes before `start` dropped.
         let window = end - V::LANES;
-        let v = unsafe { V::load(src.add(window)) };
-        let next = if pairs(W) {
-            unsafe { v.shift_in_zero() }
-        } else {
-            v
-        };
-        let last = unsafe { wanted::<V, W>(v, next).movemask() };
-        (unsafe { found.movemask() } | (last & from_start(start, window))) != 0
+        let (_, last) = unsafe { wanted_last::<V, W>(src, window) };
+        unsafe { found_any(found, last, start, window) }
     }
 
     /// Whether [`append_if_none`] with vectors of `V` takes these
@@ -545,28 +578,17 @@ mod vector {
         let mut found = unsafe { V::zero() };
         let mut i = start;
         while i + V::LANES < n {
-            let v = unsafe { V::load(src.add(i)) };
+            let (v, wanted) = unsafe { wanted_at::<V, W>(src, i) };
             unsafe { v.store(dst.add(i - shift)) };
-            let next = if pairs(W) {
-                unsafe { V::load(src.add(i + 1)) }
-            } else {
-                v
-            };
-            found = unsafe { found.or(wanted::<V, W>(v, next)) };
+            found = unsafe { found.or(wanted) };
             i += V::LANES;
         }
         // The last vector, as in `any`. `window >= start` when `shift > 0`
         // (`can_append`), so `window - shift` does not underflow.
         let window = n - V::LANES;
-        let v = unsafe { V::load(src.add(window)) };
+        let (v, last) = unsafe { wanted_last::<V, W>(src, window) };
         unsafe { v.store(dst.add(window - shift)) };
-        let next = if pairs(W) {
-            unsafe { v.shift_in_zero() }
-        } else {
-            v
-        };
-        let last = unsafe { wanted::<V, W>(v, next).movemask() };
-        if (unsafe { found.movemask() } | (last & from_start(start, window))) != 0 {
+        if unsafe { found_any(found, last, start, window) } {
             return false;
         }
         // SAFETY: the first `total` bytes after `len` are written:
