@@ -82,6 +82,21 @@ const PERCENT: Features = Features::PERCENT;
 const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
 const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 
+/// A row of [`STRAIGHT`]: the features, the SSE2 instance and the AVX2
+/// one (off x86_64, the SSE2 one again; [`Plan::new`] never picks it).
+macro_rules! straight {
+    ($features:expr) => {
+        (
+            $features,
+            straight_line::<{ $features.bits() }, false>,
+            #[cfg(target_arch = "x86_64")]
+            straight_wide::<{ $features.bits() }>,
+            #[cfg(not(target_arch = "x86_64"))]
+            straight_line::<{ $features.bits() }, false>,
+        )
+    };
+}
+
 /// The sets of features [`straight_line`] has an instance for, each scanning
 /// for only those: a plan takes the first that has all it needs (a scan for
 /// more finds more, which only sends more URLs to [`careful`]). They are
@@ -90,26 +105,10 @@ const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 /// Each has two instances: with SSE2 vectors, and with AVX2 vectors for
 /// the CPUs that have it (half the loop trips on a long path).
 const STRAIGHT: [(Features, Straight, Straight); 4] = [
-    (
-        PERCENT,
-        straight_line::<{ PERCENT.bits() }, false>,
-        straight_wide::<{ PERCENT.bits() }>,
-    ),
-    (
-        SAFE_BROWSING,
-        straight_line::<{ SAFE_BROWSING.bits() }, false>,
-        straight_wide::<{ SAFE_BROWSING.bits() }>,
-    ),
-    (
-        AGGRESSIVE,
-        straight_line::<{ AGGRESSIVE.bits() }, false>,
-        straight_wide::<{ AGGRESSIVE.bits() }>,
-    ),
-    (
-        Features::ALL,
-        straight_line::<{ Features::ALL.bits() }, false>,
-        straight_wide::<{ Features::ALL.bits() }>,
-    ),
+    straight!(PERCENT),
+    straight!(SAFE_BROWSING),
+    straight!(AGGRESSIVE),
+    straight!(Features::ALL),
 ];
 
 /// The rules that may cut ranges out of the href.
@@ -352,20 +351,6 @@ unsafe fn straight_wide<const W: u8>(
 ) -> Option<RuleSet> {
     // SAFETY: the caller's.
     unsafe { straight_line::<W, true>(canon, url, params, bufs, out) }
-}
-
-/// Off x86_64 there are no wide vectors (and [`Plan::new`] never picks
-/// this): the narrow instance.
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn straight_wide<const W: u8>(
-    canon: &Canonicalizer,
-    url: &Url,
-    params: &mut QueryScratch,
-    bufs: &mut Buffers,
-    out: &mut Vec<u8>,
-) -> Option<RuleSet> {
-    // SAFETY: without `WIDE`, nothing to guarantee.
-    unsafe { straight_line::<W, false>(canon, url, params, bufs, out) }
 }
 
 /// The fast path for most URLs: no userinfo, and nothing for the content
@@ -956,18 +941,14 @@ impl<'a> Copier<'a> {
     #[inline(always)]
     fn copy(&mut self, to: usize) {
         let part = &self.href[self.from..to];
-        self.push(part);
+        self.insert(part);
         self.from = to;
     }
 
-    /// Writes `bytes` (counted in `new`'s `extra`) at this point.
+    /// Writes `part` (a range of the href, or bytes counted in `new`'s
+    /// `extra`) at this point.
     #[inline(always)]
-    fn insert(&mut self, bytes: &[u8]) {
-        self.push(bytes);
-    }
-
-    #[inline(always)]
-    fn push(&mut self, part: &[u8]) {
+    fn insert(&mut self, part: &[u8]) {
         let len = self.out.len();
         // `new` reserved `href.len()` bytes plus what `insert` writes,
         // and the parts copied are disjoint ranges of `href`, so this
