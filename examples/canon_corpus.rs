@@ -69,8 +69,6 @@ fn canonicalizer(name: &str) -> Option<Canonicalizer> {
         builder.output(OutputForm::Surt(SurtOptions::CDX));
         return Some(builder.build());
     }
-    // `PROFILE+surt` and `PROFILE+ssurt`: another output form, for
-    // checking that those outputs do not change either.
     // `PROFILE/EDITS`: a profile with rules added or removed, as
     // `--rules` takes them (`aggressive/-strip-www`), to see what a rule
     // costs.
@@ -79,6 +77,8 @@ fn canonicalizer(name: &str) -> Option<Canonicalizer> {
         builder.rules(edits).ok()?;
         return Some(builder.build());
     }
+    // `PROFILE+surt` and `PROFILE+ssurt`: another output form, for
+    // checking that those outputs do not change either.
     if let Some((profile, output)) = name.split_once('+') {
         let mut builder = Canonicalizer::builder(profile.parse::<Profile>().ok()?);
         builder.output(output.parse::<OutputForm>().ok()?);
@@ -125,20 +125,25 @@ fn main() -> ExitCode {
         .iter()
         .position(|a| a == "--time")
         .map(|i| args.drain(i..=i + 1).nth(1).and_then(|n| n.parse().ok()));
+    if args.len() < 2 {
+        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
+        eprintln!("       canon_corpus --time ROUNDS <all|\"name name ...\"> <file>...");
+        return ExitCode::FAILURE;
+    }
+    let texts: Vec<String> = args[1..]
+        .iter()
+        .map(|path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .collect();
+    let lines: Vec<&str> = texts
+        .iter()
+        .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
+        .filter(|l| !l.is_empty())
+        .collect();
     if let Some(rounds) = rounds {
         let Some(rounds) = rounds else {
             eprintln!("--time takes a number of rounds");
             return ExitCode::FAILURE;
         };
-        let texts: Vec<String> = args[1..]
-            .iter()
-            .map(|path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")))
-            .collect();
-        let lines: Vec<&str> = texts
-            .iter()
-            .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
-            .filter(|l| !l.is_empty())
-            .collect();
         // `all`, or a space-separated list whose first is the baseline.
         let names: Vec<&str> = match args[0].as_str() {
             "all" => TIMED.to_vec(),
@@ -152,20 +157,10 @@ fn main() -> ExitCode {
             }
         };
     }
-    let Some(canon) = args.first().and_then(|name| canonicalizer(name)) else {
-        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
-        eprintln!("       canon_corpus --time ROUNDS <all|\"name name ...\"> <file>...");
+    let Some(canon) = canonicalizer(&args[0]) else {
+        eprintln!("unknown profile {}", args[0]);
         return ExitCode::FAILURE;
     };
-    let texts: Vec<String> = args[1..]
-        .iter()
-        .map(|path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .collect();
-    let lines: Vec<&str> = texts
-        .iter()
-        .flat_map(|t| t.strip_prefix('\u{FEFF}').unwrap_or(t).lines())
-        .filter(|l| !l.is_empty())
-        .collect();
 
     // Warm-up, digest or dump.
     let mut url = Url::parse("about:blank").expect("valid");
