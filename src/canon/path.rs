@@ -91,10 +91,7 @@ pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
     // search, not one per segment (which is quadratic on a path of
     // thousands of segments).
     let path = rest;
-    let last_aspx = match memchr::memchr(b'(', path) {
-        Some(_) => rfind_ascii_ci(path, b".aspx"),
-        None => None,
-    };
+    let last_aspx = memchr::memchr(b'(', path).and_then(|_| rfind_ascii_ci(path, b".aspx"));
     let Some(last_aspx) = last_aspx else {
         if jsession {
             out.extend_from_slice(path);
