@@ -411,19 +411,11 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
     }
     // Whether a trailing slash goes, without a branch on the path's last
     // byte (a coin toss on crawled URLs, so a branch on it is mispredicted
-    // about as often as it is taken): `&`, not `&&`, and unconditional
-    // reads (`path_end >= 2`: the `//` before the host comes before it).
-    // The branch on the rule is the same for every URL.
-    let slash = if rules.contains(Rule::StripTrailingSlash) {
-        let slash = (at.path_end - at.path_start > 1) & (href[at.len - 1] == b'/');
-        // With a host, only a path that ends in `//` declines.
-        if slash & (href[at.path_end - 2] == b'/') {
-            return None;
-        }
-        slash
-    } else {
-        false
-    };
+    // about as often as it is taken): `&`, not `&&`. The branch on the
+    // rule is the same for every URL. (With a host, the general path
+    // strips one `/` too, even from a path ending in `//`.)
+    let slash = rules.contains(Rule::StripTrailingSlash)
+        && (at.path_end - at.path_start > 1) & (href[at.len - 1] == b'/');
     let mut fired = RuleSet::EMPTY;
     let mut cut = 0;
     if domain && www_candidate(rules, host) {
@@ -833,20 +825,20 @@ fn trailing_slash(url: &Url, href: &[u8], layout: &Layout, edit: &mut Edit) -> S
     if end - start < 2 || href[end - 1] != b'/' {
         return Ok(());
     }
-    decline_if(trailing_slash_declines(url, href, start, end))?;
+    decline_if(trailing_slash_declines(url, href, start))?;
     edit.path_cut = 1;
     edit.fired.insert(Rule::StripTrailingSlash);
     Ok(())
 }
 
 /// Whether stripping the `/` that ends `href[start..end]`, a hierarchical
-/// path of two bytes or more, is a job for the general path. Without `//`
-/// (which collapse-slashes takes) or a session id in the path, one strip
-/// is all the general path's loop does; a path ending in `//`
-/// (collapse-slashes off) is left to it, and so is `scheme:/.//path`, whose
-/// `/.` the serializer writes only while the path starts with `//`.
-fn trailing_slash_declines(url: &Url, href: &[u8], start: usize, end: usize) -> bool {
-    href[end - 2] == b'/' || (!url.has_host() && href[start - 1] != b':')
+/// path of two bytes or more, is a job for the general path. Without a
+/// session id in the path (which `careful` declines), one strip is all the
+/// general path's loop does, even when the path ends in `//`
+/// (collapse-slashes off); but `scheme:/.//path`, whose `/.` the
+/// serializer writes only while the path starts with `//`, is left to it.
+fn trailing_slash_declines(url: &Url, href: &[u8], start: usize) -> bool {
+    !url.has_host() && href[start - 1] != b':'
 }
 
 /// The query parameter rules and `drop-empty-query`.
