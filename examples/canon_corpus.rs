@@ -19,6 +19,10 @@
 //! `--dump` the outputs are written to stdout instead, one per line, with
 //! the fired rules after a tab.
 //!
+//! Each line goes through [`Canonicalizer::parse_apply`], as in the
+//! command; with `--two-step`, through `Url::parse_into` and then
+//! `Canonicalizer::apply` (the way before `parse_apply`).
+//!
 //! With `--time ROUNDS` and the profile `all`, it times every profile
 //! instead, interleaved round by round, and prints the fastest round of
 //! each in ns per line and as a multiple of `whatwg`: a quick side-by-side
@@ -31,7 +35,7 @@
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use normurl::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::canon::{Canonicalizer, OutputForm, Profile, RuleSet, Scratch, SurtOptions};
 use normurl::Url;
 
 /// FNV-1a over the outputs: enough to notice a change.
@@ -47,20 +51,49 @@ impl Digest {
 
 /// The measured run: (valid URLs, sum of output lengths).
 #[inline(never)]
-fn canon_all(canon: &Canonicalizer, lines: &[&str]) -> (usize, usize) {
+fn canon_all(canon: &Canonicalizer, lines: &[&str], two_step: bool) -> (usize, usize) {
     let mut url = Url::parse("about:blank").expect("valid");
     let mut scratch = Scratch::new();
     let mut out = Vec::new();
     let (mut n, mut sum) = (0, 0);
     for &line in lines {
-        if url.parse_into(black_box(line), None).is_ok() {
-            out.clear();
-            canon.apply(&url, &mut scratch, &mut out);
+        out.clear();
+        if run(
+            canon,
+            black_box(line),
+            two_step,
+            &mut url,
+            &mut scratch,
+            &mut out,
+        )
+        .is_some()
+        {
             n += 1;
             sum += out.len();
         }
     }
     (n, sum)
+}
+
+/// Canonicalizes one line as the command does
+/// ([`Canonicalizer::parse_apply`]), or with `two_step` as
+/// [`Url::parse_into`] then [`Canonicalizer::apply`]; `None` when it is
+/// no URL.
+#[inline(always)]
+fn run(
+    canon: &Canonicalizer,
+    line: &str,
+    two_step: bool,
+    url: &mut Url,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    if two_step {
+        url.parse_into(line, None).ok()?;
+        Some(canon.apply(url, scratch, out))
+    } else {
+        canon.parse_apply(line, url, scratch, out).ok()
+    }
 }
 
 fn canonicalizer(name: &str) -> Option<Canonicalizer> {
@@ -97,7 +130,7 @@ const TIMED: [&str; 6] = [
     "wayback-surt",
 ];
 
-fn time(rounds: usize, names: &[&str], lines: &[&str]) -> Result<(), String> {
+fn time(rounds: usize, names: &[&str], lines: &[&str], two_step: bool) -> Result<(), String> {
     let canons = names
         .iter()
         .map(|name| canonicalizer(name).ok_or_else(|| format!("unknown profile {name}")))
@@ -106,7 +139,7 @@ fn time(rounds: usize, names: &[&str], lines: &[&str]) -> Result<(), String> {
     for _ in 0..rounds {
         for (canon, best) in canons.iter().zip(&mut best) {
             let start = std::time::Instant::now();
-            black_box(canon_all(canon, lines));
+            black_box(canon_all(canon, lines, two_step));
             let ns = start.elapsed().as_nanos() as f64 / lines.len() as f64;
             *best = best.min(ns);
         }
@@ -120,14 +153,17 @@ fn time(rounds: usize, names: &[&str], lines: &[&str]) -> Result<(), String> {
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let dump = args.iter().any(|a| a == "--dump");
-    args.retain(|a| a != "--dump");
+    let two_step = args.iter().any(|a| a == "--two-step");
+    args.retain(|a| a != "--dump" && a != "--two-step");
     let rounds = args
         .iter()
         .position(|a| a == "--time")
         .map(|i| args.drain(i..=i + 1).nth(1).and_then(|n| n.parse().ok()));
     if args.len() < 2 {
-        eprintln!("usage: canon_corpus [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
-        eprintln!("       canon_corpus --time ROUNDS <all|\"name name ...\"> <file>...");
+        eprintln!("usage: canon_corpus [--two-step] [--dump] <profile|wayback-surt|profile+surt|profile+ssurt> <file>...");
+        eprintln!(
+            "       canon_corpus [--two-step] --time ROUNDS <all|\"name name ...\"> <file>..."
+        );
         return ExitCode::FAILURE;
     }
     let texts: Vec<String> = args[1..]
@@ -149,7 +185,7 @@ fn main() -> ExitCode {
             "all" => TIMED.to_vec(),
             list => list.split_whitespace().collect(),
         };
-        return match time(rounds, &names, &lines) {
+        return match time(rounds, &names, &lines, two_step) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("{e}");
@@ -169,11 +205,10 @@ fn main() -> ExitCode {
     let mut digest = Digest(0xcbf2_9ce4_8422_2325);
     let mut dumped = Vec::new();
     for &line in &lines {
-        if url.parse_into(line, None).is_err() {
-            continue;
-        }
         out.clear();
-        let fired = canon.apply(&url, &mut scratch, &mut out);
+        let Some(fired) = run(&canon, line, two_step, &mut url, &mut scratch, &mut out) else {
+            continue;
+        };
         out.push(b'\t');
         fired.write_names(&mut out);
         out.push(b'\n');
@@ -189,7 +224,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let (n, sum) = canon_all(&canon, &lines);
+    let (n, sum) = canon_all(&canon, &lines, two_step);
     println!(
         "{} lines, {n} valid, {sum} output bytes, digest {:016x}",
         lines.len(),

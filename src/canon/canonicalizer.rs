@@ -4,12 +4,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::fast;
 use super::host;
 use super::path;
 use super::percent::{self, PATH_MINIMAL};
 use super::query::{self, QueryScratch};
 use super::surt::{Parts, SurtOptions};
+use super::{fast, fused};
 use super::{ConfigError, Profile, Rule, RuleSet, TrackingParams};
 use crate::{HostKind, SchemeType, Url};
 
@@ -97,6 +97,8 @@ pub struct Canonicalizer {
     idn: IdnForm,
     /// The rules as the fast path needs them.
     pub(super) plan: fast::Plan,
+    /// [`Canonicalizer::parse_apply`]'s instance for these rules.
+    fused: fused::Fused,
 }
 
 /// Builds a [`Canonicalizer`]: a profile's rules, edited, plus options.
@@ -164,12 +166,14 @@ impl CanonicalizerBuilder {
 
     /// Builds the canonicalizer.
     pub fn build(&self) -> Canonicalizer {
+        let plan = fast::Plan::new(self.rules, self.output, &self.tracking);
         Canonicalizer {
             rules: self.rules,
             tracking: self.tracking.clone(),
             output: self.output,
             idn: self.idn,
-            plan: fast::Plan::new(self.rules, self.output, &self.tracking),
+            fused: fused::pick(self.rules, self.output, self.idn, plan.path(), true),
+            plan,
         }
     }
 }
@@ -337,6 +341,69 @@ impl Canonicalizer {
             }
         }
         self.apply_general(url, scratch, out)
+    }
+
+    /// Parses `input` as an absolute URL, as [`Url::parse_into`] does, and
+    /// appends its canonical form to `out`, as [`Canonicalizer::apply`]
+    /// does; returns the rules that fired, or the parse error (and then
+    /// writes nothing).
+    ///
+    /// This is the faster way for inputs that are text: for most crawled
+    /// URLs, the parser's scan also tells that the rules can only cut
+    /// ranges, and the output is written from the input without storing
+    /// the URL. `url` is scratch space: afterwards it holds some valid
+    /// URL, not necessarily `input`'s.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile, Scratch};
+    /// use normurl::Url;
+    ///
+    /// let canon = Canonicalizer::new(Profile::Aggressive);
+    /// let (mut url, mut scratch, mut out) = (Url::parse("about:blank")?, Scratch::new(), Vec::new());
+    /// canon.parse_apply("https://www.example.com/a/", &mut url, &mut scratch, &mut out)?;
+    /// assert_eq!(out, b"https://example.com/a");
+    /// assert!(canon.parse_apply("no scheme", &mut url, &mut scratch, &mut out).is_err());
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn parse_apply(
+        &self,
+        input: &str,
+        url: &mut Url,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> Result<RuleSet, crate::ParseError> {
+        let start = out.len();
+        // SAFETY: `fused::pick` picked a wide instance only on a CPU with
+        // AVX2.
+        let result = unsafe { (self.fused)(self, input, url, scratch, out) };
+        if cfg!(debug_assertions) {
+            self.debug_check_parse_apply(input, &result, &out[start..]);
+        }
+        result
+    }
+
+    /// In debug builds, [`Canonicalizer::parse_apply`]'s answer must be
+    /// that of [`Url::parse_into`] and [`Canonicalizer::apply`].
+    fn debug_check_parse_apply(
+        &self,
+        input: &str,
+        result: &Result<RuleSet, crate::ParseError>,
+        written: &[u8],
+    ) {
+        let mut url = Url::parse("about:blank").expect("valid");
+        let mut out = Vec::new();
+        let expected = url
+            .parse_into(input, None)
+            .map(|()| self.apply(&url, &mut Scratch::new(), &mut out));
+        assert_eq!(result, &expected, "parse_apply({input:?})");
+        assert_eq!(
+            String::from_utf8_lossy(written),
+            String::from_utf8_lossy(&out),
+            "parse_apply({input:?})"
+        );
     }
 
     /// Like [`Canonicalizer::apply`], but never takes the fast path: every
@@ -733,6 +800,7 @@ mod tests {
                 let plan = canon.plan.narrow()?;
                 Some(Canonicalizer {
                     plan,
+                    fused: fused::pick(canon.rules, canon.output, canon.idn, plan.path(), false),
                     ..canon.clone()
                 })
             })
@@ -825,6 +893,125 @@ mod tests {
         assert!(
             taken > lines * canons.len() * 3 / 4,
             "the fast path took only {taken} of {}",
+            lines * canons.len()
+        );
+    }
+
+    /// [`Canonicalizer::parse_apply`] against [`Url::parse_into`] and
+    /// [`Canonicalizer::apply`]: the same result, appended to what `out`
+    /// had. `url` comes in holding some other URL. Returns whether the
+    /// input took the way that never stores the URL (`url` unchanged).
+    fn compare_parse_apply(
+        canon: &Canonicalizer,
+        input: &str,
+        url: &mut Url,
+        scratch: &mut Scratch,
+    ) -> Result<bool, String> {
+        url.parse_into("http://stale.example/", None).unwrap();
+        let mut out = b"kept".to_vec();
+        let fused = canon.parse_apply(input, url, scratch, &mut out);
+        let untouched = url.href() == "http://stale.example/";
+        let mut two_step = Url::parse("about:blank").unwrap();
+        let mut expected = b"kept".to_vec();
+        let reference = two_step
+            .parse_into(input, None)
+            .map(|()| canon.apply(&two_step, scratch, &mut expected));
+        if (&fused, &out) != (&reference, &expected) {
+            return Err(format!(
+                "{:?} on {input:?}: parse_apply {fused:?} {:?}, two steps {reference:?} {:?}",
+                canon.rules(),
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&expected),
+            ));
+        }
+        Ok(fused.is_ok() && untouched)
+    }
+
+    #[test]
+    fn parse_apply_matches_two_steps() {
+        let mut scratch = Scratch::new();
+        let mut url = Url::parse("about:blank").unwrap();
+        let canons = canonicalizers();
+        let aggressive = Canonicalizer::new(Profile::Aggressive);
+        for input in [
+            "https://example.com",
+            "  https://www.example.com/a/ \n",
+            "\thttps://example.com/a/",
+            "https://www.example.com/a/",
+            "https://www.co.uk/",
+            "https://www.github.io/x/",
+            "https://www./",
+            "https://www",
+            "https://.example.com./",
+            "https://example.com:8080/a/",
+            "http://example.com:80/a/",
+            "file:///a/",
+            "file://host/a/",
+            "https://example.com/a/?",
+            "https://example.com/a/#",
+            "https://example.com/a;jsessionid=0123456789abcdef0123456789ABCDEF/",
+            "https://example.com//a/",
+            "https://example.com/%7e/",
+            "http://EXAMPLE.com/",
+            "https://ex ample.com/",
+            "https://user@example.com/",
+            "mailto:a@b",
+            "no scheme",
+            "",
+        ] {
+            for canon in &canons {
+                compare_parse_apply(canon, input, &mut url, &mut scratch).unwrap();
+            }
+        }
+        // The way that never stores the URL is taken where it should be,
+        // and only there.
+        for (input, taken) in [
+            ("https://www.example.com/a/", true),
+            ("https://example.com:8080/a/", true),
+            ("file:///a/", true),
+            ("https://example.com", false),
+            ("https://example.com/a?q", false),
+            ("https://example.com/%7e/", false),
+            ("https://www.co.uk/", true),
+            ("http://EXAMPLE.com/", false),
+        ] {
+            assert_eq!(
+                compare_parse_apply(&aggressive, input, &mut url, &mut scratch),
+                Ok(taken),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_apply_matches_two_steps_on_the_corpora() {
+        let mut scratch = Scratch::new();
+        let mut url = Url::parse("about:blank").unwrap();
+        let canons = canonicalizers();
+        let (mut lines, mut taken) = (0, 0);
+        for file in [
+            "weburls.txt",
+            "kasztp.txt",
+            "node_files.txt",
+            "isaacs_files.txt",
+        ] {
+            let path = format!("{}/samples/corpora/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            // A sixth of the lines keeps the debug build's time down (each
+            // call is checked against the two steps there too).
+            for line in text.lines().step_by(6) {
+                lines += 1;
+                for canon in &canons {
+                    let fused = compare_parse_apply(canon, line, &mut url, &mut scratch);
+                    taken += usize::from(fused.unwrap());
+                }
+            }
+        }
+        assert!(lines > 20_000, "corpora missing? {lines} lines");
+        // Most lines have no query, and most canonicalizers output URLs.
+        assert!(
+            taken > lines * canons.len() / 3,
+            "parse_apply wrote only {taken} of {} from the input",
             lines * canons.len()
         );
     }
@@ -962,6 +1149,20 @@ mod tests {
             canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
             for canon in &canons {
                 if let Err(e) = compare(canon, &url, &mut scratch) {
+                    return Err(TestCaseError::fail(e));
+                }
+            }
+        }
+
+        #[test]
+        fn parse_apply_matches(input in url(), pad in prop::sample::select(vec!["", " ", "\t", "\n", "\u{1}"]), rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
+            let input = format!("{pad}{input}{pad}");
+            let mut scratch = Scratch::new();
+            let mut url = Url::parse("about:blank").unwrap();
+            let mut canons = canonicalizers();
+            canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
+            for canon in &canons {
+                if let Err(e) = compare_parse_apply(canon, &input, &mut url, &mut scratch) {
                     return Err(TestCaseError::fail(e));
                 }
             }

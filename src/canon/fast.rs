@@ -78,9 +78,10 @@ type Straight = unsafe fn(
     &mut Vec<u8>,
 ) -> Option<RuleSet>;
 
-const PERCENT: Features = Features::PERCENT;
-const SAFE_BROWSING: Features = PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
-const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
+pub(super) const PERCENT: Features = Features::PERCENT;
+pub(super) const SAFE_BROWSING: Features =
+    PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
+pub(super) const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 
 /// A row of [`STRAIGHT`]: the features, the SSE2 instance and the AVX2
 /// one (off x86_64, the SSE2 one again; [`Plan::new`] never picks it).
@@ -184,6 +185,23 @@ impl Plan {
             simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
             param_starts: query::removable_starts(rules, tracking),
         }
+    }
+}
+
+impl Plan {
+    /// The rules.
+    pub(super) fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// What a host and path are scanned for.
+    pub(super) fn path(&self) -> Features {
+        self.path
+    }
+
+    /// Whether the straight line may be taken at all.
+    pub(super) fn simple(&self) -> bool {
+        self.simple
     }
 }
 
@@ -323,7 +341,7 @@ pub(super) fn apply(
 /// Whether [`straight_wide`] may run: the CPU has AVX2, and the
 /// `NORMURL_NO_AVX2` environment variable is not set (so that the SSE2
 /// code can be measured and tested on the same machine).
-fn wide_available() -> bool {
+pub(super) fn wide_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         super::classify::avx2_available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
@@ -776,7 +794,7 @@ fn domain(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> Option<usize> {
 /// Whether `trim-host-dots` has dots to trim at the ends of a domain (the
 /// scans look for `..`): a job for the general path.
 #[inline(always)]
-fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
+pub(super) fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
     rules.contains(Rule::TrimHostDots)
         && (host.first() == Some(&b'.') || host.last() == Some(&b'.'))
 }
@@ -786,7 +804,7 @@ fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
 /// `strip-www-digits`), and one 4-byte compare says so. Shorter hosts
 /// have nothing to strip (`www.` would leave an empty host).
 #[inline(always)]
-fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
+pub(super) fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
     let Some(&head) = host.first_chunk::<4>() else {
         return false;
     };
@@ -811,7 +829,7 @@ fn strip_www(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> usize {
 /// The rule that strips `www` labels under `rules`: `strip-www-digits`
 /// when it is on (it strips `www.` too), else `strip-www`.
 #[inline(always)]
-fn www_rule(rules: RuleSet) -> Rule {
+pub(super) fn www_rule(rules: RuleSet) -> Rule {
     if rules.contains(Rule::StripWwwDigits) {
         Rule::StripWwwDigits
     } else {
@@ -903,7 +921,7 @@ impl QueryRules<'_> {
 
 /// Copies an href to `out` leaving out ranges, given in order, and
 /// inserting rewritten components, with one capacity check for all of it.
-struct Copier<'a> {
+pub(super) struct Copier<'a> {
     href: &'a [u8],
     /// Where the next copy starts.
     from: usize,
@@ -913,7 +931,7 @@ struct Copier<'a> {
 impl<'a> Copier<'a> {
     /// A copier that will insert at most `extra` bytes.
     #[inline(always)]
-    fn new(href: &'a [u8], extra: usize, out: &'a mut Vec<u8>) -> Copier<'a> {
+    pub(super) fn new(href: &'a [u8], extra: usize, out: &'a mut Vec<u8>) -> Copier<'a> {
         // What is written is `href` minus some ranges, plus at most
         // `extra` inserted bytes.
         out.reserve(href.len() + extra);
@@ -922,7 +940,7 @@ impl<'a> Copier<'a> {
 
     /// Leaves out `href[start..end]`.
     #[inline(always)]
-    fn skip(&mut self, start: usize, end: usize) {
+    pub(super) fn skip(&mut self, start: usize, end: usize) {
         if start > self.from {
             self.copy(start);
         }
@@ -961,7 +979,7 @@ impl<'a> Copier<'a> {
     }
 
     #[inline(always)]
-    fn finish(mut self) {
+    pub(super) fn finish(mut self) {
         self.copy(self.href.len());
     }
 }

@@ -61,6 +61,7 @@ mod classify;
 mod error;
 mod fast;
 pub mod form;
+mod fused;
 mod hash;
 mod host;
 mod input;

@@ -38,7 +38,7 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::str::FromStr;
 
-use crate::canon::{key_hash, Canonicalizer, Scratch};
+use crate::canon::{key_hash, Canonicalizer, Profile, RuleSet, Scratch};
 use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
 use crate::{ParseError, Url};
 
@@ -245,6 +245,8 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct Normalizer {
     options: Options,
+    /// `options.canon`, or the `whatwg` profile's (no rules) without one.
+    canon: Canonicalizer,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -264,7 +266,8 @@ pub struct State {
 impl Normalizer {
     /// A normalizer with the given options.
     pub fn new(options: Options) -> Normalizer {
-        Normalizer { options }
+        let canon = (options.canon.clone()).unwrap_or_else(|| Canonicalizer::new(Profile::Whatwg));
+        Normalizer { options, canon }
     }
 
     /// The options.
@@ -360,20 +363,52 @@ impl Normalizer {
         }
     }
 
-    /// Writes a line whose URL parsed: the URL (canonicalized, if a
-    /// profile is set) spliced into the line, a dedup key, and the
-    /// `--explain` column.
+    /// Parses the URL of `line`, which is in `line[range]`, without a
+    /// base, and writes the line with [`Normalizer::emit`]; canonicalizing
+    /// as it parses ([`Canonicalizer::parse_apply`]) is faster than
+    /// parsing first.
+    #[inline]
+    fn parse_emit(
+        &self,
+        state: &mut State,
+        canon_scratch: &mut Scratch,
+        line: &[u8],
+        text: Option<&str>,
+        range: Range<usize>,
+        out: &mut Output<'_, Stats>,
+    ) -> Result<(), Invalid> {
+        let State { url, scratch, .. } = state;
+        let url_text = match text.and_then(|t| t.get(range.clone())) {
+            Some(t) => t,
+            None => self
+                .options
+                .invalid_utf8
+                .apply(&line[range.clone()], scratch)
+                .ok_or(Invalid::Utf8)?,
+        };
+        let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
+        self.emit(line, range, out, |data| {
+            self.canon
+                .parse_apply(url_text, url, canon_scratch, data)
+                .map_err(Invalid::Url)
+        })
+    }
+
+    /// Writes a line whose URL parses: the URL (canonicalized, if a
+    /// profile is set), which `write` appends, spliced into the line, a
+    /// dedup key, and the `--explain` column. When `write` fails, nothing
+    /// is written.
     #[inline]
     fn emit(
         &self,
-        url: &Url,
-        canon_scratch: &mut Scratch,
         line: &[u8],
         field: Range<usize>,
         out: &mut Output<'_, Stats>,
-    ) {
+        write: impl FnOnce(&mut Vec<u8>) -> Result<RuleSet, Invalid>,
+    ) -> Result<(), Invalid> {
         let o = &self.options;
         let data = out.data();
+        let before = data.len();
         let splice = matches!(
             o.select,
             Select::Field {
@@ -385,11 +420,11 @@ impl Normalizer {
             data.extend_from_slice(&line[..field.start]);
         }
         let start = data.len();
-        let fired = match &o.canon {
-            Some(canon) => Some(canon.apply(url, canon_scratch, data)),
-            None => {
-                data.extend_from_slice(url.href().as_bytes());
-                None
+        let fired = match write(data) {
+            Ok(fired) => fired,
+            Err(why) => {
+                data.truncate(before);
+                return Err(why);
             }
         };
         let key = o.dedup.then(|| key_hash(&data[start..]));
@@ -398,14 +433,16 @@ impl Normalizer {
         }
         if o.explain {
             data.push(b'\t');
-            match fired {
-                Some(rules) if !rules.is_empty() => rules.write_names(data),
-                _ => data.push(b'-'),
+            if fired.is_empty() {
+                data.push(b'-');
+            } else {
+                fired.write_names(data);
             }
         }
         if let Some(key) = key {
             out.dedup_key(key);
         }
+        Ok(())
     }
 }
 
@@ -490,11 +527,27 @@ impl Transform for Normalizer {
             return self.invalid(Invalid::MissingField, line, None, out);
         };
         let mut canon_scratch = std::mem::take(&mut state.canon);
-        let parsed = self.parse(state, line, text, range.clone());
-        let result = match parsed {
-            Ok(url) => {
+        let based = self.options.base.is_some()
+            || matches!(
+                self.options.select,
+                Select::Field {
+                    base_field: Some(_),
+                    ..
+                }
+            );
+        let written = if based {
+            self.parse(state, line, text, range.clone())
+                .and_then(|url| {
+                    self.emit(line, range, out, |data| {
+                        Ok(self.canon.apply(url, &mut canon_scratch, data))
+                    })
+                })
+        } else {
+            self.parse_emit(state, &mut canon_scratch, line, text, range, out)
+        };
+        let result = match written {
+            Ok(()) => {
                 out.stats().valid += 1;
-                self.emit(url, &mut canon_scratch, line, range, out);
                 Ok(Outcome::Emit)
             }
             Err(why) => self.invalid(why, line, field, out),

@@ -25,6 +25,14 @@ pub(crate) fn try_parse(url: &mut Url, input: &str) -> bool {
     let Some(layout) = check(input.as_bytes()) else {
         return false;
     };
+    fill(url, input, &layout);
+    true
+}
+
+/// Stores the URL of an input [`check`] accepted, with its layout, in
+/// `url`.
+#[inline]
+pub(crate) fn fill(url: &mut Url, input: &str, layout: &Layout) {
     // The serialization is the input: copied from a `&str`, so no UTF-8
     // re-validation is needed.
     url.serialization.clear();
@@ -42,28 +50,30 @@ pub(crate) fn try_parse(url: &mut Url, input: &str) -> bool {
     url.path_start = layout.path_start;
     url.query_start = layout.query_start;
     url.fragment_start = layout.fragment_start;
-    true
 }
 
-/// The offsets of an input the fast path accepts.
-struct Layout {
-    scheme_type: SchemeType,
-    scheme_end: u32,
-    host_end: u32,
-    host_kind: HostKind,
-    port: Option<u16>,
-    path_start: u32,
-    query_start: Option<u32>,
-    fragment_start: Option<u32>,
+/// The offsets of an input the fast path accepts: those of the URL, whose
+/// serialization is the input (followed by `/` when `append_slash`). The
+/// host starts at `scheme_end + 3`: there is no userinfo.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    pub(crate) scheme_type: SchemeType,
+    pub(crate) scheme_end: u32,
+    pub(crate) host_end: u32,
+    pub(crate) host_kind: HostKind,
+    pub(crate) port: Option<u16>,
+    pub(crate) path_start: u32,
+    pub(crate) query_start: Option<u32>,
+    pub(crate) fragment_start: Option<u32>,
     /// The input ends right after the host: the path is `/`.
-    append_slash: bool,
+    pub(crate) append_slash: bool,
 }
 
 /// Validates `input` as an already-canonical special URL and returns its
 /// layout, or `None` to decline. Any tab, newline or other control byte
 /// makes it decline, so the caller need not remove them first.
-#[inline]
-fn check(input: &[u8]) -> Option<Layout> {
+#[inline(always)]
+pub(crate) fn check(input: &[u8]) -> Option<Layout> {
     if input.len() >= u32::MAX as usize - 1 {
         return None;
     }
@@ -157,7 +167,7 @@ fn check(input: &[u8]) -> Option<Layout> {
 /// Recognizes `scheme://` for the special schemes, lowercase, returning the
 /// scheme and the position of its `:`. (Cheaper than a memchr on a 6-byte
 /// haystack.)
-#[inline]
+#[inline(always)]
 fn special_scheme_prefix(input: &[u8]) -> Option<(SchemeType, usize)> {
     const PREFIXES: [(&[u8], SchemeType); 6] = [
         (b"https://", SchemeType::Https),

@@ -35,6 +35,32 @@ mod scan;
 mod scheme;
 pub(crate) mod tables;
 
+/// The parser in two steps, for [`Canonicalizer::parse_apply`](crate::canon::Canonicalizer::parse_apply),
+/// which looks at the fast path's result before the URL is stored.
+pub(crate) mod staged {
+    pub(crate) use super::fast::{check, Layout};
+    pub(crate) use super::parser::trim;
+    use super::{fast, parser, ParseError, Url};
+
+    /// Stores the URL of a trimmed input [`check`] accepted.
+    #[inline]
+    pub(crate) fn fill(url: &mut Url, trimmed: &str, layout: &Layout) {
+        fast::fill(url, trimmed, layout);
+        parser::debug_check_fast_path(url, trimmed.as_bytes(), None);
+    }
+
+    /// Parses a trimmed input [`check`] declined, as
+    /// [`Url::parse_into`] would (without trying the fast path again).
+    pub(crate) fn parse_declined(url: &mut Url, trimmed: &str) -> Result<(), ParseError> {
+        let result = parser::parse_declined(url, trimmed.as_bytes(), None);
+        if result.is_err() {
+            url.set_about_blank();
+        }
+        debug_assert_eq!(url.check_invariants(), Ok(()), "input {trimmed:?}");
+        result
+    }
+}
+
 pub use error::ParseError;
 pub use host::HostKind;
 pub use percent::{percent_decode, AsciiSet};

@@ -29,15 +29,30 @@ use super::{fast, ParseError, Url};
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.
 pub(crate) fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
-    // "Remove any leading and trailing C0 control or space from input."
-    let trimmed = trim_c0_control_or_space(input.as_bytes());
-    // Only ASCII bytes were trimmed, so this is a char boundary.
-    let start = trimmed.as_ptr() as usize - input.as_ptr() as usize;
-    let trimmed_str = &input[start..start + trimmed.len()];
-    if fast::try_parse(url, trimmed_str) {
-        debug_check_fast_path(url, trimmed, base);
+    let trimmed = trim(input);
+    if fast::try_parse(url, trimmed) {
+        debug_check_fast_path(url, trimmed.as_bytes(), base);
         return Ok(());
     }
+    parse_declined(url, trimmed.as_bytes(), base)
+}
+
+/// "Remove any leading and trailing C0 control or space from input."
+#[inline]
+pub(crate) fn trim(input: &str) -> &str {
+    let trimmed = trim_c0_control_or_space(input.as_bytes());
+    // Only ASCII bytes were trimmed, so these are char boundaries.
+    let start = trimmed.as_ptr() as usize - input.as_ptr() as usize;
+    &input[start..start + trimmed.len()]
+}
+
+/// [`parse`] for a trimmed input the fast path declined: the state
+/// machine, on the input without tabs and newlines.
+pub(crate) fn parse_declined(
+    url: &mut Url,
+    trimmed: &[u8],
+    base: Option<&Url>,
+) -> Result<(), ParseError> {
     let out = std::mem::take(&mut url.serialization).into_bytes();
     if has_tab_or_newline(trimmed) {
         // "Remove all ASCII tab or newline from input." Rare: copy only here.
@@ -48,7 +63,7 @@ pub(crate) fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<()
 }
 
 /// In debug builds, the fast path's answer must equal the full parser's.
-fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>) {
+pub(crate) fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>) {
     if cfg!(debug_assertions) {
         let mut slow = Url::empty();
         let slow_result = Parser::new(input, base, Vec::new()).run(&mut slow);
