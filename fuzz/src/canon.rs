@@ -10,7 +10,9 @@
 //! that canonicalizing it again changes nothing. Before that,
 //! [`check_fast_path`] checks that the fast path of `Canonicalizer::apply`
 //! and the general path give the same output and fired rules, for every
-//! profile in every output form and for all rules at once.
+//! profile in every output form and for all rules at once, and
+//! [`check_parse_apply`] that `Canonicalizer::parse_apply` on the input
+//! alone gives what parsing and then `apply` give.
 
 use std::sync::OnceLock;
 
@@ -64,6 +66,32 @@ fn check_fast_path(url: &Url) {
     }
 }
 
+/// `Canonicalizer::parse_apply`, which writes most URLs straight from the
+/// input, gives what `Url::parse_into` and `Canonicalizer::apply` give:
+/// the same error, or the same bytes (appended) and fired rules.
+fn check_parse_apply(input: &str) {
+    let mut scratch = Scratch::new();
+    let mut url = Url::parse("http://stale.example/").expect("valid");
+    let (mut fused, mut two_step) = (Vec::new(), Vec::new());
+    for canon in all_outputs() {
+        fused.clear();
+        fused.extend_from_slice(b"kept");
+        two_step.clone_from(&fused);
+        let fused_fired = canon.parse_apply(input, &mut url, &mut scratch, &mut fused);
+        let mut reference = Url::parse("about:blank").expect("valid");
+        let two_step_fired = reference
+            .parse_into(input, None)
+            .map(|()| canon.apply(&reference, &mut scratch, &mut two_step));
+        assert_eq!(
+            (String::from_utf8_lossy(&fused), fused_fired),
+            (String::from_utf8_lossy(&two_step), two_step_fired),
+            "parse_apply and two steps differ on {input:?} with rules {} and output {}",
+            canon.rules(),
+            canon.output()
+        );
+    }
+}
+
 /// One canonicalizer per profile, built once.
 fn canonicalizers() -> &'static [(Profile, Canonicalizer)] {
     static ALL: OnceLock<Vec<(Profile, Canonicalizer)>> = OnceLock::new();
@@ -83,6 +111,7 @@ pub fn check(data: &[u8]) {
 /// Checks every profile on the URL the input alone, and the input against
 /// the base, parse to.
 pub fn check_case(case: &Case) {
+    check_parse_apply(&case.input);
     if let Ok(url) = Url::parse(&case.input) {
         check_url(&url);
     }
