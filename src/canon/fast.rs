@@ -21,6 +21,8 @@
 //! The general path is also the reference: the tests check that both give
 //! the same output and rules.
 
+use std::ops::Range;
+
 use super::classify::{any, any_in, any_of, append_if_none_in, classify_scalar, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
@@ -83,34 +85,50 @@ pub(super) const SAFE_BROWSING: Features =
     PERCENT.union(Features::SLASH_PAIR.union(Features::DOT_PAIR));
 pub(super) const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 
-/// A row of [`STRAIGHT`]: the features, the SSE2 instance and the AVX2
-/// one (off x86_64, the SSE2 one again; [`Plan::new`] never picks it).
-macro_rules! straight {
-    ($features:expr) => {
+/// The instances of a function generic over the features it scans for
+/// (`$line::<W, WIDE>`, with `$wide::<W>` its AVX2 wrapper): one row per
+/// set of features the fast path has an instance for, each scanning for
+/// only those. A caller takes the first row that has all it needs (see
+/// [`instance`]; a scan for more finds more, which only sends more URLs
+/// to [`careful`]). The sets are the needs of the profiles.
+///
+/// Each row has the features, the SSE2 instance and the AVX2 one (off
+/// x86_64, the SSE2 one again, never picked): with AVX2 vectors, a long
+/// path takes half the loop trips.
+macro_rules! instances {
+    ($line:ident, $wide:ident) => {
+        [
+            instances!(@row $crate::canon::fast::PERCENT, $line, $wide),
+            instances!(@row $crate::canon::fast::SAFE_BROWSING, $line, $wide),
+            instances!(@row $crate::canon::fast::AGGRESSIVE, $line, $wide),
+            instances!(@row $crate::canon::classify::Features::ALL, $line, $wide),
+        ]
+    };
+    (@row $features:expr, $line:ident, $wide:ident) => {
         (
             $features,
-            straight_line::<{ $features.bits() }, false>,
+            $line::<{ $features.bits() }, false>,
             #[cfg(target_arch = "x86_64")]
-            straight_wide::<{ $features.bits() }>,
+            $wide::<{ $features.bits() }>,
             #[cfg(not(target_arch = "x86_64"))]
-            straight_line::<{ $features.bits() }, false>,
+            $line::<{ $features.bits() }, false>,
         )
     };
 }
+pub(super) use instances;
 
-/// The sets of features [`straight_line`] has an instance for, each scanning
-/// for only those: a plan takes the first that has all it needs (a scan for
-/// more finds more, which only sends more URLs to [`careful`]). They are
-/// the needs of the profiles.
-///
-/// Each has two instances: with SSE2 vectors, and with AVX2 vectors for
-/// the CPUs that have it (half the loop trips on a long path).
-const STRAIGHT: [(Features, Straight, Straight); 4] = [
-    straight!(PERCENT),
-    straight!(SAFE_BROWSING),
-    straight!(AGGRESSIVE),
-    straight!(Features::ALL),
-];
+/// The SSE2 and the AVX2 instance of the first row of an [`instances`]
+/// table that scans for all of `needs`.
+pub(super) fn instance<T: Copy>(rows: [(Features, T, T); 4], needs: Features) -> (T, T) {
+    let (_, narrow, wide) = rows
+        .into_iter()
+        .find(|&(features, _, _)| features.contains_all(needs))
+        .expect("the last one has every feature");
+    (narrow, wide)
+}
+
+/// The instances of [`straight_line`].
+const STRAIGHT: [(Features, Straight, Straight); 4] = instances!(straight_line, straight_wide);
 
 /// The rules that may cut ranges out of the href.
 const CUT_RULES: RuleSet = RuleSet::from_rules(&[
@@ -162,10 +180,7 @@ impl Plan {
         .union(when(rules.contains(Rule::LowercaseQuery), Features::UPPER));
         // The straight line takes queries of one parameter only.
         let query_params = !rules.intersection(query::Params::RULES).is_empty();
-        let (_, narrow, wide) = STRAIGHT
-            .into_iter()
-            .find(|&(features, _, _)| features.contains_all(path))
-            .expect("the last one has every feature");
+        let (narrow, wide) = instance(STRAIGHT, path);
         // The safety condition of the wide instances.
         let straight = if wide_available() { wide } else { narrow };
         let cuts = !rules.intersection(CUT_RULES).is_empty();
@@ -419,45 +434,103 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         // `mailto:`, `data:`...: rare, and their paths follow other rules.
         return careful(canon, url, params, bufs, out);
     }
-    // Only the host, the port and the path: cuts at the start of the host,
-    // the port and the last byte. The checks that may decline come before
-    // the scan (when the scan finds something, `careful` declines too).
-    let host = &href[at.host_start..at.host_end];
-    let domain = url.host_kind() == HostKind::Domain;
-    if domain && trim_dots_declines(rules, host) {
-        return None;
+    let bare = Bare {
+        href,
+        host: at.host_start..at.host_end,
+        path_start: at.path_start,
+        domain: url.host_kind() == HostKind::Domain,
+        port: url.port_number().is_some(),
+    };
+    match unsafe { bare.apply::<W, WIDE>(rules, out) } {
+        Verdict::Done(fired) => Some(fired),
+        Verdict::Decline => None,
+        Verdict::CutRanges => cut_ranges::<W>(canon, url, params, bufs, out),
+        Verdict::Careful => careful(canon, url, params, bufs, out),
     }
-    // Whether a trailing slash goes, without a branch on the path's last
-    // byte (a coin toss on crawled URLs, so a branch on it is mispredicted
-    // about as often as it is taken): `&`, not `&&`. The branch on the
-    // rule is the same for every URL. (With a host, the general path
-    // strips one `/` too, even from a path ending in `//`.)
-    let slash = rules.contains(Rule::StripTrailingSlash)
-        && (at.path_end - at.path_start > 1) & (href[at.len - 1] == b'/');
-    let mut fired = RuleSet::EMPTY;
-    let mut cut = 0;
-    if domain && www_candidate(rules, host) {
-        // `www.` and one label to look at (most `www` hosts): the scan
-        // can start after it, for the whole host would not be scanned
-        // for more than `..`, which it cannot have there.
-        match host::strip_plain_www(host) {
-            Some(stripped) => cut = host.len() - stripped.len(),
-            None => return cut_ranges::<W>(canon, url, params, bufs, out),
+}
+
+/// A URL with a host and no userinfo, query or fragment: the straight
+/// line's most common case, which [`Bare::apply`] handles for
+/// [`straight_line`] and for `Canonicalizer::parse_apply` (on the input,
+/// before any `Url` is stored).
+pub(super) struct Bare<'a> {
+    /// The href.
+    pub(super) href: &'a [u8],
+    pub(super) host: Range<usize>,
+    pub(super) path_start: usize,
+    /// Whether the host is a domain.
+    pub(super) domain: bool,
+    /// Whether the URL has a port.
+    pub(super) port: bool,
+}
+
+/// Where [`Bare::apply`] leaves a URL.
+pub(super) enum Verdict {
+    /// Written to `out`, with the rules that fired.
+    Done(RuleSet),
+    /// Some rule rewrites bytes: the general path's.
+    Decline,
+    /// A port to drop, or a `www` host that is not `www.` and one label:
+    /// [`cut_ranges`]'.
+    CutRanges,
+    /// The scan found something: [`careful`]'s.
+    Careful,
+}
+
+impl Bare<'_> {
+    /// Cuts at the start of the host, the port and the last byte, writing
+    /// nothing unless it returns [`Verdict::Done`]. The checks that may
+    /// decline come before the scan (when the scan finds something,
+    /// `careful` declines too).
+    ///
+    /// # Safety
+    ///
+    /// With `WIDE`, the CPU must have AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn apply<const W: u8, const WIDE: bool>(
+        &self,
+        rules: RuleSet,
+        out: &mut Vec<u8>,
+    ) -> Verdict {
+        let href = self.href;
+        let host = &href[self.host.clone()];
+        if self.domain && trim_dots_declines(rules, host) {
+            return Verdict::Decline;
         }
-        fired.insert_if(www_rule(rules), cut > 0);
+        // Whether a trailing slash goes, without a branch on the path's
+        // last byte (a coin toss on crawled URLs, so a branch on it is
+        // mispredicted about as often as it is taken): `&`, not `&&`. The
+        // branch on the rule is the same for every URL. (With a host, the
+        // general path strips one `/` too, even from a path ending in `//`.)
+        let slash = rules.contains(Rule::StripTrailingSlash)
+            && (href.len() - self.path_start > 1) & (href[href.len() - 1] == b'/');
+        let mut fired = RuleSet::EMPTY;
+        let mut cut = 0;
+        if self.domain && www_candidate(rules, host) {
+            // `www.` and one label to look at (most `www` hosts): the scan
+            // can start after it, for the whole host would not be scanned
+            // for more than `..`, which it cannot have there.
+            match host::strip_plain_www(host) {
+                Some(stripped) => cut = host.len() - stripped.len(),
+                None => return Verdict::CutRanges,
+            }
+            fired.insert_if(www_rule(rules), cut > 0);
+        }
+        if self.port && rules.contains(Rule::DropPort) {
+            return Verdict::CutRanges;
+        }
+        // Most URLs: the href, or the href without `www.` (a quarter of
+        // crawled URLs), maybe without its last byte. One pass scans and
+        // copies.
+        let start = self.host.start;
+        // SAFETY: the caller's.
+        if !unsafe { append_if_none_in::<W, WIDE>(href, start, start + cut, out) } {
+            return Verdict::Careful;
+        }
+        out.truncate(out.len() - usize::from(slash));
+        fired.insert_if(Rule::StripTrailingSlash, slash);
+        Verdict::Done(fired)
     }
-    if url.port_number().is_some() && rules.contains(Rule::DropPort) {
-        return cut_ranges::<W>(canon, url, params, bufs, out);
-    }
-    // Most URLs: the href, or the href without `www.` (a quarter of
-    // crawled URLs), maybe without its last byte. One pass scans and
-    // copies.
-    if !unsafe { append_if_none_in::<W, WIDE>(href, at.host_start, at.host_start + cut, out) } {
-        return careful(canon, url, params, bufs, out);
-    }
-    out.truncate(out.len() - usize::from(slash));
-    fired.insert_if(Rule::StripTrailingSlash, slash);
-    Some(fired)
 }
 
 /// [`straight_line`] for the URLs without query or fragment that take more
@@ -794,7 +867,7 @@ fn domain(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> Option<usize> {
 /// Whether `trim-host-dots` has dots to trim at the ends of a domain (the
 /// scans look for `..`): a job for the general path.
 #[inline(always)]
-pub(super) fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
+fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
     rules.contains(Rule::TrimHostDots)
         && (host.first() == Some(&b'.') || host.last() == Some(&b'.'))
 }
@@ -804,7 +877,7 @@ pub(super) fn trim_dots_declines(rules: RuleSet, host: &[u8]) -> bool {
 /// `strip-www-digits`), and one 4-byte compare says so. Shorter hosts
 /// have nothing to strip (`www.` would leave an empty host).
 #[inline(always)]
-pub(super) fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
+fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
     let Some(&head) = host.first_chunk::<4>() else {
         return false;
     };
@@ -829,7 +902,7 @@ fn strip_www(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> usize {
 /// The rule that strips `www` labels under `rules`: `strip-www-digits`
 /// when it is on (it strips `www.` too), else `strip-www`.
 #[inline(always)]
-pub(super) fn www_rule(rules: RuleSet) -> Rule {
+fn www_rule(rules: RuleSet) -> Rule {
     if rules.contains(Rule::StripWwwDigits) {
         Rule::StripWwwDigits
     } else {
