@@ -245,8 +245,9 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct Normalizer {
     options: Options,
-    /// `options.canon`, or the `whatwg` profile's (no rules) without one.
-    canon: Canonicalizer,
+    /// The `whatwg` profile's canonicalizer (no rules), for options
+    /// without one: see [`Normalizer::canon`].
+    whatwg: Canonicalizer,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -266,8 +267,30 @@ pub struct State {
 impl Normalizer {
     /// A normalizer with the given options.
     pub fn new(options: Options) -> Normalizer {
-        let canon = (options.canon.clone()).unwrap_or_else(|| Canonicalizer::new(Profile::Whatwg));
-        Normalizer { options, canon }
+        Normalizer {
+            options,
+            whatwg: Canonicalizer::new(Profile::Whatwg),
+        }
+    }
+
+    /// The canonicalizer of the options, or without one the `whatwg`
+    /// profile's, which writes the WHATWG serialization: every line goes
+    /// through one.
+    #[inline]
+    fn canon(&self) -> &Canonicalizer {
+        self.options.canon.as_ref().unwrap_or(&self.whatwg)
+    }
+
+    /// Whether URLs are parsed against a base (`--base`, `--base-field`).
+    fn has_base(&self) -> bool {
+        self.options.base.is_some()
+            || matches!(
+                self.options.select,
+                Select::Field {
+                    base_field: Some(_),
+                    ..
+                }
+            )
     }
 
     /// The options.
@@ -302,28 +325,37 @@ impl Normalizer {
                 let r = delimiter
                     .field(line, m.get())
                     .ok_or(Invalid::MissingBaseField)?;
-                let base_text = match text.and_then(|t| t.get(r.clone())) {
-                    Some(t) => t,
-                    None => o
-                        .invalid_utf8
-                        .apply(&line[r], base_scratch)
-                        .ok_or(Invalid::Utf8)?,
-                };
+                let base_text = self.field_text(line, text, r, base_scratch)?;
                 Some(parse_into(base, base_text, o.base.as_ref()).map_err(Invalid::Base)?)
             }
             _ => o.base.as_ref(),
         };
+        let url_text = self.field_text(line, text, range, scratch)?;
+        parse_into(url, url_text, base).map_err(Invalid::Url)
+    }
+
+    /// The text of `line[range]`: a slice of `text`, the line as a string
+    /// if the pipeline already knows it is UTF-8, or else what the
+    /// `--invalid-utf8` policy makes of the bytes (in `scratch`).
+    #[inline]
+    fn field_text<'a>(
+        &self,
+        line: &'a [u8],
+        text: Option<&'a str>,
+        range: Range<usize>,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<&'a str, Invalid> {
         // `get` rather than indexing: a field range always falls on char
         // boundaries with an ASCII delimiter, but a library user may pick
         // any byte.
-        let url_text = match text.and_then(|t| t.get(range.clone())) {
-            Some(t) => t,
-            None => o
+        match text.and_then(|t| t.get(range.clone())) {
+            Some(t) => Ok(t),
+            None => self
+                .options
                 .invalid_utf8
                 .apply(&line[range], scratch)
-                .ok_or(Invalid::Utf8)?,
-        };
-        parse_into(url, url_text, base).map_err(Invalid::Url)
+                .ok_or(Invalid::Utf8),
+        }
     }
 
     /// Handles a line that gave no URL. `field` is the URL field's range,
@@ -378,17 +410,10 @@ impl Normalizer {
         out: &mut Output<'_, Stats>,
     ) -> Result<(), Invalid> {
         let State { url, scratch, .. } = state;
-        let url_text = match text.and_then(|t| t.get(range.clone())) {
-            Some(t) => t,
-            None => self
-                .options
-                .invalid_utf8
-                .apply(&line[range.clone()], scratch)
-                .ok_or(Invalid::Utf8)?,
-        };
+        let url_text = self.field_text(line, text, range.clone(), scratch)?;
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, range, out, |data| {
-            self.canon
+            self.canon()
                 .parse_apply(url_text, url, canon_scratch, data)
                 .map_err(Invalid::Url)
         })
@@ -527,19 +552,11 @@ impl Transform for Normalizer {
             return self.invalid(Invalid::MissingField, line, None, out);
         };
         let mut canon_scratch = std::mem::take(&mut state.canon);
-        let based = self.options.base.is_some()
-            || matches!(
-                self.options.select,
-                Select::Field {
-                    base_field: Some(_),
-                    ..
-                }
-            );
-        let written = if based {
+        let written = if self.has_base() {
             self.parse(state, line, text, range.clone())
                 .and_then(|url| {
                     self.emit(line, range, out, |data| {
-                        Ok(self.canon.apply(url, &mut canon_scratch, data))
+                        Ok(self.canon().apply(url, &mut canon_scratch, data))
                     })
                 })
         } else {
