@@ -32,6 +32,25 @@ pub mod normalize;
 pub mod pipeline;
 mod url;
 
+/// The four sample corpora (samples/corpora), by file name and text, for
+/// the unit tests that run over real URLs.
+#[cfg(test)]
+pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
+    [
+        "weburls.txt",
+        "kasztp.txt",
+        "node_files.txt",
+        "isaacs_files.txt",
+    ]
+    .into_iter()
+    .map(|name| {
+        let path = format!("{}/samples/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        (name, text)
+    })
+    .collect()
+}
+
 // Compile and run the README's Rust examples as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -809,22 +809,6 @@ mod tests {
         all
     }
 
-    /// The texts of the four corpora in samples/corpora.
-    fn corpora() -> Vec<String> {
-        [
-            "weburls.txt",
-            "kasztp.txt",
-            "node_files.txt",
-            "isaacs_files.txt",
-        ]
-        .iter()
-        .map(|file| {
-            let path = format!("{}/samples/corpora/{file}", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(&path).unwrap()
-        })
-        .collect()
-    }
-
     /// Runs both paths; returns whether the fast path took the URL.
     fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
         let mut fast_out = Vec::new();
@@ -887,7 +871,7 @@ mod tests {
         let mut url = Url::parse("about:blank").unwrap();
         let canons = canonicalizers();
         let (mut lines, mut taken) = (0, 0);
-        for text in corpora() {
+        for (_, text) in crate::test_corpora() {
             for line in text.lines() {
                 if url.parse_into(line, None).is_err() {
                     continue;
@@ -998,7 +982,7 @@ mod tests {
         let mut url = Url::parse("about:blank").unwrap();
         let canons = canonicalizers();
         let (mut lines, mut taken) = (0, 0);
-        for text in corpora() {
+        for (_, text) in crate::test_corpora() {
             // A sixth of the lines keeps the debug build's time down (each
             // call is checked against the two steps there too).
             for line in text.lines().step_by(6) {

@@ -73,14 +73,7 @@ fn naive(text: &str) -> String {
 #[test]
 fn corpus_lines_match_a_fresh_parse_per_line() {
     // The first lines of each sample corpus (kasztp starts with a BOM).
-    for name in [
-        "weburls.txt",
-        "kasztp.txt",
-        "node_files.txt",
-        "isaacs_files.txt",
-    ] {
-        let path = format!("{}/samples/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
+    for (name, text) in crate::test_corpora() {
         let text: String = text.lines().take(3000).flat_map(|l| [l, "\n"]).collect();
         let expected = naive(text.strip_prefix('\u{FEFF}').unwrap_or(&text));
         for (threads, batch) in [(1, 1 << 20), (2, 4096), (3, 100)] {
