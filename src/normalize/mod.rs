@@ -254,14 +254,23 @@ pub struct Normalizer {
 /// every line.
 #[derive(Debug, Default)]
 pub struct State {
+    parse: ParseBuffers,
+    /// The canonicalizer's scratch space, apart from `parse` so that both
+    /// can be borrowed at once (moving it out and back for each line cost
+    /// three `memcpy` calls and a drop, a quarter of the `whatwg`
+    /// profile's instructions).
+    canon: Scratch,
+}
+
+/// What parsing a line's URL reuses.
+#[derive(Debug, Default)]
+struct ParseBuffers {
     /// The line's URL (`None` until a first URL parses; then recycled).
     url: Option<Url>,
     /// The line's base URL, from `--base-field`.
     base: Option<Url>,
     scratch: Vec<u8>,
     base_scratch: Vec<u8>,
-    /// The canonicalizer's scratch space.
-    canon: Scratch,
 }
 
 impl Normalizer {
@@ -303,18 +312,17 @@ impl Normalizer {
     /// UTF-8.
     fn parse<'s>(
         &self,
-        state: &'s mut State,
+        buffers: &'s mut ParseBuffers,
         line: &[u8],
         text: Option<&str>,
         range: Range<usize>,
     ) -> Result<&'s Url, Invalid> {
-        let State {
+        let ParseBuffers {
             url,
             base,
             scratch,
             base_scratch,
-            ..
-        } = state;
+        } = buffers;
         let o = &self.options;
         let base = match o.select {
             Select::Field {
@@ -402,14 +410,14 @@ impl Normalizer {
     #[inline]
     fn parse_emit(
         &self,
-        state: &mut State,
+        buffers: &mut ParseBuffers,
         canon_scratch: &mut Scratch,
         line: &[u8],
         text: Option<&str>,
         range: Range<usize>,
         out: &mut Output<'_, Stats>,
     ) -> Result<(), Invalid> {
-        let State { url, scratch, .. } = state;
+        let ParseBuffers { url, scratch, .. } = buffers;
         let url_text = self.field_text(line, text, range.clone(), scratch)?;
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, range, out, |data| {
@@ -551,27 +559,27 @@ impl Transform for Normalizer {
         let Some(range) = field.clone() else {
             return self.invalid(Invalid::MissingField, line, None, out);
         };
-        let mut canon_scratch = std::mem::take(&mut state.canon);
+        let State {
+            parse: buffers,
+            canon: canon_scratch,
+        } = state;
         let written = if self.has_base() {
-            self.parse(state, line, text, range.clone())
+            self.parse(buffers, line, text, range.clone())
                 .and_then(|url| {
                     self.emit(line, range, out, |data| {
-                        Ok(self.canon().apply(url, &mut canon_scratch, data))
+                        Ok(self.canon().apply(url, canon_scratch, data))
                     })
                 })
         } else {
-            self.parse_emit(state, &mut canon_scratch, line, text, range, out)
+            self.parse_emit(buffers, canon_scratch, line, text, range, out)
         };
-        let result = match written {
+        match written {
             Ok(()) => {
                 out.stats().valid += 1;
                 Ok(Outcome::Emit)
             }
             Err(why) => self.invalid(why, line, field, out),
-        };
-        // Moved out only to borrow it beside the parsed URL; no allocation.
-        state.canon = canon_scratch;
-        result
+        }
     }
 
     fn overlong(
