@@ -218,7 +218,7 @@ fn slot_of(key: u64) -> usize {
 /// A hash of the first and last 8 bytes and the length (the two loads
 /// overlap for names under 16 bytes, and are padded under 8), which tell
 /// the names of the list apart well enough for short probe sequences.
-#[inline]
+#[inline(always)]
 fn key(s: &[u8]) -> u64 {
     let n = s.len();
     let (head, tail) = if n >= 8 {
