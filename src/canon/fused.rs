@@ -3,8 +3,9 @@
 //!
 //! Most crawled URLs are already canonical for the URL Standard: the
 //! parser's fast check accepts them, and their serialization is the input.
-//! When such a URL has no query or fragment, the canonicalizer's straight
-//! line ([`plain`] here) only cuts `www.` or a trailing slash after one scan
+//! When such a URL has no query, and no fragment or one that
+//! `drop-fragment` drops, the canonicalizer's straight line ([`plain`]
+//! here) only cuts `www.`, a trailing slash or the fragment after one scan
 //! of the host and path, and it can do that on the input: the URL is never
 //! stored (one copy of it fewer) and its offsets come in registers from the
 //! check. Every other input is stored in the caller's `Url`, from the
@@ -16,7 +17,7 @@
 
 use super::classify::Features;
 use super::fast::{self, instances, Bare, Verdict};
-use super::{Canonicalizer, IdnForm, OutputForm, RuleSet, Scratch};
+use super::{Canonicalizer, IdnForm, OutputForm, Rule, RuleSet, Scratch};
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
 
@@ -156,8 +157,9 @@ fn staged_apply(
 }
 
 /// The straight line of the canonicalizer's fast path ([`Bare::apply`]) on
-/// an input the parser's check accepted, when it has no query or fragment:
-/// `None`, having written nothing, for the others and wherever the
+/// an input the parser's check accepted, when it has no query and no
+/// fragment, or one that `drop-fragment` drops: `None`, having written
+/// nothing, for the others and wherever the
 /// straight line would go on elsewhere.
 ///
 /// The input is the URL's serialization, and the parser's check rules out
@@ -174,20 +176,31 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
-    if at.append_slash || at.query_start.is_some() || at.fragment_start.is_some() || !plan.simple()
-    {
+    let rules = plan.rules();
+    if at.append_slash || at.query_start.is_some() || !plan.simple() {
         return None;
     }
+    // A fragment that `drop-fragment` drops leaves the URL before it, to
+    // which no rule looks past the path: the same straight line, on the
+    // input up to the `#`.
+    let href = match at.fragment_start {
+        None => input,
+        Some(mark) if rules.contains(Rule::DropFragment) => &input[..mark as usize],
+        Some(_) => return None,
+    };
     let bare = Bare {
-        href: input,
+        href,
         host: at.scheme_end as usize + 3..at.host_end as usize,
         path_start: at.path_start as usize,
         domain: at.host_kind == HostKind::Domain,
         port: at.port.is_some(),
     };
     // SAFETY: the caller's.
-    match unsafe { bare.apply::<W, WIDE>(plan.rules(), out) } {
-        Verdict::Done(fired) => Some(fired),
+    match unsafe { bare.apply::<W, WIDE>(rules, out) } {
+        Verdict::Done(mut fired) => {
+            fired.insert_if(Rule::DropFragment, href.len() < input.len());
+            Some(fired)
+        }
         Verdict::Decline | Verdict::CutRanges | Verdict::Careful => None,
     }
 }
