@@ -53,11 +53,7 @@ pub(crate) mod staged {
     /// [`Url::parse_into`] would (without trying the fast path again).
     pub(crate) fn parse_declined(url: &mut Url, trimmed: &str) -> Result<(), ParseError> {
         let result = parser::parse_declined(url, trimmed.as_bytes(), None);
-        if result.is_err() {
-            url.set_about_blank();
-        }
-        debug_assert_eq!(url.check_invariants(), Ok(()), "input {trimmed:?}");
-        result
+        url.settle(result, trimmed)
     }
 }
 
@@ -198,11 +194,7 @@ impl Url {
     /// ```
     pub fn parse_into(&mut self, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
         let result = parser::parse(self, input, base);
-        if result.is_err() {
-            self.set_about_blank();
-        }
-        debug_assert_eq!(self.check_invariants(), Ok(()), "input {input:?}");
-        result
+        self.settle(result, input)
     }
 
     /// Like [`Url::parse_into`], but always runs the full state machine,
@@ -215,9 +207,17 @@ impl Url {
         base: Option<&Url>,
     ) -> Result<(), ParseError> {
         let result = parser::parse_slow(self, input, base);
+        self.settle(result, input)
+    }
+
+    /// The end of every parse of `input` into `self`: after a failure the
+    /// URL is `about:blank` (the parser may have left it half written), so
+    /// that it is valid whatever the result; debug builds check that.
+    fn settle(&mut self, result: Result<(), ParseError>, input: &str) -> Result<(), ParseError> {
         if result.is_err() {
             self.set_about_blank();
         }
+        debug_assert_eq!(self.check_invariants(), Ok(()), "input {input:?}");
         result
     }
 
