@@ -866,6 +866,30 @@ mod tests {
     }
 
     #[test]
+    fn fast_path_drops_a_fragment_with_the_cuts_of_host_port_and_slash() {
+        // `parse_apply` cuts a fragment off before `Bare` (`Bare::kept`);
+        // where `Bare` gives up (a port to drop, a `www` host of several
+        // labels), the stored URL's fast path must drop it too.
+        let canon = Canonicalizer::builder(Profile::Whatwg)
+            .rules("+drop-fragment,+drop-port,+strip-www,+strip-trailing-slash")
+            .unwrap()
+            .build();
+        let mut scratch = Scratch::new();
+        for (input, expected) in [
+            ("http://www.example.com/a/#f", "http://example.com/a"),
+            ("http://example.com:8080/a/#f", "http://example.com/a"),
+            ("http://www.www.example.com/#", "http://example.com/"),
+            ("http://example.com/a?q#f", "http://example.com/a?q"),
+        ] {
+            let url = Url::parse(input).unwrap();
+            assert_eq!(compare(&canon, &url, &mut scratch), Ok(true), "{input}");
+            let mut out = Vec::new();
+            canon.apply(&url, &mut scratch, &mut out);
+            assert_eq!(String::from_utf8_lossy(&out), expected, "{input}");
+        }
+    }
+
+    #[test]
     fn fast_path_matches_general_path_on_the_corpora() {
         let mut scratch = Scratch::new();
         let mut url = Url::parse("about:blank").unwrap();

@@ -17,7 +17,7 @@
 
 use super::classify::Features;
 use super::fast::{self, instances, Bare, Verdict};
-use super::{Canonicalizer, IdnForm, OutputForm, Rule, RuleSet, Scratch};
+use super::{Canonicalizer, IdnForm, OutputForm, RuleSet, Scratch};
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
 
@@ -157,9 +157,8 @@ fn staged_apply(
 }
 
 /// The straight line of the canonicalizer's fast path ([`Bare::apply`]) on
-/// an input the parser's check accepted, when it has no query and no
-/// fragment, or one that `drop-fragment` drops: `None`, having written
-/// nothing, for the others and wherever the
+/// an input the parser's check accepted, when it is a [`Bare`] URL:
+/// `None`, having written nothing, for the others and wherever the
 /// straight line would go on elsewhere.
 ///
 /// The input is the URL's serialization, and the parser's check rules out
@@ -176,31 +175,27 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
-    let rules = plan.rules();
-    if at.append_slash || at.query_start.is_some() || !plan.simple() {
+    if at.append_slash || !plan.simple() {
         return None;
     }
-    // A fragment that `drop-fragment` drops leaves the URL before it, to
-    // which no rule looks past the path: the same straight line, on the
-    // input up to the `#`.
-    let href = match at.fragment_start {
-        None => input,
-        Some(mark) if rules.contains(Rule::DropFragment) => &input[..mark as usize],
-        Some(_) => return None,
-    };
+    let offset = |mark: Option<u32>| mark.map(|m| m as usize);
+    let kept = Bare::kept(
+        plan.rules(),
+        input,
+        offset(at.query_start),
+        offset(at.fragment_start),
+    )?;
     let bare = Bare {
-        href,
+        href: kept,
+        dropped_fragment: kept.len() < input.len(),
         host: at.scheme_end as usize + 3..at.host_end as usize,
         path_start: at.path_start as usize,
         domain: at.host_kind == HostKind::Domain,
         port: at.port.is_some(),
     };
     // SAFETY: the caller's.
-    match unsafe { bare.apply::<W, WIDE>(rules, out) } {
-        Verdict::Done(mut fired) => {
-            fired.insert_if(Rule::DropFragment, href.len() < input.len());
-            Some(fired)
-        }
+    match unsafe { bare.apply::<W, WIDE>(plan.rules(), out) } {
+        Verdict::Done(fired) => Some(fired),
         Verdict::Decline | Verdict::CutRanges | Verdict::Careful => None,
     }
 }
