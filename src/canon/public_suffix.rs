@@ -35,14 +35,15 @@ pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
         return true;
     };
     let list = List::get();
-    let own = list.flags(domain);
-    if own & RULE != 0 {
-        return true;
-    }
+    // Two filters say "no" for nearly every domain (`example.com` is not
+    // listed, and `com` is no wildcard parent); the lookups behind them
+    // are out of line, so that this stays small where it is inlined.
+    let listed = list.bloom.may_contain(key(domain));
     let parent = &domain[dot + 1..];
-    list.wildcard_parents.may_contain(parent)
-        && list.flags(parent) & WILDCARD != 0
-        && own & EXCEPTION == 0
+    if !listed && !list.wildcard_parents.may_contain(parent) {
+        return false;
+    }
+    list.is_suffix(domain, parent)
 }
 
 /// `co.uk` is a rule of two or more labels. (Single-label rules need no
@@ -148,13 +149,25 @@ impl List {
         list
     }
 
+    /// [`may_be_public_suffix`] past its filters: `parent` is `domain`
+    /// after its first dot.
+    #[cold]
+    #[inline(never)]
+    fn is_suffix(&self, domain: &[u8], parent: &[u8]) -> bool {
+        let own = self.flags(domain);
+        own & RULE != 0
+            || (self.wildcard_parents.may_contain(parent)
+                && self.flags(parent) & WILDCARD != 0
+                && own & EXCEPTION == 0)
+    }
+
     #[inline]
     fn name(&self, start: u32, len: u8) -> &[u8] {
         &self.names[start as usize..start as usize + usize::from(len)]
     }
 
     /// The flags of `domain`, 0 when the list does not mention it.
-    #[inline(always)]
+    #[inline]
     fn flags(&self, domain: &[u8]) -> u8 {
         if domain.is_empty() || domain.len() > usize::from(u8::MAX) {
             return 0;
