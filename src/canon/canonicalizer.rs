@@ -890,6 +890,29 @@ mod tests {
     }
 
     #[test]
+    fn parse_apply_keeps_a_query_of_one_parameter_with_the_cuts() {
+        // `Bare` on the input may end in a query: its last byte is no
+        // trailing slash, and a slash before it is left to the stored
+        // URL's way.
+        let canon = Canonicalizer::builder(Profile::Aggressive).build();
+        let mut url = Url::parse("about:blank").unwrap();
+        let mut scratch = Scratch::new();
+        for (input, expected) in [
+            ("https://www.example.com/a?q=1/", "https://example.com/a?q=1/"),
+            ("https://www.example.com/a/?q", "https://example.com/a?q"),
+            ("https://example.com/a?q#f", "https://example.com/a?q"),
+            ("https://example.com/?utm_source=x", "https://example.com/"),
+            ("https://example.com/a?b&a", "https://example.com/a?a&b"),
+            ("https://www.co.uk/a?q", "https://www.co.uk/a?q"),
+        ] {
+            let mut out = Vec::new();
+            let fired = canon.parse_apply(input, &mut url, &mut scratch, &mut out);
+            assert!(fired.is_ok(), "{input}");
+            assert_eq!(String::from_utf8_lossy(&out), expected, "{input}");
+        }
+    }
+
+    #[test]
     fn fast_path_matches_general_path_on_the_corpora() {
         let mut scratch = Scratch::new();
         let mut url = Url::parse("about:blank").unwrap();
@@ -992,8 +1015,18 @@ mod tests {
             ("https://example.com:8080/a/", true),
             ("file:///a/", true),
             ("https://example.com", false),
-            ("https://example.com/a?q", false),
-            ("https://example.com/a?q#f", false),
+            // A query of one parameter that no rule touches.
+            ("https://example.com/a?q", true),
+            ("https://example.com/a?q#f", true),
+            ("https://www.example.com/a?q=1/", true),
+            // A parameter a rule may remove, two parameters, an empty
+            // query, percent-encoding, a trailing slash before the query.
+            ("https://example.com/a?utm_source=x", false),
+            ("https://example.com/a?q&r", false),
+            ("https://example.com/a?", false),
+            ("https://example.com/a?%7e", false),
+            ("https://example.com/a/?q", false),
+            ("https://example.com/?q", true),
             ("https://www.example.com/a/#top", true),
             ("https://example.com/#", true),
             ("https://example.com//a/#f", false),

@@ -64,6 +64,10 @@ pub(super) struct Plan {
     /// a query of one parameter that starts with another byte stays as it
     /// is, with no decoding and no name lookup.
     param_starts: [bool; 256],
+    /// Whether the scan of a [`Bare`] URL's host and path looks for all
+    /// that `query` does, so that it may go on over a query of one
+    /// parameter (see [`Bare::kept`]).
+    bare_query: bool,
 }
 
 /// An instance of [`straight_line`] or [`straight_wide`].
@@ -120,11 +124,15 @@ pub(super) use instances;
 /// The SSE2 and the AVX2 instance of the first row of an [`instances`]
 /// table that scans for all of `needs`.
 pub(super) fn instance<T: Copy>(rows: [(Features, T, T); 4], needs: Features) -> (T, T) {
-    let (_, narrow, wide) = rows
-        .into_iter()
-        .find(|&(features, _, _)| features.contains_all(needs))
-        .expect("the last one has every feature");
+    let (_, narrow, wide) = row(rows, needs);
     (narrow, wide)
+}
+
+/// The first row of an [`instances`] table that scans for all of `needs`.
+fn row<T: Copy>(rows: [(Features, T, T); 4], needs: Features) -> (Features, T, T) {
+    rows.into_iter()
+        .find(|&(features, _, _)| features.contains_all(needs))
+        .expect("the last one has every feature")
 }
 
 /// The instances of [`straight_line`].
@@ -180,17 +188,18 @@ impl Plan {
         .union(when(rules.contains(Rule::LowercaseQuery), Features::UPPER));
         // The straight line takes queries of one parameter only.
         let query_params = !rules.intersection(query::Params::RULES).is_empty();
-        let (narrow, wide) = instance(STRAIGHT, path);
+        let (scanned, narrow, wide) = row(STRAIGHT, path);
         // The safety condition of the wide instances.
         let straight = if wide_available() { wide } else { narrow };
         let cuts = !rules.intersection(CUT_RULES).is_empty();
         // A fragment that stays matters for the percent rules only.
         let fragment = when(percent.any(), Features::PERCENT);
+        let query_scan = query.union(when(query_params, Features::AMP));
         Plan {
             rules,
             path,
             query,
-            query_scan: query.union(when(query_params, Features::AMP)),
+            query_scan,
             straight,
             #[cfg(test)]
             narrow,
@@ -199,6 +208,12 @@ impl Plan {
             whole: !cuts && path.contains_all(query.union(fragment)),
             simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
             param_starts: query::removable_starts(rules, tracking),
+            // `fused` picks its instance as the straight line does. With
+            // `lowercase-path`, the scan looks for uppercase letters too,
+            // and finds them in most queries (`wayback`: 95 instructions
+            // more per URL of one parameter on the corpora, for scans
+            // that sent most of those URLs back).
+            bare_query: scanned.contains_all(query) && !scanned.contains(Features::UPPER),
         }
     }
 }
@@ -443,7 +458,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         href,
         dropped_fragment: false,
         host: at.host_start..at.host_end,
-        path_start: at.path_start,
+        slash_start: at.path_start,
         domain: url.host_kind() == HostKind::Domain,
         port: url.port_number().is_some(),
     };
@@ -459,14 +474,19 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
 /// that `drop-fragment` drops: the straight line's most common case,
 /// which [`Bare::apply`] handles for [`straight_line`] and for
 /// `Canonicalizer::parse_apply` (on the input, before any `Url` is
-/// stored).
+/// stored). For `parse_apply` it may also have a query of one parameter
+/// that no rule changes ([`Bare::kept`]).
 pub(super) struct Bare<'a> {
     /// The href, without the fragment when `dropped_fragment` ([`Bare::kept`]).
     pub(super) href: &'a [u8],
     /// Whether `drop-fragment` cut a fragment off `href`.
     pub(super) dropped_fragment: bool,
     pub(super) host: Range<usize>,
-    pub(super) path_start: usize,
+    /// Where a path starts that `strip-trailing-slash` may cut: the
+    /// path's start, or `href.len()` when `href` ends in a query (whose
+    /// last byte is no path's; [`Bare::kept`] has ruled out a trailing
+    /// slash before it).
+    pub(super) slash_start: usize,
     /// Whether the host is a domain.
     pub(super) domain: bool,
     /// Whether the URL has a port.
@@ -487,22 +507,41 @@ pub(super) enum Verdict {
 }
 
 impl<'a> Bare<'a> {
-    /// The part of `href` a [`Bare`] URL writes: all of it, or the part
-    /// before a fragment `drop-fragment` drops (no rule looks past the
-    /// path then); `None` when there is a query or a fragment that stays.
-    /// `query` and `fragment` are the positions of `?` and `#`.
+    /// The part of `href` a [`Bare`] URL writes, and its
+    /// [`slash_start`](Bare::slash_start) (`path_start` is where the path
+    /// starts): all of it, or the part before a fragment `drop-fragment`
+    /// drops (no rule looks past the path then); `None` when a fragment
+    /// stays, or when there is a query that some rule may change. `query`
+    /// and `fragment` are the positions of `?` and `#`.
+    ///
+    /// A query may stay when the plan's scan of a `Bare` URL looks for all
+    /// the query rules look for (`%`...) and it is one parameter (no `&`)
+    /// that starts with a byte no parameter rule removes: then, as in
+    /// [`tail`], no rule touches it. A trailing slash before it would be
+    /// a cut in the middle: `None` too.
     #[inline(always)]
     pub(super) fn kept(
-        rules: RuleSet,
+        plan: &Plan,
         href: &'a [u8],
+        path_start: usize,
         query: Option<usize>,
         fragment: Option<usize>,
-    ) -> Option<&'a [u8]> {
-        match (query, fragment) {
-            (None, None) => Some(href),
-            (None, Some(mark)) if rules.contains(Rule::DropFragment) => Some(&href[..mark]),
-            _ => None,
-        }
+    ) -> Option<(&'a [u8], usize)> {
+        let drop_fragment = plan.rules.contains(Rule::DropFragment);
+        let Some(mark) = query else {
+            // Most URLs.
+            return match fragment {
+                None => Some((href, path_start)),
+                Some(cut) if drop_fragment => Some((&href[..cut], path_start)),
+                Some(_) => None,
+            };
+        };
+        let kept = match fragment {
+            None => href,
+            Some(cut) if drop_fragment => &href[..cut],
+            Some(_) => return None,
+        };
+        (plan.bare_query && bare_query(plan, kept, path_start, mark)).then_some((kept, kept.len()))
     }
 
     /// Cuts at the start of the host, the port and the last byte, writing
@@ -530,7 +569,7 @@ impl<'a> Bare<'a> {
         // branch on the rule is the same for every URL. (With a host, the
         // general path strips one `/` too, even from a path ending in `//`.)
         let slash = rules.contains(Rule::StripTrailingSlash)
-            && (href.len() - self.path_start > 1) & (href[href.len() - 1] == b'/');
+            && (href.len() - self.slash_start > 1) & (href[href.len() - 1] == b'/');
         let mut fired = RuleSet::EMPTY;
         let mut cut = 0;
         if self.domain && www_candidate(rules, host) {
@@ -559,6 +598,26 @@ impl<'a> Bare<'a> {
         fired.insert_if(Rule::DropFragment, self.dropped_fragment);
         Verdict::Done(fired)
     }
+}
+
+/// Whether [`Bare`] may keep the query at `mark` of `href` (up to the end):
+/// see [`Bare::kept`]. Out of line: a tenth of URLs have a query, and the
+/// checks would crowd the registers of every URL's way.
+#[inline(never)]
+fn bare_query(plan: &Plan, href: &[u8], path_start: usize, mark: usize) -> bool {
+    let query = &href[mark + 1..];
+    // An empty query is `drop-empty-query`'s.
+    let Some(&first) = query.first() else {
+        return false;
+    };
+    let slash = plan.rules.contains(Rule::StripTrailingSlash)
+        && mark - path_start > 1
+        && href[mark - 1] == b'/';
+    !slash
+        && !plan.param_starts[usize::from(first)]
+        // A second parameter, when parameter rules are on.
+        && !(plan.query_scan.contains(Features::AMP)
+            && any::<{ Features::AMP.bits() }>(href, mark + 1, href.len()))
 }
 
 /// [`straight_line`] for the URLs without query or fragment that take more

@@ -3,10 +3,11 @@
 //!
 //! Most crawled URLs are already canonical for the URL Standard: the
 //! parser's fast check accepts them, and their serialization is the input.
-//! When such a URL has no query, and no fragment or one that
-//! `drop-fragment` drops, the canonicalizer's straight line ([`plain`]
-//! here) only cuts `www.`, a trailing slash or the fragment after one scan
-//! of the host and path, and it can do that on the input: the URL is never
+//! When such a URL has no query or one of one parameter that no rule
+//! changes, and no fragment or one that `drop-fragment` drops, the
+//! canonicalizer's straight line ([`plain`] here) only cuts `www.`, a
+//! trailing slash or the fragment after one scan of the host, path and
+//! query, and it can do that on the input: the URL is never
 //! stored (one copy of it fewer) and its offsets come in registers from the
 //! check. Every other input is stored in the caller's `Url`, from the
 //! layout the check found when it accepted (no second parse), and takes
@@ -179,9 +180,10 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
         return None;
     }
     let offset = |mark: Option<u32>| mark.map(|m| m as usize);
-    let kept = Bare::kept(
-        plan.rules(),
+    let (kept, slash_start) = Bare::kept(
+        plan,
         input,
+        at.path_start as usize,
         offset(at.query_start),
         offset(at.fragment_start),
     )?;
@@ -189,7 +191,7 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
         href: kept,
         dropped_fragment: kept.len() < input.len(),
         host: at.scheme_end as usize + 3..at.host_end as usize,
-        path_start: at.path_start as usize,
+        slash_start,
         domain: at.host_kind == HostKind::Domain,
         port: at.port.is_some(),
     };
