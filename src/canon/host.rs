@@ -113,7 +113,11 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
 /// not start with `www` or a dot and does not end with a dot, so there is
 /// one label to look at (the same for `strip-www-digits`). `None` for other
 /// domains.
-#[inline]
+///
+/// Always inlined: since the list's lookups went out of line, the call
+/// cost more than the rest (on the corpora, `aggressive` 100.14M -> 99.22M
+/// instructions; inlined with the lookups, 103.40M -> 103.82M).
+#[inline(always)]
 pub(crate) fn strip_plain_www(domain: &[u8]) -> Option<&[u8]> {
     let rest = domain.strip_prefix(b"www.")?;
     let plain = !rest.starts_with(b"www")
