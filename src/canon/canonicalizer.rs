@@ -898,7 +898,10 @@ mod tests {
         let mut url = Url::parse("about:blank").unwrap();
         let mut scratch = Scratch::new();
         for (input, expected) in [
-            ("https://www.example.com/a?q=1/", "https://example.com/a?q=1/"),
+            (
+                "https://www.example.com/a?q=1/",
+                "https://example.com/a?q=1/",
+            ),
             ("https://www.example.com/a/?q", "https://example.com/a?q"),
             ("https://example.com/a?q#f", "https://example.com/a?q"),
             ("https://example.com/?utm_source=x", "https://example.com/"),

@@ -613,11 +613,13 @@ fn bare_query(plan: &Plan, href: &[u8], path_start: usize, mark: usize) -> bool 
     let slash = plan.rules.contains(Rule::StripTrailingSlash)
         && mark - path_start > 1
         && href[mark - 1] == b'/';
-    !slash
-        && !plan.param_starts[usize::from(first)]
-        // A second parameter, when parameter rules are on.
-        && !(plan.query_scan.contains(Features::AMP)
-            && any::<{ Features::AMP.bits() }>(href, mark + 1, href.len()))
+    if slash || plan.param_starts[usize::from(first)] {
+        return false;
+    }
+    // A second parameter, when parameter rules are on.
+    let second = plan.query_scan.contains(Features::AMP)
+        && any::<{ Features::AMP.bits() }>(href, mark + 1, href.len());
+    !second
 }
 
 /// [`straight_line`] for the URLs without query or fragment that take more
