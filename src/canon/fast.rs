@@ -59,11 +59,11 @@ pub(super) struct Plan {
     /// Whether the straight line may be taken at all: URL output and no
     /// `force-http`.
     simple: bool,
-    /// The first bytes of the parameters that `strip-tracking` and
+    /// The first two bytes of the parameters that `strip-tracking` and
     /// `strip-session-ids` may remove (see [`query::removable_starts`]):
-    /// a query of one parameter that starts with another byte stays as it
-    /// is, with no decoding and no name lookup.
-    param_starts: [bool; 256],
+    /// a query of one parameter that starts otherwise stays as it is,
+    /// with no decoding and no name lookup.
+    param_starts: query::RemovableStarts,
     /// Whether the scan of a [`Bare`] URL's host and path looks for all
     /// that `query` does, so that it may go on over a query of one
     /// parameter (see [`Bare::kept`]).
@@ -235,15 +235,13 @@ impl Plan {
     }
 
     /// Whether the parameter rules leave `query`, one parameter (no `&`),
-    /// as it is, told by its first byte alone: no parameter they remove
-    /// starts with it, and there is nothing to sort or drop. False for an
+    /// as it is, told by its first two bytes alone: no parameter they
+    /// remove starts so, and there is nothing to sort or drop. False for an
     /// empty query (`drop-empty-query`'s) and where the name must be
     /// looked up.
     #[inline(always)]
     fn keeps_single(&self, query: &[u8]) -> bool {
-        query
-            .first()
-            .is_some_and(|&first| !self.param_starts[usize::from(first)])
+        !query.is_empty() && !self.param_starts.may_remove(query)
     }
 }
 

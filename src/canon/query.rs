@@ -320,26 +320,97 @@ pub(crate) fn apply_single(
     }
 }
 
-/// Which first bytes of a raw, non-empty parameter may start one that
-/// `strip-tracking` or `strip-session-ids` removes (under `rules`, with
-/// `tracking`): the first bytes of the tracking names, those of the session
-/// id names in both cases, and `%` and `+`, which decode to another byte.
-/// [`apply_single`] keeps a parameter that starts with any other byte (a
-/// test checks it), so the fast path looks at one table entry instead.
-pub(crate) fn removable_starts(rules: RuleSet, tracking: &TrackingParams) -> [bool; 256] {
-    let mut starts = [false; 256];
+/// Which raw parameters `strip-tracking` or `strip-session-ids` may
+/// remove (under `rules`, with `tracking`), told by their first two bytes:
+/// [`apply_single`] keeps any parameter [`RemovableStarts::may_remove`]
+/// says no to (a test checks it), so the fast path looks at one table
+/// entry instead of decoding the name and looking it up.
+///
+/// The second byte narrows what the first alone would say: `p` starts
+/// `phpsessid`, but `page=2` and `p=1` stay; `s` starts `sid`, but
+/// `sort=asc` stays.
+pub(crate) fn removable_starts(rules: RuleSet, tracking: &TrackingParams) -> RemovableStarts {
+    let mut starts = RemovableStarts([0; 256]);
     let session = rules.contains(Rule::StripSessionIds);
     let strip = rules.contains(Rule::StripTracking);
-    for byte in 0..=255u8 {
-        starts[usize::from(byte)] = (strip && tracking.may_start(byte))
-            || (session && SESSION_STARTS.contains(&byte.to_ascii_lowercase()))
-            || ((strip || session) && matches!(byte, b'%' | b'+'));
+    if strip {
+        for (name, prefix) in tracking.patterns() {
+            match (name, prefix) {
+                // `u*`: every name that starts with `u`.
+                ([first], true) => starts.mark_all(*first),
+                // `u`: the name `u`, alone or with a value.
+                ([first], false) => {
+                    starts.mark(*first, None);
+                    starts.mark(*first, Some(b'='));
+                }
+                ([first, second, ..], _) => starts.mark(*first, Some(*second)),
+                ([], _) => {}
+            }
+        }
+    }
+    if session {
+        // Matched case-insensitively: both cases of the first letter (a
+        // second byte's class is the same in both cases).
+        for name in SESSION_NAMES {
+            for first in [name[0], name[0].to_ascii_uppercase()] {
+                starts.mark(first, Some(name[1]));
+            }
+        }
+    }
+    if strip || session {
+        // `%` and `+` decode to another byte: as a first byte, to any
+        // name's; as a second one, after any name's first byte.
+        for first in 0..=255u8 {
+            if starts.0[usize::from(first)] != 0 {
+                starts.mark(first, Some(b'%'));
+                starts.mark(first, Some(b'+'));
+            }
+        }
+        starts.mark_all(b'%');
+        starts.mark_all(b'+');
     }
     starts
 }
 
-/// The first letters of the names [`session_id`] knows, lowercase.
-const SESSION_STARTS: [u8; 5] = *b"jpsac";
+/// The table of [`removable_starts`]: for each first byte of a raw
+/// parameter, a bit per class of its second byte (the low five bits; the
+/// class of a parameter of one byte is 0), set when a parameter that
+/// starts so may be removed. Classes are shared by several bytes (`=` and
+/// `}`): a shared class only lets more parameters through to the lookup.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RemovableStarts([u32; 256]);
+
+impl RemovableStarts {
+    fn class(second: Option<u8>) -> u32 {
+        second.map_or(0, |b| u32::from(b & 31))
+    }
+
+    fn mark(&mut self, first: u8, second: Option<u8>) {
+        self.0[usize::from(first)] |= 1 << Self::class(second);
+    }
+
+    fn mark_all(&mut self, first: u8) {
+        self.0[usize::from(first)] = u32::MAX;
+    }
+
+    /// Whether the parameter `param` (raw, not empty) may be one the rules
+    /// remove; when false, they keep it.
+    #[inline(always)]
+    pub(crate) fn may_remove(&self, param: &[u8]) -> bool {
+        let first = param.first().copied().unwrap_or(0);
+        self.0[usize::from(first)] >> Self::class(param.get(1).copied()) & 1 != 0
+    }
+}
+
+/// The query session id names [`session_id`] knows, lowercase, by their
+/// first two bytes (`aspsessionid` names a family).
+const SESSION_NAMES: [&[u8]; 5] = [
+    b"jsessionid",
+    b"phpsessid",
+    b"sid",
+    b"aspsessionid",
+    b"cfid",
+];
 
 /// Orders equal names by value, a missing value (`a`) before an empty one
 /// (`a=`), as webarchive-commons' `alphaReorderQuery` does.
@@ -556,9 +627,11 @@ mod tests {
                     "mc_eid=1", "sid=0123456789abcdef0123456789abcdef", "SID=0123456789abcdef0123456789abcdef",
                     "JSESSIONID=0123456789abcdef0123456789abcdef", "PhpSessId=0123456789abcdef0123456789abcdef",
                     "ASPSESSIONIDAQBSDSRT=EOHBLBDDPFCLHKPGGKLILNAM", "CFID=1", "cftoken=2",
+                    "u%74m_source=x", "f%62clid=1", "s+d=1", "Q", "Q=1", "x", "xy=1", "gs_l",
+                    "Sid=0123456789abcdef0123456789abcdef", "cFtOkEn=2",
                 ]).prop_map(str::to_owned),
             ],
-            extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x"])),
+            extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y"])),
             rules in proptest::sample::subsequence(
                 vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery], 0..4),
         ) {
@@ -573,7 +646,7 @@ mod tests {
             let query = query.replace('&', "");
             prop_assume!(!query.is_empty());
             let outcome = apply_single(query.as_bytes(), &params, &mut QueryScratch::default());
-            prop_assert!(!outcome.changed || starts[usize::from(query.as_bytes()[0])], "{query}");
+            prop_assert!(!outcome.changed || starts.may_remove(query.as_bytes()), "{query}");
         }
 
         #[test]

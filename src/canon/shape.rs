@@ -14,16 +14,12 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeFilter {
     words: [u64; 256],
-    firsts: [bool; 256],
 }
 
 impl ShapeFilter {
     /// A filter no name passes.
     pub(crate) const fn new() -> ShapeFilter {
-        ShapeFilter {
-            words: [0; 256],
-            firsts: [false; 256],
-        }
+        ShapeFilter { words: [0; 256] }
     }
 
     /// Lets `name` (and names of its shape) through. An empty name adds
@@ -31,7 +27,6 @@ impl ShapeFilter {
     pub(crate) fn insert(&mut self, name: &[u8]) {
         if let Some(slot) = slot(name) {
             self.words[slot] |= length_bit(name.len());
-            self.firsts[usize::from(name[0])] = true;
         }
     }
 
@@ -40,12 +35,6 @@ impl ShapeFilter {
     #[inline]
     pub(crate) fn may_contain(&self, name: &[u8]) -> bool {
         slot(name).is_some_and(|slot| self.words[slot] & length_bit(name.len()) != 0)
-    }
-
-    /// Whether some inserted name starts with `byte`.
-    #[inline]
-    pub(crate) fn has_first(&self, byte: u8) -> bool {
-        self.firsts[usize::from(byte)]
     }
 }
 
@@ -100,7 +89,6 @@ mod tests {
         ] {
             assert!(!filter.may_contain(name), "{name:?}");
         }
-        assert!(filter.has_first(b'c') && filter.has_first(b'k') && !filter.has_first(b'd'));
     }
 
     #[test]

@@ -204,11 +204,10 @@ impl TrackingParams {
         })
     }
 
-    /// Whether `byte` starts some name or prefix of the list: names that
-    /// start with another byte never match.
-    #[inline]
-    pub(crate) fn may_start(&self, byte: u8) -> bool {
-        self.exact_shapes.has_first(byte) || self.prefix_firsts[usize::from(byte)]
+    /// The names and prefixes, each with whether it is a prefix.
+    pub(crate) fn patterns(&self) -> impl Iterator<Item = (&[u8], bool)> {
+        let names = self.exact.iter().map(|name| (&name[..], false));
+        names.chain(self.prefixes.iter().map(|prefix| (&prefix[..], true)))
     }
 
     /// Whether the list matches nothing (then `strip-tracking` is free).
