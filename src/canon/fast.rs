@@ -23,7 +23,7 @@
 
 use std::ops::Range;
 
-use super::classify::{any, any_in, any_of, append_if_none_in, classify_scalar, Features};
+use super::classify::{any, any_in, any_of, append_if_none_in, classify, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
@@ -874,7 +874,7 @@ fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Result<Lower, Decline> {
         match url.host_kind() {
             HostKind::Domain => decline_if(
                 rules.contains(Rule::TrimHostDots)
-                    && classify_scalar(&href[host]).contains(Features::DOT_PAIR),
+                    && classify(&href[host]).contains(Features::DOT_PAIR),
             )?,
             HostKind::Opaque => decline_if(percent.changes(&href[host], true))?,
             _ => {}
@@ -900,7 +900,7 @@ fn inspect(plan: &Plan, url: &Url, layout: &Layout) -> Result<Lower, Decline> {
 /// case-insensitively, so their verdicts hold for the lowercased path.)
 fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
-    let found = classify_scalar(path);
+    let found = classify(path);
     let opaque = url.has_opaque_path();
     let lower = rules.contains(Rule::LowercasePath);
     let lowercase = lower && found.contains(Features::UPPER);
@@ -927,7 +927,7 @@ fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Result<bool, Decline> {
 /// says whether `lowercase-query` would.
 fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
-    let found = classify_scalar(query);
+    let found = classify(query);
     let lower = rules.contains(Rule::LowercaseQuery);
     let lowercase = lower && found.contains(Features::UPPER);
     if !found.contains(Features::PERCENT) {
