@@ -691,9 +691,20 @@ fn tail(
     let rules = plan.rules;
     let href = url.href().as_bytes();
     let layout = &Layout::of(url);
+    // Whether the query has no `&` (the scan looks for it when parameter
+    // rules are on).
+    let mut single = true;
     if let Some(mark) = layout.query {
         if any_of(plan.query_scan, href, mark + 1, layout.query_end) {
-            return careful(canon, url, params, bufs, out);
+            // Several parameters and nothing else the query rules look
+            // for: the parameter rules' alone, here as in `careful`
+            // (which would scan the host, path and query again).
+            let amp_only = plan.query_scan != plan.query
+                && !any_of(plan.query, href, mark + 1, layout.query_end);
+            if !amp_only {
+                return careful(canon, url, params, bufs, out);
+            }
+            single = false;
         }
     }
     if let Some(mark) = layout.fragment {
@@ -709,15 +720,14 @@ fn tail(
     cut_host_port_slash(rules, url, href, layout, &mut edit)?;
     if let Some(mark) = layout.query {
         let query = &href[mark + 1..layout.query_end];
-        // With no `&` (the scan found none), most queries.
-        if !plan.keeps_single(query) {
+        // Most queries have one parameter that stays.
+        if !single || !plan.keeps_single(query) {
             QueryRules {
                 canon,
                 // The final host, as the general path passes it.
                 host: &href[layout.host_start + edit.host_cut..layout.host_end],
                 query,
-                // The scan found no `&`.
-                single: true,
+                single,
                 params,
                 tmp: &mut bufs.query,
             }
@@ -732,7 +742,6 @@ fn tail(
         // Every change fires a rule: nothing fired, nothing changed.
         out.extend_from_slice(href);
     } else {
-        // A query of one parameter is kept or dropped, never rewritten.
         write_url(url, layout, &edit, bufs, out);
     }
     Some(edit.fired)
