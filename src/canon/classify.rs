@@ -545,9 +545,10 @@ mod vector {
     }
 
     /// [`super::classify`] with vectors of `V`, for more than `V::LANES`
-    /// bytes: each feature's lanes or-ed over the vectors (the last one
-    /// overlapping the others: every byte is in range), then one movemask
-    /// per feature.
+    /// bytes: each feature's lanes ([`wanted`] of that feature alone; the
+    /// compiler shares the compares they have in common) or-ed over the
+    /// vectors (the last one overlapping the others: every byte is in
+    /// range), then one movemask per feature.
     ///
     /// # Safety
     ///
@@ -561,14 +562,14 @@ mod vector {
         // `i..i + V::LANES + 1` with `i + V::LANES < n`, then
         // `n - V::LANES..n`.
         let mut acc = unsafe { [V::zero(); 6] };
+        // In bit order: `acc[k]` holds the feature `1 << k`.
         let mut add = |v: V, next: V| unsafe {
-            let pairs = v.eq_lanes(next);
-            acc[0] = acc[0].or(v.eq(b'%'));
-            acc[1] = acc[1].or(v.upper());
-            acc[2] = acc[2].or(v.eq(b';').or(v.eq(b'(')));
-            acc[3] = acc[3].or(v.eq(b'/').and(pairs));
-            acc[4] = acc[4].or(v.eq(b'.').and(pairs));
-            acc[5] = acc[5].or(v.eq(b'&'));
+            acc[0] = acc[0].or(wanted::<V, { Features::PERCENT.bits() }>(v, next));
+            acc[1] = acc[1].or(wanted::<V, { Features::UPPER.bits() }>(v, next));
+            acc[2] = acc[2].or(wanted::<V, { Features::SESSION.bits() }>(v, next));
+            acc[3] = acc[3].or(wanted::<V, { Features::SLASH_PAIR.bits() }>(v, next));
+            acc[4] = acc[4].or(wanted::<V, { Features::DOT_PAIR.bits() }>(v, next));
+            acc[5] = acc[5].or(wanted::<V, { Features::AMP.bits() }>(v, next));
         };
         let mut i = 0;
         while i + V::LANES < n {

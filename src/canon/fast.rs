@@ -699,7 +699,7 @@ fn tail(
             // Several parameters and nothing else the query rules look
             // for: the parameter rules' alone, here as in `careful`
             // (which would scan the host, path and query again).
-            let amp_only = plan.query_scan != plan.query
+            let amp_only = plan.query_scan.contains(Features::AMP)
                 && !any_of(plan.query, href, mark + 1, layout.query_end);
             if !amp_only {
                 return careful(canon, url, params, bufs, out);
