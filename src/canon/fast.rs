@@ -806,7 +806,10 @@ fn careful(
             // The final host, as the general path passes it.
             host: &href[layout.host_start + edit.host_cut..layout.host_end],
             query,
-            single: false,
+            // `query::apply` on a query of one parameter costs more than
+            // this look (`wayback`, whose lowercase rules send every
+            // query here).
+            single: !query.contains(&b'&'),
             params,
             tmp: &mut bufs.query,
         }
@@ -1036,7 +1039,7 @@ struct QueryRules<'a> {
     /// The final host, for exemptions from `strip-tracking`.
     host: &'a [u8],
     query: &'a [u8],
-    /// The query is known to have no `&`.
+    /// The query has no `&`.
     single: bool,
     params: &'a mut QueryScratch,
     tmp: &'a mut Vec<u8>,
@@ -1054,7 +1057,9 @@ impl QueryRules<'_> {
                 tracking: &self.canon.tracking,
                 host: self.host,
             };
-            let outcome = if self.single || !self.query.contains(&b'&') {
+            // (`apply` gives the same for a query without `&`, at some
+            // cost.)
+            let outcome = if self.single {
                 query::apply_single(self.query, &config, self.params)
             } else {
                 self.tmp.clear();

@@ -30,7 +30,30 @@ struct Entry {
     piece: Piece,
     name: Key,
     value: Key,
+    /// The first 8 bytes of the decoded name, big-endian and padded with
+    /// zeros, or `None` when one of them is `0xEE` or above (where
+    /// [`form::cmp_code_units`] is not byte order): see [`order_prefix`].
+    prefix: Option<u64>,
     removed: bool,
+}
+
+/// The sort prefix of a decoded name (see [`Entry::prefix`]). Where two
+/// prefixes differ they order the names as [`form::cmp_code_units`]
+/// does: the first byte where they differ is either a byte where the
+/// names differ, or one name's padding against the other's longer tail
+/// (a `0` byte of a name matches the padding, so its prefix never comes
+/// first wrongly; equal prefixes are left to the full compare).
+fn order_prefix(name: &[u8]) -> Option<u64> {
+    let word = match name.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        None => name
+            .iter()
+            .enumerate()
+            .fold(0, |word, (i, &b)| word | u64::from(b) << (56 - 8 * i)),
+    };
+    // ASCII (every raw name: a parsed query is ASCII) is below 0xEE.
+    let ascii = word & 0x8080_8080_8080_8080 == 0;
+    (ascii || word.to_be_bytes().iter().all(|&b| b < 0xEE)).then_some(word)
 }
 
 /// A decoded name or value: a range of the query when decoding changes
@@ -50,9 +73,10 @@ impl Key {
 }
 
 /// The decoded form of `raw` (at `offset` in the query) as a [`Key`],
-/// decoding into `keys` only when it differs from the raw bytes.
-fn key(raw: &[u8], offset: usize, keys: &mut Vec<u8>, decoded: &mut Vec<u8>) -> Key {
-    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
+/// decoding into `keys` only when it differs from the raw bytes. `plain`
+/// says that the whole query has no `%` or `+` (so `raw` has none).
+fn key(raw: &[u8], offset: usize, plain: bool, keys: &mut Vec<u8>, decoded: &mut Vec<u8>) -> Key {
+    if plain || !raw.iter().any(|&b| b == b'%' || b == b'+') {
         // The query of a parsed URL is ASCII, so the raw bytes are already
         // what the parser's UTF-8 decode would give.
         return Key {
@@ -198,10 +222,19 @@ pub(crate) fn apply(
     let mut cftoken = false;
     let mut removed_any = false;
     let mut stripped_any = false;
+    // One look at the whole query instead of a byte loop over each name
+    // (most queries of several parameters have neither).
+    let plain = memchr::memchr2(b'%', b'+', query).is_none();
     for piece in form::pieces(query) {
-        let name = key(piece.name(query), piece.start as usize, keys, decoded);
+        let name = key(
+            piece.name(query),
+            piece.start as usize,
+            plain,
+            keys,
+            decoded,
+        );
         let value = match (by_value, piece.value(query)) {
-            (true, Some(raw)) => key(raw, piece.name_end as usize + 1, keys, decoded),
+            (true, Some(raw)) => key(raw, piece.name_end as usize + 1, plain, keys, decoded),
             _ => Key {
                 in_keys: false,
                 start: piece.end,
@@ -212,6 +245,7 @@ pub(crate) fn apply(
             piece,
             name,
             value,
+            prefix: order_prefix(name.get(query, keys)),
             removed: false,
         };
         if piece.is_empty() {
@@ -256,7 +290,12 @@ pub(crate) fn apply(
     if rules.contains(Rule::SortQuery) {
         let keys = &keys[..];
         let cmp = |a: &Entry, b: &Entry| {
-            form::cmp_code_units(a.name.get(query, keys), b.name.get(query, keys))
+            let names = match (a.prefix, b.prefix) {
+                // Most names differ in their first 8 bytes.
+                (Some(x), Some(y)) if x != y => x.cmp(&y),
+                _ => form::cmp_code_units(a.name.get(query, keys), b.name.get(query, keys)),
+            };
+            names
                 .then_with(|| {
                     if by_value {
                         cmp_values(a, b, query, keys)
@@ -309,7 +348,7 @@ pub(crate) fn apply_single(
     let value = query.get(name_end + 1..).unwrap_or(b"");
     let QueryScratch { keys, decoded, .. } = scratch;
     keys.clear();
-    let name = key(&query[..name_end], 0, keys, decoded).get(query, keys);
+    let name = key(&query[..name_end], 0, false, keys, decoded).get(query, keys);
     match params.verdict(name, value, &mut None) {
         Verdict::Strip(rule) => Outcome {
             fired: RuleSet::EMPTY.with(rule),
@@ -437,28 +476,21 @@ enum Session {
 /// Names match case-insensitively.
 fn session_id(name: &[u8], value: &[u8]) -> Session {
     let alnum = |n: usize| value.len() == n && value.iter().all(u8::is_ascii_alphanumeric);
-    if name.eq_ignore_ascii_case(b"jsessionid")
-        || name.eq_ignore_ascii_case(b"phpsessid")
-        || name.eq_ignore_ascii_case(b"sid")
-    {
-        return if alnum(32) { Session::Id } else { Session::No };
-    }
-    if name.len() == 20
-        && name[..12].eq_ignore_ascii_case(b"aspsessionid")
-        && name[12..].iter().all(u8::is_ascii_alphabetic)
-    {
-        let letters = value.len() == 24 && value.iter().all(u8::is_ascii_alphabetic);
-        return if letters { Session::Id } else { Session::No };
-    }
-    if value.is_empty() {
-        return Session::No;
-    }
-    if name.eq_ignore_ascii_case(b"cfid") {
-        Session::Cfid
-    } else if name.eq_ignore_ascii_case(b"cftoken") {
-        Session::Cftoken
-    } else {
-        Session::No
+    let id = |is: bool| if is { Session::Id } else { Session::No };
+    // By length first: most names have none of these lengths, and the
+    // others fail the first compare.
+    match name.len() {
+        3 if name.eq_ignore_ascii_case(b"sid") => id(alnum(32)),
+        9 if name.eq_ignore_ascii_case(b"phpsessid") => id(alnum(32)),
+        10 if name.eq_ignore_ascii_case(b"jsessionid") => id(alnum(32)),
+        20 if name[..12].eq_ignore_ascii_case(b"aspsessionid")
+            && name[12..].iter().all(u8::is_ascii_alphabetic) =>
+        {
+            id(value.len() == 24 && value.iter().all(u8::is_ascii_alphabetic))
+        }
+        4 if !value.is_empty() && name.eq_ignore_ascii_case(b"cfid") => Session::Cfid,
+        7 if !value.is_empty() && name.eq_ignore_ascii_case(b"cftoken") => Session::Cftoken,
+        _ => Session::No,
     }
 }
 
