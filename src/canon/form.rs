@@ -83,6 +83,7 @@ pub fn pieces(query: &[u8]) -> Pieces<'_> {
 impl Iterator for Pieces<'_> {
     type Item = Piece;
 
+    #[inline]
     fn next(&mut self) -> Option<Piece> {
         if self.done {
             return None;
