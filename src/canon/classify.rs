@@ -631,11 +631,18 @@ mod vector {
         unsafe { V::load(src).store(dst) };
         let mut found = unsafe { V::zero() };
         let mut i = start;
-        while i + V::LANES < n {
+        if i + V::LANES < n {
+            // Peeled: most URLs have at most one vector before the last.
             let (v, wanted) = unsafe { wanted_at::<V, W>(src, i) };
             unsafe { v.store(dst.add(i - shift)) };
-            found = unsafe { found.or(wanted) };
+            found = wanted;
             i += V::LANES;
+            while i + V::LANES < n {
+                let (v, wanted) = unsafe { wanted_at::<V, W>(src, i) };
+                unsafe { v.store(dst.add(i - shift)) };
+                found = unsafe { found.or(wanted) };
+                i += V::LANES;
+            }
         }
         // The last vector, as in `any`. `window >= start` when `shift > 0`
         // (`can_append`), so `window - shift` does not underflow.
