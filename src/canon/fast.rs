@@ -466,7 +466,6 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
     }
     let bare = Bare {
         href,
-        dropped_fragment: false,
         host: at.host_start..at.host_end,
         slash_start: at.path_start,
         domain: url.host_kind() == HostKind::Domain,
@@ -487,10 +486,9 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
 /// stored). For `parse_apply` it may also have a query of one parameter
 /// that no rule changes ([`Bare::kept`]).
 pub(super) struct Bare<'a> {
-    /// The href, without the fragment when `dropped_fragment` ([`Bare::kept`]).
+    /// The href, or the part [`Bare::kept`] keeps (without a fragment that
+    /// `drop-fragment` drops: the caller adds the rule to what fired).
     pub(super) href: &'a [u8],
-    /// Whether `drop-fragment` cut a fragment off `href`.
-    pub(super) dropped_fragment: bool,
     pub(super) host: Range<usize>,
     /// Where a path starts that `strip-trailing-slash` may cut: the
     /// path's start, or `href.len()` when `href` ends in a query (whose
@@ -570,13 +568,6 @@ impl<'a> Bare<'a> {
         if self.domain && trim_dots_declines(rules, host) {
             return Verdict::Decline;
         }
-        // Whether a trailing slash goes, without a branch on the path's
-        // last byte (a coin toss on crawled URLs, so a branch on it is
-        // mispredicted about as often as it is taken): `&`, not `&&`. The
-        // branch on the rule is the same for every URL. (With a host, the
-        // general path strips one `/` too, even from a path ending in `//`.)
-        let slash = rules.contains(Rule::StripTrailingSlash)
-            && (href.len() - self.slash_start > 1) & (href[href.len() - 1] == b'/');
         let mut fired = RuleSet::EMPTY;
         let mut cut = 0;
         if self.domain && www_candidate(rules, host) {
@@ -600,9 +591,16 @@ impl<'a> Bare<'a> {
         if !unsafe { append_if_none_in::<W, WIDE>(href, start, start + cut, out) } {
             return Verdict::Careful;
         }
+        // Whether a trailing slash goes, without a branch on the path's
+        // last byte (a coin toss on crawled URLs, so a branch on it is
+        // mispredicted about as often as it is taken): `&`, not `&&`. The
+        // branch on the rule is the same for every URL. (With a host, the
+        // general path strips one `/` too, even from a path ending in `//`.)
+        // After the copy, so that nothing of it is kept across the scan.
+        let slash = rules.contains(Rule::StripTrailingSlash)
+            && (href.len() - self.slash_start > 1) & (href[href.len() - 1] == b'/');
         out.truncate(out.len() - usize::from(slash));
         fired.insert_if(Rule::StripTrailingSlash, slash);
-        fired.insert_if(Rule::DropFragment, self.dropped_fragment);
         Verdict::Done(fired)
     }
 }
@@ -795,7 +793,6 @@ fn bare_found(
     if !lower.path && !lower.query {
         let bare = Bare {
             href,
-            dropped_fragment: false,
             host: layout.host_start..layout.host_end,
             slash_start: layout.path_start,
             domain: url.host_kind() == HostKind::Domain,

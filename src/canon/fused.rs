@@ -18,7 +18,7 @@
 
 use super::classify::Features;
 use super::fast::{self, instances, Bare, Verdict};
-use super::{Canonicalizer, IdnForm, OutputForm, RuleSet, Scratch};
+use super::{Canonicalizer, IdnForm, OutputForm, Rule, RuleSet, Scratch};
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
 
@@ -189,7 +189,6 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
     )?;
     let bare = Bare {
         href: kept,
-        dropped_fragment: kept.len() < input.len(),
         host: at.scheme_end as usize + 3..at.host_end as usize,
         slash_start,
         domain: at.host_kind == HostKind::Domain,
@@ -197,7 +196,13 @@ unsafe fn plain<const W: u8, const WIDE: bool>(
     };
     // SAFETY: the caller's.
     match unsafe { bare.apply::<W, WIDE>(plan.rules(), out) } {
-        Verdict::Done(fired) => Some(fired),
+        // What `kept` left out is a fragment `drop-fragment` drops (here,
+        // not in `Bare::apply`, so that nothing of it is kept across the
+        // scan).
+        Verdict::Done(mut fired) => {
+            fired.insert_if(Rule::DropFragment, kept.len() < input.len());
+            Some(fired)
+        }
         Verdict::Decline | Verdict::CutRanges | Verdict::Careful => None,
     }
 }
