@@ -621,6 +621,14 @@ mod tests {
         }
 
         #[test]
+        fn sort_prefixes_match_naive(query in "(a{0,9}(%00|%EE%80%80|%F0%90%80%80|%EF%BF%BD|%FF|b|a|%61|\\+){0,3}a{0,9}(=a{0,2})?&){0,5}") {
+            // Names that share their first 8 bytes, have a 0 byte where
+            // the prefix has padding, or bytes from 0xEE on (where UTF-16
+            // order is not byte order, so the 8-byte prefixes step aside).
+            prop_assert_eq!(sorted(&query), naive_sort(&query));
+        }
+
+        #[test]
         fn single_parameter_matches_apply(
             query in prop_oneof![
                 "[a-z_%5F2B+=]{0,12}",
