@@ -767,7 +767,7 @@ fn careful(
         return None;
     }
     let lower = inspect(plan, url, &layout, false).ok()?;
-    rewrite(canon, url, &layout, userinfo, lower, params, bufs, out)
+    rewrite(canon, url, &layout, lower, params, bufs, out)
 }
 
 /// [`straight_line`] for a [`Bare`] URL whose scan found something: when
@@ -803,17 +803,15 @@ fn bare_found(
             return Some(fired);
         }
     }
-    rewrite(canon, url, &layout, false, lower, params, bufs, out)
+    rewrite(canon, url, &layout, lower, params, bufs, out)
 }
 
 /// [`careful`] once [`inspect`] has said what the lowercase rules do:
 /// the cuts, the lowercase and parameter rules, and the writing.
-#[allow(clippy::too_many_arguments)]
 fn rewrite(
     canon: &Canonicalizer,
     url: &Url,
     layout: &Layout,
-    userinfo: bool,
     lower: Lower,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
@@ -822,6 +820,7 @@ fn rewrite(
     let plan = &canon.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
+    let userinfo = url.has_host() && href[layout.host_start - 1] == b'@';
     let mut edit = Edit::default();
     if !plan.cuts && !lower.path && !lower.query {
         return Some(write(canon, url, layout, &edit, bufs, out));
