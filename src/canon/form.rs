@@ -165,8 +165,11 @@ mod sse2 {
 /// all of it) and of its name (up to the first `=` in the piece, or all
 /// of it). Parameters are mostly short: a byte loop finds both in one
 /// pass, where two `memchr` calls cost more in setting up than in
-/// scanning; past 32 bytes (long values) `memchr` takes over.
-#[inline]
+/// scanning; past 32 bytes (long values) `memchr` takes over. Out of
+/// line on x86_64, where only queries under 16 bytes come here: inlined
+/// into [`split_at`], its registers cost every piece.
+#[cfg_attr(target_arch = "x86_64", inline(never))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 fn split_piece(rest: &[u8]) -> (usize, usize) {
     let mut name_len = None;
     for (i, &b) in rest.iter().enumerate().take(32) {
