@@ -294,6 +294,14 @@ impl Layout {
             len,
         }
     }
+
+    /// Whether `url` (whose layout this is) has userinfo: the byte before
+    /// a host is `@` exactly when the serializer wrote credentials, else
+    /// the second `/` of `//`.
+    #[inline(always)]
+    fn userinfo(&self, url: &Url) -> bool {
+        url.has_host() && url.href().as_bytes()[self.host_start - 1] == b'@'
+    }
 }
 
 /// What the rules do to the href: which ranges to leave out, and the rules
@@ -435,10 +443,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
     let rules = plan.rules;
     let href = url.href().as_bytes();
     let at = Layout::of(url);
-    // The byte before a host is `@` exactly when the serializer wrote
-    // credentials, else the second `/` of `//`.
-    let userinfo = url.has_host() && href[at.host_start - 1] == b'@';
-    if !plan.simple || userinfo {
+    if !plan.simple || at.userinfo(url) {
         return careful(canon, url, params, bufs, out);
     }
     if plan.whole {
@@ -464,14 +469,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         // `mailto:`, `data:`...: rare, and their paths follow other rules.
         return careful(canon, url, params, bufs, out);
     }
-    let bare = Bare {
-        href,
-        host: at.host_start..at.host_end,
-        slash_start: at.path_start,
-        domain: url.host_kind() == HostKind::Domain,
-        port: url.port_number().is_some(),
-    };
-    match unsafe { bare.apply::<W, WIDE>(rules, out) } {
+    match unsafe { Bare::stored(url, &at).apply::<W, WIDE>(rules, out) } {
         Verdict::Done(fired) => Some(fired),
         Verdict::Decline => None,
         Verdict::CutRanges => cut_ranges::<W>(canon, url, params, bufs, out),
@@ -516,6 +514,19 @@ pub(super) enum Verdict {
 }
 
 impl<'a> Bare<'a> {
+    /// A stored URL with a host and no userinfo, query or fragment, whose
+    /// layout is `at`, as a [`Bare`] URL.
+    #[inline(always)]
+    fn stored(url: &'a Url, at: &Layout) -> Bare<'a> {
+        Bare {
+            href: url.href().as_bytes(),
+            host: at.host_start..at.host_end,
+            slash_start: at.path_start,
+            domain: url.host_kind() == HostKind::Domain,
+            port: url.port_number().is_some(),
+        }
+    }
+
     /// The part of `href` a [`Bare`] URL writes, and its
     /// [`slash_start`](Bare::slash_start) (`path_start` is where the path
     /// starts): all of it, or the part before a fragment `drop-fragment`
@@ -760,10 +771,8 @@ fn careful(
     if rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https {
         return None;
     }
-    let href = url.href().as_bytes();
     let layout = Layout::of(url);
-    let userinfo = url.has_host() && href[layout.host_start - 1] == b'@';
-    if userinfo && !rules.contains(Rule::StripUserinfo) && userinfo_changes(plan, url) {
+    if layout.userinfo(url) && !rules.contains(Rule::StripUserinfo) && userinfo_changes(plan, url) {
         return None;
     }
     let lower = inspect(plan, url, &layout, false).ok()?;
@@ -786,19 +795,12 @@ fn bare_found(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &canon.plan;
-    let href = url.href().as_bytes();
     let layout = Layout::of(url);
     // `straight_line` ruled out userinfo, `force-http` and other outputs.
     let lower = inspect(plan, url, &layout, true).ok()?;
     if !lower.path && !lower.query {
-        let bare = Bare {
-            href,
-            host: layout.host_start..layout.host_end,
-            slash_start: layout.path_start,
-            domain: url.host_kind() == HostKind::Domain,
-            port: url.port_number().is_some(),
-        };
         // No scan: `W` is empty. SAFETY: not `WIDE`.
+        let bare = Bare::stored(url, &layout);
         if let Verdict::Done(fired) = unsafe { bare.apply::<0, false>(plan.rules, out) } {
             return Some(fired);
         }
@@ -820,7 +822,7 @@ fn rewrite(
     let plan = &canon.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
-    let userinfo = url.has_host() && href[layout.host_start - 1] == b'@';
+    let userinfo = layout.userinfo(url);
     let mut edit = Edit::default();
     if !plan.cuts && !lower.path && !lower.query {
         return Some(write(canon, url, layout, &edit, bufs, out));
