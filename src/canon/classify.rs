@@ -234,6 +234,43 @@ pub(crate) fn avx2_available() -> bool {
     is_x86_feature_detected!("avx2")
 }
 
+/// Where the bytes `needles` are in `bytes` from `start` on, 16 bytes at a
+/// time with SSE2, for the loops that look for a few delimiters and stop
+/// early (the pieces of a query, its `%`s): calls `found(base, masks)` for
+/// each window `bytes[base..base + 16]` in order, where bit `j` of
+/// `masks[k]` says that `bytes[base + j]` is `needles[k]` (lanes before
+/// `start` cleared; the last window is the last 16 bytes, overlapping the
+/// one before), until `found` returns `Some`. `bytes` must have 16 bytes
+/// or more, and `start <= bytes.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn find_in_windows<const K: usize, R>(
+    bytes: &[u8],
+    start: usize,
+    needles: [u8; K],
+    mut found: impl FnMut(usize, [u32; K]) -> Option<R>,
+) -> Option<R> {
+    use vector::{Sse2, Vector};
+    let n = bytes.len();
+    assert!(n >= Sse2::LANES && start <= n);
+    let mut i = start;
+    while i < n {
+        let base = i.min(n - Sse2::LANES);
+        // SAFETY: `base + 16 <= n`, and SSE2 is part of the x86_64
+        // baseline.
+        let v = unsafe { Sse2::load(bytes.as_ptr().add(base)) };
+        // The lanes from `i` on (`i - base` is 0 but in the last window).
+        let from = u32::MAX << (i - base);
+        // SAFETY: as above.
+        let masks = needles.map(|b| unsafe { v.eq(b).movemask() } & from);
+        if let Some(r) = found(base, masks) {
+            return Some(r);
+        }
+        i = base + Sse2::LANES;
+    }
+    None
+}
+
 /// [`any`] for a set of features known at run time.
 pub(crate) fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> bool {
     ANY[(want.0 & Features::ALL.0) as usize](href, start, end)
@@ -905,6 +942,35 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn windows_report_each_needle_once_in_order(
+            bytes in proptest::collection::vec(proptest::sample::select(b"&=%a".to_vec()), 16..70),
+            start in 0..70usize,
+        ) {
+            let start = start.min(bytes.len());
+            let mut seen = Vec::new();
+            let none = find_in_windows(&bytes, start, [b'&', b'%'], |base, masks| {
+                for (k, mut mask) in masks.into_iter().enumerate() {
+                    while mask != 0 {
+                        seen.push((base + mask.trailing_zeros() as usize, k));
+                        mask &= mask - 1;
+                    }
+                }
+                None::<()>
+            });
+            prop_assert!(none.is_none());
+            seen.sort_unstable();
+            let naive: Vec<(usize, usize)> = (start..bytes.len())
+                .filter_map(|i| match bytes[i] {
+                    b'&' => Some((i, 0)),
+                    b'%' => Some((i, 1)),
+                    _ => None,
+                })
+                .collect();
+            prop_assert_eq!(seen, naive);
+        }
+
         #[test]
         fn scalar_and_vector_match_naive(
             bytes in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),

@@ -109,56 +109,20 @@ impl Iterator for Pieces<'_> {
 fn split_at(query: &[u8], start: usize) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
     if query.len() >= 16 {
-        // SAFETY: 16 bytes or more.
-        return unsafe { sse2::split_at(query, start) };
+        let mut name_end = None;
+        let end =
+            super::classify::find_in_windows(query, start, [b'&', b'='], |base, [amp, eq]| {
+                if name_end.is_none() && eq != 0 {
+                    name_end = Some(base + eq.trailing_zeros() as usize);
+                }
+                (amp != 0).then(|| base + amp.trailing_zeros() as usize)
+            })
+            .unwrap_or(query.len());
+        // An `=` after the `&` is the next piece's.
+        return (end, name_end.filter(|&e| e < end).unwrap_or(end));
     }
     let (len, name_len) = split_piece(&query[start..]);
     (start + len, start + name_len)
-}
-
-#[cfg(target_arch = "x86_64")]
-mod sse2 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
-
-    /// [`super::split_at`] on a query of 16 bytes or more: each load reads
-    /// 16 bytes at the position, or the last 16 of the query with the
-    /// lanes before the position masked off.
-    ///
-    /// # Safety
-    ///
-    /// `query.len() >= 16` and `start <= query.len()`.
-    #[inline]
-    pub(super) unsafe fn split_at(query: &[u8], start: usize) -> (usize, usize) {
-        let n = query.len();
-        debug_assert!(n >= 16 && start <= n);
-        let mut i = start;
-        let mut name_end = None;
-        while i < n {
-            let base = i.min(n - 16);
-            // SAFETY: `base + 16 <= n`; SSE2 is part of the x86_64
-            // baseline, and `loadu` has no alignment requirement.
-            let (amp, eq) = unsafe {
-                let v = _mm_loadu_si128(query.as_ptr().add(base).cast::<__m128i>());
-                let mask = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)));
-                (mask(b'&') as u32, mask(b'=') as u32)
-            };
-            // The lanes from `i` on (`i - base` is 0 but at the end).
-            let from = u32::MAX << (i - base);
-            let (amp, eq) = (amp & from, eq & from);
-            if name_end.is_none() && eq != 0 {
-                name_end = Some(base + eq.trailing_zeros() as usize);
-            }
-            if amp != 0 {
-                let end = base + amp.trailing_zeros() as usize;
-                // An `=` after the `&` is the next piece's.
-                return (end, name_end.filter(|&e| e < end).unwrap_or(end));
-            }
-            i = base + 16;
-        }
-        (n, name_end.unwrap_or(n))
-    }
 }
 
 /// The length of the piece at the start of `rest` (up to the first `&`, or

@@ -202,30 +202,16 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
 fn any_percent(input: &[u8], mut found: impl FnMut(usize) -> bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     if input.len() >= 16 {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        let n = input.len();
-        let mut i = 0;
-        while i < n {
-            // The last load is the last 16 bytes, without the lanes before `i`.
-            let base = i.min(n - 16);
-            // SAFETY: `base + 16 <= n`; SSE2 is part of the x86_64
-            // baseline, and `loadu` has no alignment requirement.
-            let mask = unsafe {
-                let v = _mm_loadu_si128(input.as_ptr().add(base).cast::<__m128i>());
-                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32
-            };
-            let mut mask = mask & u32::MAX << (i - base);
+        return super::classify::find_in_windows(input, 0, [b'%'], |base, [mut mask]| {
             while mask != 0 {
                 if found(base + mask.trailing_zeros() as usize) {
-                    return true;
+                    return Some(());
                 }
                 mask &= mask - 1;
             }
-            i = base + 16;
-        }
-        return false;
+            None
+        })
+        .is_some();
     }
     let mut i = 0;
     while let Some(next) = memchr(b'%', &input[i..]) {
