@@ -532,7 +532,8 @@ impl<'a> Bare<'a> {
     /// starts): all of it, or the part before a fragment `drop-fragment`
     /// drops (no rule looks past the path then); `None` when a fragment
     /// stays, or when there is a query that some rule may change. `query`
-    /// and `fragment` are the positions of `?` and `#`.
+    /// and `fragment` are the positions of `?` and `#`; `rules` are the
+    /// plan's (given apart, so that a caller may pass them as a constant).
     ///
     /// A query may stay when the plan's scan of a `Bare` URL looks for all
     /// the query rules look for (`%`...) and it is one parameter (no `&`)
@@ -542,6 +543,7 @@ impl<'a> Bare<'a> {
     #[inline(always)]
     pub(super) fn kept(
         plan: &Plan,
+        rules: RuleSet,
         href: &'a [u8],
         path_start: usize,
         query: Option<usize>,
@@ -549,7 +551,7 @@ impl<'a> Bare<'a> {
     ) -> Option<(&'a [u8], usize)> {
         let kept = match fragment {
             None => href,
-            Some(cut) if plan.rules.contains(Rule::DropFragment) => &href[..cut],
+            Some(cut) if rules.contains(Rule::DropFragment) => &href[..cut],
             Some(_) => return None,
         };
         match query {

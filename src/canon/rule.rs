@@ -263,6 +263,17 @@ impl RuleSet {
         RuleSet(bits)
     }
 
+    /// The set as bits, for a const generic parameter (see
+    /// [`RuleSet::from_bits`]).
+    pub(crate) const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set of [`RuleSet::bits`].
+    pub(crate) const fn from_bits(bits: u32) -> RuleSet {
+        RuleSet(bits)
+    }
+
     /// Whether `rule` is in the set.
     #[inline]
     pub const fn contains(self, rule: Rule) -> bool {
