@@ -305,12 +305,12 @@ static ANY: [AnyFn; 64] = per_feature_set!(any as AnyFn);
 mod vector {
     use super::Features;
     use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8,
-        _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
-        _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128,
-        _mm_storeu_si128,
+        __m128i, __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_blendv_epi8,
+        _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_storeu_si256, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
+        _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_srli_si128, _mm_storeu_si128,
     };
 
     /// A vector of `LANES` bytes and the operations the scans use.
@@ -339,7 +339,23 @@ mod vector {
         /// The vector one byte later, with 0 shifted in after the last
         /// lane (which starts no pair).
         unsafe fn shift_in_zero(self) -> Self;
+        /// The lanes below `n` (at most `LANES`) of `self`, the others of
+        /// `other`.
+        unsafe fn below_then(self, n: usize, other: Self) -> Self;
     }
+
+    /// 32 lanes of ones, then 32 of zeros: the 16 or 32 bytes from
+    /// `32 - n` on have ones in the lanes below `n` (see
+    /// [`Vector::below_then`]).
+    static BELOW: [u8; 64] = {
+        let mut bytes = [0; 64];
+        let mut i = 0;
+        while i < 32 {
+            bytes[i] = 0xff;
+            i += 1;
+        }
+        bytes
+    };
 
     #[derive(Clone, Copy)]
     pub(super) struct Sse2(__m128i);
@@ -398,6 +414,18 @@ mod vector {
         unsafe fn shift_in_zero(self) -> Self {
             Sse2(unsafe { _mm_srli_si128::<1>(self.0) })
         }
+        #[inline(always)]
+        unsafe fn below_then(self, n: usize, other: Self) -> Self {
+            debug_assert!(n <= Self::LANES);
+            // SAFETY: `32 - n + 16 <= 64`; SSE2 has no blend instruction.
+            unsafe {
+                let mask = _mm_loadu_si128(BELOW.as_ptr().add(32 - n).cast::<__m128i>());
+                Sse2(_mm_or_si128(
+                    _mm_and_si128(mask, self.0),
+                    _mm_andnot_si128(mask, other.0),
+                ))
+            }
+        }
     }
 
     impl Vector for Avx2 {
@@ -453,6 +481,15 @@ mod vector {
                 let upper_then_zero = _mm256_permute2x128_si256::<0x81>(self.0, self.0);
                 _mm256_alignr_epi8::<1>(upper_then_zero, self.0)
             })
+        }
+        #[inline(always)]
+        unsafe fn below_then(self, n: usize, other: Self) -> Self {
+            debug_assert!(n <= Self::LANES);
+            // SAFETY: `32 - n + 32 <= 64`.
+            unsafe {
+                let mask = _mm256_loadu_si256(BELOW.as_ptr().add(32 - n).cast::<__m256i>());
+                Avx2(_mm256_blendv_epi8(other.0, self.0, mask))
+            }
         }
     }
 
@@ -623,12 +660,12 @@ mod vector {
     }
 
     /// Whether [`append_if_none`] with vectors of `V` takes these
-    /// arguments: its first store writes `href[..V::LANES]` for
-    /// `..keep`, and when `keep < start` the last vector must not reach
-    /// back before `start`.
+    /// arguments: its last store writes the first `V::LANES` bytes of
+    /// the output, `..keep` of them from `href`'s start, so the output
+    /// (`n - (start - keep)` bytes) must have that many.
     #[inline(always)]
     pub(super) fn can_append<V: Vector>(n: usize, keep: usize, start: usize) -> bool {
-        keep <= V::LANES && n >= V::LANES && (start == keep || n - start >= V::LANES)
+        keep <= V::LANES && n >= V::LANES + (start - keep)
     }
 
     /// [`super::append_if_none_in`] with vectors of `V`, for the arguments
@@ -662,10 +699,7 @@ mod vector {
         // reads `j..j + V::LANES`, in `href` when `j + V::LANES <= n`; a
         // store at `dst + j - shift` writes `j - shift..j - shift +
         // V::LANES`, inside the reserved `total` bytes when
-        // `j + V::LANES <= n`.
-        //
-        // `..keep` (and bytes the stores below overwrite).
-        unsafe { V::load(src).store(dst) };
+        // `j + V::LANES <= n` and `j >= shift`.
         let mut found = unsafe { V::zero() };
         let mut i = start;
         if i + V::LANES < n {
@@ -681,22 +715,31 @@ mod vector {
                 i += V::LANES;
             }
         }
-        // The last vector, as in `any`. `window >= start` when `shift > 0`
-        // (`can_append`), so `window - shift` does not underflow.
+        // The last vector, as in `any`. `window >= shift` (`can_append`),
+        // so `window - shift` does not underflow; when `window < start`,
+        // the lanes before `start` land below `keep`, where the store
+        // after this one writes the right bytes over them.
         let window = n - V::LANES;
         let (v, last) = unsafe { wanted_last::<V, W>(src, window) };
         unsafe { v.store(dst.add(window - shift)) };
+        // The first `V::LANES` bytes of the output: `href[..keep]`, then
+        // bytes from `start` on like every other store's (`j + shift`).
+        // Not a branch on whether the last vector reached back before
+        // `start` (with `www.` cut, as often as not on short URLs) but a
+        // blend, always and last.
+        let head = unsafe { V::load(src).below_then(keep, V::load(src.add(shift))) };
+        unsafe { head.store(dst) };
         if unsafe { found_any(found, last, start, window) } {
             return false;
         }
         // SAFETY: the first `total` bytes after `len` are written:
-        // `..V::LANES`, then `keep..i - shift` by the loop, which stops at
-        // an `i` past `n - V::LANES - 1`, and `total - V::LANES..`. With
-        // `keep <= V::LANES` that covers `..total` (when the loop does not
-        // run, `n <= start + V::LANES`, so `total - V::LANES <= keep` and
-        // `..V::LANES` and `total - V::LANES..` meet). The stores after the
-        // first hold the right bytes: they load from `start` on
-        // (`window >= start` when `shift > 0`).
+        // `keep..i - shift` by the loop, which stops at an `i` past
+        // `n - V::LANES - 1`, `total - V::LANES..` by the last vector and
+        // `..V::LANES` by the head. With `keep <= V::LANES` that covers
+        // `..total` (when the loop does not run, `n <= start + V::LANES`,
+        // so `total - V::LANES <= keep`). Each byte holds the right one:
+        // output byte `j` is `href[j]` below `keep`, `href[j + shift]`
+        // from there on, and the head, stored last, is right everywhere.
         unsafe { out.set_len(len + total) };
         true
     }
