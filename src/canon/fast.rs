@@ -587,8 +587,8 @@ impl<'a> Bare<'a> {
             // `www.` and one label to look at (most `www` hosts): the scan
             // can start after it, for the whole host would not be scanned
             // for more than `..`, which it cannot have there.
-            match host::strip_plain_www(host) {
-                Some(stripped) => cut = host.len() - stripped.len(),
+            match host::strip_plain_www_at(href, self.host.clone()) {
+                Some(stripped) => cut = stripped,
                 None => return Verdict::CutRanges,
             }
             fired.insert_if(www_rule(rules), cut > 0);
