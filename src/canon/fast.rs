@@ -587,7 +587,7 @@ impl<'a> Bare<'a> {
             // `www.` and one label to look at (most `www` hosts): the scan
             // can start after it, for the whole host would not be scanned
             // for more than `..`, which it cannot have there.
-            match host::strip_plain_www_at(href, self.host.clone()) {
+            match host::strip_plain_www(href, self.host.clone()) {
                 Some(stripped) => cut = stripped,
                 None => return Verdict::CutRanges,
             }

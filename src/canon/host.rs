@@ -105,42 +105,25 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
     // A quarter of crawled hosts are `www.` and a domain that starts with
     // neither `www` nor a dot and does not end with a dot: one label to
     // look at, no loop.
-    match strip_plain_www(domain) {
-        Some(stripped) => stripped,
+    match strip_plain_www(domain, 0..domain.len()) {
+        Some(cut) => &domain[cut..],
         None => strip_www_labels(domain, digits),
     }
 }
 
-/// [`strip_www`] for the common domain: `www.` and a remainder that does
-/// not start with `www` or a dot and does not end with a dot, so there is
-/// one label to look at (the same for `strip-www-digits`). `None` for other
-/// domains.
+/// [`strip_www`] for the common domain, `href[host]`: `www.` and a
+/// remainder that does not start with `www` or a dot and does not end
+/// with a dot, so there is one label to look at (the same for
+/// `strip-www-digits`). The bytes to cut from the host's start (4, or 0
+/// when the remainder may be a public suffix); `None` for other domains.
+/// Faster when bytes follow the host, as in an href (see
+/// [`may_be_public_suffix_at`]).
 ///
 /// Always inlined: since the list's lookups went out of line, the call
 /// cost more than the rest (on the corpora, `aggressive` 100.14M -> 99.22M
 /// instructions; inlined with the lookups, 103.40M -> 103.82M).
 #[inline(always)]
-pub(crate) fn strip_plain_www(domain: &[u8]) -> Option<&[u8]> {
-    let rest = domain.strip_prefix(b"www.")?;
-    let plain = !rest.starts_with(b"www")
-        && rest.first().is_some_and(|&b| b != b'.')
-        && rest.last() != Some(&b'.');
-    if !plain {
-        return None;
-    }
-    Some(if may_be_public_suffix(rest) {
-        domain
-    } else {
-        rest
-    })
-}
-
-/// [`strip_plain_www`] for the domain `href[host]`: the bytes to cut
-/// from its start (4 or 0), or `None` where `strip_plain_www` gives
-/// `None`. Faster with bytes after the host (see
-/// [`may_be_public_suffix_at`]).
-#[inline(always)]
-pub(crate) fn strip_plain_www_at(href: &[u8], host: Range<usize>) -> Option<usize> {
+pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>) -> Option<usize> {
     let rest = href[host.clone()].strip_prefix(b"www.")?;
     let plain = !rest.starts_with(b"www")
         && rest.first().is_some_and(|&b| b != b'.')

@@ -34,14 +34,18 @@ pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
     let Some(dot) = first_dot(domain) else {
         return true;
     };
-    let list = List::get();
-    // Two filters say "no" for nearly every domain (`example.com` is not
-    // listed, and `com` is no wildcard parent); the lookups behind them
-    // are out of line, so that this stays small where it is inlined.
-    let own = key(domain);
-    let listed = list.bloom.may_contain(own);
+    has_suffix_rule(List::get(), domain, key(domain), dot)
+}
+
+/// Whether `domain` (of key `own`, its first dot at `dot`) is a public
+/// suffix by a rule of `list` (a single label is one without any).
+/// Two filters say "no" for nearly every domain (`example.com` is not
+/// listed, and `com` is no wildcard parent); the lookups behind them are
+/// out of line, so that this stays small where it is inlined.
+#[inline(always)]
+fn has_suffix_rule(list: &List, domain: &[u8], own: u64, dot: usize) -> bool {
     let parent = &domain[dot + 1..];
-    if !listed && !list.wildcard_parents.may_contain(parent) {
+    if !list.bloom.may_contain(own) && !list.wildcard_parents.may_contain(parent) {
         return false;
     }
     list.is_suffix(domain, own, parent)
@@ -88,12 +92,7 @@ pub(crate) fn may_be_public_suffix_at(bytes: &[u8], start: usize, end: usize) ->
     let tail = if n >= 8 { tail } else { 0 };
     let own = mix(head, tail, n);
     debug_assert_eq!(own, key(domain));
-    let listed = list.bloom.may_contain(own);
-    let parent = &domain[dot + 1..];
-    if !listed && !list.wildcard_parents.may_contain(parent) {
-        return false;
-    }
-    list.is_suffix(domain, own, parent)
+    has_suffix_rule(list, domain, own, dot)
 }
 
 /// Bit `k` set when byte `k` of `window` is a dot.
