@@ -90,32 +90,34 @@ pub(super) const SAFE_BROWSING: Features =
 pub(super) const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 
 /// The instances of a function generic over the features it scans for
-/// (`$line::<W, WIDE>`, with `$wide::<W>` its AVX2 wrapper): one row per
-/// set of features the fast path has an instance for, each scanning for
-/// only those. A caller takes the first row that has all it needs (see
-/// [`instance`]; a scan for more finds more, which only sends more URLs
-/// to [`careful`]). The sets are the needs of the profiles.
+/// (`$line::<W, WIDE>`, with `$wide::<W>` its AVX2 wrapper; after `;`,
+/// constant arguments that follow `W` and `WIDE`, the same for every row):
+/// one row per set of features the fast path has an instance for, each
+/// scanning for only those. A caller takes the first row that has all it
+/// needs (see [`instance`]; a scan for more finds more, which only sends
+/// more URLs to [`careful`]). The sets are the needs of the profiles.
+/// `@row FEATURES, ...` is one row on its own.
 ///
 /// Each row has the features, the SSE2 instance and the AVX2 one (off
 /// x86_64, the SSE2 one again, never picked): with AVX2 vectors, a long
 /// path takes half the loop trips.
 macro_rules! instances {
-    ($line:ident, $wide:ident) => {
+    ($line:ident, $wide:ident $(; $extra:expr)*) => {
         [
-            instances!(@row $crate::canon::fast::PERCENT, $line, $wide),
-            instances!(@row $crate::canon::fast::SAFE_BROWSING, $line, $wide),
-            instances!(@row $crate::canon::fast::AGGRESSIVE, $line, $wide),
-            instances!(@row $crate::canon::classify::Features::ALL, $line, $wide),
+            instances!(@row $crate::canon::fast::PERCENT, $line, $wide $(; $extra)*),
+            instances!(@row $crate::canon::fast::SAFE_BROWSING, $line, $wide $(; $extra)*),
+            instances!(@row $crate::canon::fast::AGGRESSIVE, $line, $wide $(; $extra)*),
+            instances!(@row $crate::canon::classify::Features::ALL, $line, $wide $(; $extra)*),
         ]
     };
-    (@row $features:expr, $line:ident, $wide:ident) => {
+    (@row $features:expr, $line:ident, $wide:ident $(; $extra:expr)*) => {
         (
             $features,
-            $line::<{ $features.bits() }, false>,
+            $line::<{ $features.bits() }, false $(, { $extra })*>,
             #[cfg(target_arch = "x86_64")]
-            $wide::<{ $features.bits() }>,
+            $wide::<{ $features.bits() } $(, { $extra })*>,
             #[cfg(not(target_arch = "x86_64"))]
-            $line::<{ $features.bits() }, false>,
+            $line::<{ $features.bits() }, false $(, { $extra })*>,
         )
     };
 }
