@@ -194,7 +194,7 @@ pub struct Scratch {
     resolved: Vec<u8>,
     host_unicode: String,
     host_check: String,
-    params: QueryScratch,
+    pub(super) params: QueryScratch,
     /// What the fast path writes besides the output.
     fast: fast::Buffers,
 }
@@ -576,6 +576,7 @@ impl Canonicalizer {
                     rules,
                     tracking: &self.tracking,
                     host: final_host,
+                    starts: None,
                 };
                 let mut outcome = query::Outcome::default();
                 work.rewrite(|q, out| {
@@ -1023,12 +1024,17 @@ mod tests {
             ("https://example.com/a?q#f", true),
             ("https://www.example.com/a?q=1/", true),
             // A parameter a rule may remove, two parameters, an empty
-            // query, percent-encoding, a trailing slash before the query.
-            ("https://example.com/a?utm_source=x", false),
-            ("https://example.com/a?q&r", false),
-            ("https://example.com/a?", false),
+            // query, a trailing slash before the query: the parameter
+            // rules run on the input's query too. Percent-encoding there
+            // is left to the general path.
+            ("https://example.com/a?utm_source=x", true),
+            ("https://example.com/a?q&r", true),
+            ("https://www.example.com/a/?z=1&utm_source=x&a#f", true),
+            ("https://example.com/a?", true),
             ("https://example.com/a?%7e", false),
-            ("https://example.com/a/?q", false),
+            ("https://example.com/a?q&%7e", false),
+            ("https://example.com/a/?q", true),
+            ("https://example.com/a%7e?q&r", false),
             ("https://example.com/?q", true),
             ("https://www.example.com/a/#top", true),
             ("https://example.com/#", true),

@@ -66,7 +66,7 @@ pub(super) struct Plan {
     param_starts: query::RemovableStarts,
     /// Whether the scan of a [`Bare`] URL's host and path looks for all
     /// that `query` does, so that it may go on over a query of one
-    /// parameter (see [`Bare::kept`]).
+    /// parameter (see [`Bare::apply_query`]).
     bare_query: bool,
 }
 
@@ -234,6 +234,14 @@ impl Plan {
     /// Whether the straight line may be taken at all.
     pub(super) fn simple(&self) -> bool {
         self.simple
+    }
+
+    /// Whether a [`Bare`] URL may keep its query, at `mark` of `href` (up
+    /// to the end), in the scan of its host and path: see
+    /// [`bare_query`].
+    #[inline(always)]
+    pub(super) fn keeps_query(&self, href: &[u8], path_start: usize, mark: usize) -> bool {
+        self.bare_query && bare_query(self, href, path_start, mark)
     }
 
     /// Whether the parameter rules leave `query`, one parameter (no `&`),
@@ -483,17 +491,18 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
 /// that `drop-fragment` drops: the straight line's most common case,
 /// which [`Bare::apply`] handles for [`straight_line`] and for
 /// `Canonicalizer::parse_apply` (on the input, before any `Url` is
-/// stored). For `parse_apply` it may also have a query of one parameter
-/// that no rule changes ([`Bare::kept`]).
+/// stored). For `parse_apply` it may also have a query
+/// ([`Bare::apply_query`]).
 pub(super) struct Bare<'a> {
-    /// The href, or the part [`Bare::kept`] keeps (without a fragment that
-    /// `drop-fragment` drops: the caller adds the rule to what fired).
+    /// The href, or the part of it before a fragment that `drop-fragment`
+    /// drops ([`Bare::unfragmented`]: the caller adds the rule to what
+    /// fired).
     pub(super) href: &'a [u8],
     pub(super) host: Range<usize>,
     /// Where a path starts that `strip-trailing-slash` may cut: the
     /// path's start, or `href.len()` when `href` ends in a query (whose
-    /// last byte is no path's; [`Bare::kept`] has ruled out a trailing
-    /// slash before it). Not a `path_end` that `apply` would cut at:
+    /// last byte is no path's; [`Bare::apply_query`] has ruled out a
+    /// trailing slash before it). Not a `path_end` that `apply` would cut at:
     /// that cost the corpora's URLs without a query 10 instructions each.
     pub(super) slash_start: usize,
     /// Whether the host is a domain.
@@ -551,17 +560,85 @@ impl<'a> Bare<'a> {
         query: Option<usize>,
         fragment: Option<usize>,
     ) -> Option<(&'a [u8], usize)> {
-        let kept = match fragment {
-            None => href,
-            Some(cut) if rules.contains(Rule::DropFragment) => &href[..cut],
-            Some(_) => return None,
-        };
+        let kept = Bare::unfragmented(rules, href, fragment)?;
         match query {
             // Most URLs.
             None => Some((kept, path_start)),
-            Some(mark) => (plan.bare_query && bare_query(plan, kept, path_start, mark))
+            Some(mark) => plan
+                .keeps_query(kept, path_start, mark)
                 .then_some((kept, kept.len())),
         }
+    }
+
+    /// `href` without a fragment at `fragment` that `drop-fragment`
+    /// drops; `None` when there is one that stays.
+    #[inline(always)]
+    pub(super) fn unfragmented(
+        rules: RuleSet,
+        href: &[u8],
+        fragment: Option<usize>,
+    ) -> Option<&[u8]> {
+        match fragment {
+            None => Some(href),
+            Some(cut) if rules.contains(Rule::DropFragment) => Some(&href[..cut]),
+            Some(_) => None,
+        }
+    }
+
+    /// [`Bare::apply`] for a URL with a query whose `?` is at `mark`, for
+    /// the queries [`Bare::kept`] does not keep: several parameters, one
+    /// that a parameter rule may remove, an empty one, or one after a
+    /// trailing slash. `href` ends with the query (the caller has cut a
+    /// fragment that `drop-fragment` drops) and `slash_start` is where the
+    /// path starts. The host and path take [`Bare::apply`]'s cuts and the
+    /// query the parameter rules and `drop-empty-query`, as in [`tail`],
+    /// written straight after them; `None`, having written nothing, when
+    /// the query has something the query rules rewrite (a `%`...) or
+    /// [`Bare::apply`] does not say [`Verdict::Done`].
+    ///
+    /// # Safety
+    ///
+    /// As for [`Bare::apply`].
+    #[inline(always)]
+    pub(super) unsafe fn apply_query<const W: u8, const WIDE: bool>(
+        &self,
+        canon: &Canonicalizer,
+        rules: RuleSet,
+        mark: usize,
+        scratch: &mut QueryScratch,
+        out: &mut Vec<u8>,
+    ) -> Option<RuleSet> {
+        let plan = &canon.plan;
+        let href = self.href;
+        let query = &href[mark + 1..];
+        if any_of(plan.query, href, mark + 1, href.len()) {
+            return None;
+        }
+        let head = Bare {
+            href: &href[..mark],
+            host: self.host.clone(),
+            ..*self
+        };
+        let start = out.len();
+        // SAFETY: the caller's.
+        let Verdict::Done(mut fired) = (unsafe { head.apply::<W, WIDE>(rules, out) }) else {
+            return None;
+        };
+        // What `Bare::apply` cut from the start of the host: the final
+        // host is the one `strip-tracking`'s exemptions look at.
+        let slash = usize::from(fired.contains(Rule::StripTrailingSlash));
+        let cut = mark - slash - (out.len() - start);
+        let host = &href[self.host.start + cut..self.host.end];
+        out.push(b'?');
+        let mark = out.len();
+        let single = memchr::memchr(b'&', query).is_none();
+        let outcome = params_outcome(canon, host, query, single, scratch, out);
+        match query_fate(rules, &outcome, query, &out[mark..], &mut fired) {
+            QueryFate::Keep => out.extend_from_slice(query),
+            QueryFate::Drop => out.truncate(mark - 1),
+            QueryFate::New => {}
+        }
+        Some(fired)
     }
 
     /// Cuts at the start of the host, the port and the last byte, writing
@@ -621,7 +698,7 @@ impl<'a> Bare<'a> {
 }
 
 /// Whether [`Bare`] may keep the query at `mark` of `href` (up to the end):
-/// see [`Bare::kept`]. Out of line: a tenth of URLs have a query, and the
+/// see [`Bare::apply_query`]. Out of line: a tenth of URLs have a query, and the
 /// checks would crowd the registers of every URL's way.
 #[inline(never)]
 fn bare_query(plan: &Plan, href: &[u8], path_start: usize, mark: usize) -> bool {
@@ -1114,48 +1191,96 @@ impl QueryRules<'_> {
     #[inline(never)]
     fn apply(self, edit: &mut Edit) {
         let rules = self.canon.plan.rules;
-        if !rules.intersection(query::Params::RULES).is_empty() {
-            let config = query::Params {
-                rules,
-                tracking: &self.canon.tracking,
-                host: self.host,
-            };
-            // (`apply` gives the same for a query without `&`, at some
-            // cost.)
-            let outcome = if self.single {
-                query::apply_single(self.query, &config, self.params)
-            } else {
-                self.tmp.clear();
-                query::apply(self.query, &config, self.params, self.tmp)
-            };
-            if outcome.changed {
-                edit.fired = edit.fired.union(outcome.fired);
-                debug_assert!(
-                    outcome.stripped_all || !self.single,
-                    "apply_single writes nothing"
-                );
-                if outcome.stripped_all {
-                    // Every parameter was stripped: the `?` goes too.
-                    edit.drop_query = true;
-                    return;
-                }
-                // Parameters were dropped or reordered: the new query is
-                // in `tmp`. As in the general path, drop-empty-query looks
-                // at the result.
-                if self.tmp.is_empty() && rules.contains(Rule::DropEmptyQuery) {
-                    edit.drop_query = true;
-                    edit.fired.insert(Rule::DropEmptyQuery);
-                } else {
-                    edit.new_query = true;
-                }
-                return;
-            }
-        }
-        if self.query.is_empty() && rules.contains(Rule::DropEmptyQuery) {
-            edit.drop_query = true;
-            edit.fired.insert(Rule::DropEmptyQuery);
+        self.tmp.clear();
+        let outcome = params_outcome(
+            self.canon,
+            self.host,
+            self.query,
+            self.single,
+            self.params,
+            self.tmp,
+        );
+        match query_fate(rules, &outcome, self.query, self.tmp, &mut edit.fired) {
+            QueryFate::Keep => {}
+            QueryFate::Drop => edit.drop_query = true,
+            QueryFate::New => edit.new_query = true,
         }
     }
+}
+
+/// Runs the parameter rules on `query` of a URL whose (final) host is
+/// `host`, appending the new query to `out` when they change it. `single`
+/// says that the query has no `&`.
+#[inline(always)]
+pub(super) fn params_outcome(
+    canon: &Canonicalizer,
+    host: &[u8],
+    query: &[u8],
+    single: bool,
+    scratch: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> query::Outcome {
+    let rules = canon.plan.rules;
+    if rules.intersection(query::Params::RULES).is_empty() {
+        return query::Outcome::default();
+    }
+    let config = query::Params {
+        rules,
+        tracking: &canon.tracking,
+        host,
+        starts: Some(&canon.plan.param_starts),
+    };
+    // (`apply` gives the same for a query without `&`, at some cost.)
+    if single {
+        query::apply_single(query, &config, scratch)
+    } else {
+        query::apply(query, &config, scratch, out)
+    }
+}
+
+/// What becomes of a query once the parameter rules have run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum QueryFate {
+    /// It stays as it was.
+    Keep,
+    /// It goes, `?` and all.
+    Drop,
+    /// The parameter rules wrote a new one.
+    New,
+}
+
+/// The fate of `query` after the parameter rules' `outcome`
+/// ([`params_outcome`], which wrote `written` when it changed the query)
+/// and `drop-empty-query`; adds the rules that fired to `fired`.
+#[inline(always)]
+pub(super) fn query_fate(
+    rules: RuleSet,
+    outcome: &query::Outcome,
+    query: &[u8],
+    written: &[u8],
+    fired: &mut RuleSet,
+) -> QueryFate {
+    if outcome.changed {
+        *fired = fired.union(outcome.fired);
+        if outcome.stripped_all {
+            // Every parameter was stripped: the `?` goes too.
+            return QueryFate::Drop;
+        }
+        // Parameters were dropped or reordered (`apply_single` writes
+        // nothing: it only strips all). As in the general path,
+        // drop-empty-query looks at the result.
+        debug_assert!(query.contains(&b'&'), "apply_single writes nothing");
+        if written.is_empty() && rules.contains(Rule::DropEmptyQuery) {
+            fired.insert(Rule::DropEmptyQuery);
+            return QueryFate::Drop;
+        }
+        return QueryFate::New;
+    }
+    if query.is_empty() && rules.contains(Rule::DropEmptyQuery) {
+        fired.insert(Rule::DropEmptyQuery);
+        return QueryFate::Drop;
+    }
+    QueryFate::Keep
 }
 
 /// Copies an href to `out` leaving out ranges, given in order, and
