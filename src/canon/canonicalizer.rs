@@ -1025,14 +1025,19 @@ mod tests {
             ("https://www.example.com/a?q=1/", true),
             // A parameter a rule may remove, two parameters, an empty
             // query, a trailing slash before the query: the parameter
-            // rules run on the input's query too. Percent-encoding there
-            // is left to the general path.
+            // rules run on the input's query too, and on percent-encoding
+            // that the percent rules keep; the general path decodes and
+            // uppercases.
             ("https://example.com/a?utm_source=x", true),
             ("https://example.com/a?q&r", true),
             ("https://www.example.com/a/?z=1&utm_source=x&a#f", true),
             ("https://example.com/a?", true),
+            ("https://example.com/a?q=%2F&r", true),
+            ("https://example.com/a?x%2F=1&utm_source=x", true),
+            ("https://example.com/a?%75tm_source=1&r", false),
             ("https://example.com/a?%7e", false),
             ("https://example.com/a?q&%7e", false),
+            ("https://example.com/a?q=%2f&r", false),
             ("https://example.com/a/?q", true),
             ("https://example.com/a%7e?q&r", false),
             ("https://example.com/?q", true),

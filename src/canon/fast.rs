@@ -369,6 +369,7 @@ impl Percent {
 }
 
 /// "The general path must handle this URL."
+#[derive(Debug, PartialEq, Eq)]
 struct Decline;
 
 type Step = Result<(), Decline>;
@@ -611,7 +612,12 @@ impl<'a> Bare<'a> {
         let plan = &canon.plan;
         let href = self.href;
         let query = &href[mark + 1..];
-        if any_of(plan.query, href, mark + 1, href.len()) {
+        // The query rules other than the parameter rules must leave the
+        // query as it is: no `%` they change, nothing to lowercase. (The
+        // parser's check accepts special schemes only.)
+        if any_of(plan.query, href, mark + 1, href.len())
+            && inspect_query(plan, true, query) != Ok(false)
+        {
             return None;
         }
         let head = Bare {
@@ -1035,7 +1041,8 @@ fn inspect(plan: &Plan, url: &Url, layout: &Layout, found: bool) -> Result<Lower
     }
     if let Some(mark) = layout.query {
         if any_of(plan.query, href, mark + 1, layout.query_end) {
-            lower.query = inspect_query(plan, url, &href[mark + 1..layout.query_end])?;
+            let special = url.scheme_type().is_special();
+            lower.query = inspect_query(plan, special, &href[mark + 1..layout.query_end])?;
         }
     }
     if let Some(mark) = layout.fragment {
@@ -1075,9 +1082,10 @@ fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Result<bool, Decline> {
     Ok(lowercase)
 }
 
-/// Declines when the unescape or percent rules would change the query;
-/// says whether `lowercase-query` would.
-fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Result<bool, Decline> {
+/// Declines when the unescape or percent rules would change the query
+/// (of a URL whose scheme is `special`); says whether `lowercase-query`
+/// would.
+fn inspect_query(plan: &Plan, special: bool, query: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
     let found = classify(query);
     let lower = rules.contains(Rule::LowercaseQuery);
@@ -1085,7 +1093,7 @@ fn inspect_query(plan: &Plan, url: &Url, query: &[u8]) -> Result<bool, Decline> 
     if !found.contains(Features::PERCENT) {
         return Ok(lowercase);
     }
-    let unescape = rules.contains(Rule::UnescapeQuery) && url.scheme_type().is_special();
+    let unescape = rules.contains(Rule::UnescapeQuery) && special;
     decline_if(unescape || plan.percent.changes(query, !lower))?;
     Ok(lowercase)
 }
