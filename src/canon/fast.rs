@@ -1258,7 +1258,7 @@ pub(super) fn params_outcome(
     if single {
         query::apply_single(query, &config, scratch)
     } else {
-        query::apply(query, &config, scratch, out)
+        query::apply_plain(query, &config, scratch, out)
     }
 }
 

@@ -17,6 +17,8 @@ use super::{Rule, RuleSet, TrackingParams};
 #[derive(Debug, Default)]
 pub(crate) struct QueryScratch {
     entries: Vec<Entry>,
+    /// [`apply_plain`]'s parameters.
+    kept: Vec<Kept>,
     /// Decoded names (and values, for `sort-query-values`) that differ from
     /// their raw bytes.
     keys: Vec<u8>,
@@ -336,6 +338,236 @@ pub(crate) fn apply(
         out.extend_from_slice(entry.piece.bytes(query));
     }
     outcome
+}
+
+/// Longest query [`apply_plain`] takes (the bits of its masks).
+const PLAIN_LEN: usize = 256;
+
+/// A parameter that stays, for [`apply_plain`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Kept {
+    start: u32,
+    name_end: u32,
+    end: u32,
+    /// The first 8 bytes of the name, big-endian, padded with zeros.
+    prefix: u64,
+}
+
+impl Kept {
+    /// Orders two parameters by name (as [`form::cmp_code_units`] does
+    /// on ASCII: byte order), the prefix first.
+    #[inline(always)]
+    fn cmp_name(&self, other: &Kept, query: &[u8]) -> Ordering {
+        self.prefix.cmp(&other.prefix).then_with(|| {
+            query[self.start as usize..self.name_end as usize]
+                .cmp(&query[other.start as usize..other.name_end as usize])
+        })
+    }
+}
+
+/// [`apply`] for the fast path's queries, which are ASCII and whose names
+/// mostly have no `%` or `+` (so they are what the form-urlencoded parser
+/// decodes, and order by their bytes), have a few parameters and keep
+/// them all (`params.starts` tells most of them from their first two
+/// bytes). It finds the `&`, `=`, `%` and `+` of the whole query with one
+/// vector pass into bit masks and records what stays in `scratch`
+/// without decoding or copying. Anything else goes to [`apply`]: a name
+/// with `%` or `+`, `sort-query-values`, a ColdFusion id, a query of more
+/// than [`PLAIN_LEN`] bytes. The outcome and what it writes are
+/// [`apply`]'s (a property test compares them).
+pub(crate) fn apply_plain(
+    query: &[u8],
+    params: &Params<'_>,
+    scratch: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> Outcome {
+    let rules = params.rules;
+    let (Some(starts), false, true) = (
+        params.starts,
+        rules.contains(Rule::SortQueryValues),
+        !query.is_empty() && query.len() <= PLAIN_LEN,
+    ) else {
+        return apply(query, params, scratch, out);
+    };
+    debug_assert!(query.is_ascii());
+    let masks = plain_masks(query);
+    let kept = &mut scratch.kept;
+    kept.clear();
+    let mut outcome = Outcome::default();
+    let (mut removed_any, mut stripped_any, mut sorted) = (false, false, true);
+    let mut exempt = None;
+    let len = query.len();
+    let mut start = 0;
+    loop {
+        let end = next_bit(&masks.amp, start, len);
+        let name_end = next_bit(&masks.eq, start, end);
+        if next_bit(&masks.escape, start, name_end) < name_end {
+            // A name to decode: `apply`'s.
+            return apply(query, params, scratch, out);
+        }
+        let piece = &query[start..end];
+        let mut keep = true;
+        if piece.is_empty() {
+            if rules.contains(Rule::DropEmptyParams) {
+                keep = false;
+                removed_any = true;
+                outcome.fired.insert(Rule::DropEmptyParams);
+            }
+        } else if starts.may_remove(piece) {
+            let value = query.get(name_end + 1..end).unwrap_or(b"");
+            match params.verdict(&query[start..name_end], value, &mut exempt) {
+                Verdict::Keep => {}
+                Verdict::Strip(rule) => {
+                    keep = false;
+                    removed_any = true;
+                    stripped_any = true;
+                    outcome.fired.insert(rule);
+                }
+                // A pair to look for across the query: `apply`'s.
+                Verdict::Cfid | Verdict::Cftoken => return apply(query, params, scratch, out),
+            }
+        }
+        if keep {
+            let param = Kept {
+                start: start as u32,
+                name_end: name_end as u32,
+                end: end as u32,
+                prefix: name_prefix(query, start, name_end),
+            };
+            if let Some(last) = kept.last() {
+                sorted &= last.cmp_name(&param, query) != Ordering::Greater;
+            }
+            kept.push(param);
+        }
+        if end == len {
+            break;
+        }
+        start = end + 1;
+    }
+    let reordered = rules.contains(Rule::SortQuery) && !sorted;
+    if reordered {
+        // By name, then position (a stable sort): few parameters, so an
+        // insertion sort.
+        for i in 1..kept.len() {
+            let mut j = i;
+            while j > 0 && kept[j - 1].cmp_name(&kept[j], query) == Ordering::Greater {
+                kept.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        outcome.fired.insert(Rule::SortQuery);
+    }
+    if !removed_any && !reordered {
+        return outcome;
+    }
+    outcome.changed = true;
+    outcome.stripped_all = stripped_any && kept.is_empty();
+    out.reserve(len);
+    for (i, param) in kept.iter().enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        out.extend_from_slice(&query[param.start as usize..param.end as usize]);
+    }
+    outcome
+}
+
+/// Where a query's `&`, `=` and escapes (`%` and `+`) are: bit `i` of
+/// each mask (word `i / 64`) for byte `i`.
+struct PlainMasks {
+    amp: [u64; PLAIN_LEN / 64],
+    eq: [u64; PLAIN_LEN / 64],
+    escape: [u64; PLAIN_LEN / 64],
+}
+
+/// The [`PlainMasks`] of `query` (at most [`PLAIN_LEN`] bytes).
+#[inline(always)]
+fn plain_masks(query: &[u8]) -> PlainMasks {
+    let mut masks = PlainMasks {
+        amp: [0; PLAIN_LEN / 64],
+        eq: [0; PLAIN_LEN / 64],
+        escape: [0; PLAIN_LEN / 64],
+    };
+    let mut set = |i: usize, [amp, eq, escape]: [u64; 3]| {
+        masks.amp[i / 64] |= amp << (i % 64);
+        masks.eq[i / 64] |= eq << (i % 64);
+        masks.escape[i / 64] |= escape << (i % 64);
+    };
+    #[cfg(target_arch = "x86_64")]
+    if query.len() >= 16 {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        let lanes = |at: usize| {
+            // SAFETY: `at + 16 <= query.len()` (below), and SSE2 is part
+            // of the x86_64 baseline.
+            unsafe {
+                let v = _mm_loadu_si128(query.as_ptr().add(at).cast());
+                let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+                let bits = |m| u64::from(_mm_movemask_epi8(m) as u32);
+                [
+                    bits(eq(b'&')),
+                    bits(eq(b'=')),
+                    bits(_mm_or_si128(eq(b'%'), eq(b'+'))),
+                ]
+            }
+        };
+        let mut at = 0;
+        while at + 16 <= query.len() {
+            set(at, lanes(at));
+            at += 16;
+        }
+        if at < query.len() {
+            // The last 16 bytes, without the lanes already seen.
+            let last = query.len() - 16;
+            set(at, lanes(last).map(|m| m >> (at - last)));
+        }
+        return masks;
+    }
+    for (i, &b) in query.iter().enumerate() {
+        set(
+            i,
+            [b == b'&', b == b'=', b == b'%' || b == b'+'].map(u64::from),
+        );
+    }
+    masks
+}
+
+/// The first set bit of `mask` at `from` or after, or `end` when there is
+/// none before it.
+#[inline(always)]
+fn next_bit(mask: &[u64; PLAIN_LEN / 64], from: usize, end: usize) -> usize {
+    let mut word = from / 64;
+    let mut bits = mask.get(word).map_or(0, |w| w & (u64::MAX << (from % 64)));
+    while bits == 0 {
+        word += 1;
+        if word * 64 >= end {
+            return end;
+        }
+        bits = mask[word];
+    }
+    (word * 64 + bits.trailing_zeros() as usize).min(end)
+}
+
+/// The first 8 bytes of `query[start..name_end]`, big-endian, padded with
+/// zeros: [`order_prefix`] for an ASCII name.
+#[inline(always)]
+fn name_prefix(query: &[u8], start: usize, name_end: usize) -> u64 {
+    let n = name_end - start;
+    let word = match query.get(start..start + 8) {
+        Some(head) => u64::from_be_bytes(head.try_into().expect("8 bytes")),
+        None => query[start..]
+            .iter()
+            .take(8)
+            .enumerate()
+            .fold(0, |word, (i, &b)| word | u64::from(b) << (56 - 8 * i)),
+    };
+    if n >= 8 {
+        word
+    } else {
+        // Keep the name's `n` bytes, the high ones.
+        word & !(u64::MAX.checked_shr(8 * n as u32).unwrap_or(0))
+    }
 }
 
 /// [`apply`] for a query without `&`, which is most queries: one
@@ -721,6 +953,40 @@ mod tests {
                 (out, outcome.fired, outcome.changed, outcome.stripped_all)
             };
             prop_assert_eq!(run(Some(&starts)), run(None));
+        }
+
+        #[test]
+        fn apply_plain_matches_apply(
+            // Names whose decoding changes how they compare or what they
+            // are (`+` is a space, below `%`), and 8-byte prefixes that
+            // tie.
+            query in "(utm_[a-z]{0,2}|[a-zA-Z_%5F2B+]{0,9}|sid|SID|cfid|cftoken|fbclid|gs_l|aaaaaaaa[ab]?|utm%5Fsource|%2|\\+a?|%41|a%2B)(=[a-z0-9%+=]{0,3})?(&(utm_[a-z]{0,2}|[a-zA-Z_%5F2B+]{0,9}|sid|cfid|CFTOKEN|fbclid|gclid|aaaaaaaa[ab]?|utm%5Fsource|%2|\\+a?|%41|a%2B)(=[a-z0-9+=]{0,3})?){0,6}",
+            long in 0usize..3,
+            extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y"])),
+            host in proptest::sample::select(vec!["example.com", "axs.com"]),
+            rules in proptest::sample::subsequence(
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5),
+        ) {
+            // Long queries cross the 64-bit words of the masks, and past
+            // `PLAIN_LEN` bytes go to `apply`.
+            let query = match long {
+                0 => query,
+                1 => format!("{}&{query}", "z=1".repeat(25)),
+                _ => format!("{query}&{}", "b".repeat(PLAIN_LEN)),
+            };
+            let mut tracking = TrackingParams::default();
+            if let Some(extra) = extra {
+                tracking.add(extra).unwrap();
+            }
+            let rules = RuleSet::from_rules(&rules);
+            let starts = removable_starts(rules, &tracking);
+            let params = Params { rules, tracking: &tracking, host: host.as_bytes(), starts: Some(&starts) };
+            let run = |f: fn(&[u8], &Params<'_>, &mut QueryScratch, &mut Vec<u8>) -> Outcome| {
+                let mut out = b"kept".to_vec();
+                let outcome = f(query.as_bytes(), &params, &mut QueryScratch::default(), &mut out);
+                (out, outcome.fired, outcome.changed, outcome.stripped_all)
+            };
+            prop_assert_eq!(run(apply_plain), run(apply), "{}", query);
         }
 
         #[test]
