@@ -584,6 +584,12 @@ pub(crate) fn apply_single(
     if query.is_empty() {
         return Outcome::default();
     }
+    if params
+        .starts
+        .is_some_and(|starts| !starts.may_remove_decoded(query))
+    {
+        return Outcome::default();
+    }
     let name_end = query.iter().position(|&b| b == b'=').unwrap_or(query.len());
     let value = query.get(name_end + 1..).unwrap_or(b"");
     let QueryScratch { keys, decoded, .. } = scratch;
@@ -678,6 +684,44 @@ impl RemovableStarts {
     pub(crate) fn may_remove(&self, param: &[u8]) -> bool {
         let first = param.first().copied().unwrap_or(0);
         self.0[usize::from(first)] >> Self::class(param.get(1).copied()) & 1 != 0
+    }
+
+    /// [`RemovableStarts::may_remove`] told by the first two bytes of
+    /// `param` decoded as the form-urlencoded parser does (`+` a space,
+    /// `%XX` a byte), for a parameter that starts with `%` or `+` (which
+    /// `may_remove` lets through whatever follows): the crawled `%D8l...`
+    /// of a Latin-1 name need not be decoded and looked up. The rules see
+    /// the decoded name made UTF-8, where a byte that starts no character
+    /// becomes U+FFFD (`EF BF BD`): a byte of 0x80 or more is asked as
+    /// itself and as 0xEF, with any second byte.
+    pub(crate) fn may_remove_decoded(&self, param: &[u8]) -> bool {
+        let (first, rest) = decode_first(param);
+        let row = |b: u8| self.0[usize::from(b)];
+        if first >= 0x80 {
+            return row(first) | row(0xEF) != 0;
+        }
+        let seconds = match rest.first() {
+            None => 1 << Self::class(None),
+            Some(_) => match decode_first(rest).0 {
+                b if b >= 0x80 => 1 << Self::class(Some(b)) | 1 << Self::class(Some(0xEF)),
+                b => 1 << Self::class(Some(b)),
+            },
+        };
+        row(first) & seconds != 0
+    }
+}
+
+/// The first byte of `bytes` (not empty) as the form-urlencoded parser
+/// decodes it, and the bytes after its encoding.
+fn decode_first(bytes: &[u8]) -> (u8, &[u8]) {
+    match bytes {
+        [b'+', rest @ ..] => (b' ', rest),
+        [b'%', hi, lo, rest @ ..] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+            let digit = |c: u8| (c as char).to_digit(16).expect("a hex digit") as u8;
+            (digit(*hi) << 4 | digit(*lo), rest)
+        }
+        [first, rest @ ..] => (*first, rest),
+        [] => (0, bytes),
     }
 }
 
@@ -855,6 +899,77 @@ mod tests {
         assert_eq!(un("p%61th"), "path");
     }
 
+    #[test]
+    fn decoded_starts_cover_every_removed_parameter() {
+        // Every pairing of these parameters, lists and rules: escaped and
+        // Latin-1 names, names that decode to U+FFFD, lists with
+        // non-ASCII names.
+        let params = [
+            "%D8lejr=1",
+            "%C3%A9t%C3%A9=1",
+            "%C3%A9",
+            "%E9t%E9=1",
+            "+%75tm_source=1",
+            "%75tm_x=1",
+            "u%74m_source=x",
+            "f%62clid=1",
+            "%2B",
+            "%3D=1",
+            "+x=1",
+            "s+d=1",
+            "%FF",
+            "%73%69%64=0123456789abcdef0123456789abcdef",
+            "%53ID=0123456789abcdef0123456789abcdef",
+            "%43FID=1",
+            "%75",
+            "%75=1",
+            "utm_source=1",
+            "%2",
+            "%zz=1",
+            "x%FFy=1",
+            "x%C3%A9",
+        ];
+        let extras = [
+            None,
+            Some("été"),
+            Some("é*"),
+            Some("\u{fffd}*"),
+            Some(" x"),
+            Some("u"),
+            Some("%x"),
+            Some("x\u{fffd}*"),
+            Some("xé"),
+        ];
+        let rule_sets = [
+            RuleSet::from_rules(&[Rule::StripTracking]),
+            RuleSet::from_rules(&[Rule::StripSessionIds]),
+            RuleSet::from_rules(&[Rule::StripTracking, Rule::StripSessionIds]),
+        ];
+        for extra in extras {
+            let mut tracking = TrackingParams::default();
+            if let Some(extra) = extra {
+                tracking.add(extra).unwrap();
+            }
+            for rules in rule_sets {
+                let starts = removable_starts(rules, &tracking);
+                for param in params {
+                    let params = Params {
+                        rules,
+                        tracking: &tracking,
+                        host: b"example.com",
+                        starts: None,
+                    };
+                    let outcome =
+                        apply_single(param.as_bytes(), &params, &mut QueryScratch::default());
+                    assert!(
+                        !outcome.changed || starts.may_remove_decoded(param.as_bytes()),
+                        "{param} with {extra:?} under {rules}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn sort_matches_naive(query in "[abAB%1-2+=&]{0,20}") {
@@ -911,9 +1026,11 @@ mod tests {
                     "ASPSESSIONIDAQBSDSRT=EOHBLBDDPFCLHKPGGKLILNAM", "CFID=1", "cftoken=2",
                     "u%74m_source=x", "f%62clid=1", "s+d=1", "Q", "Q=1", "x", "xy=1", "gs_l",
                     "Sid=0123456789abcdef0123456789abcdef", "cFtOkEn=2",
+                    "%D8lejr=1", "%C3%A9t%C3%A9=1", "%C3%A9", "%E9t%E9=1", "+%75tm_source=1",
+                    "%2B", "%3D=1", "%73%69%64=0123456789abcdef0123456789abcdef",
                 ]).prop_map(str::to_owned),
             ],
-            extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y"])),
+            extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y", "été", "é*", "\u{fffd}*", " x"])),
             rules in proptest::sample::subsequence(
                 vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery], 0..4),
         ) {
@@ -929,6 +1046,7 @@ mod tests {
             prop_assume!(!query.is_empty());
             let outcome = apply_single(query.as_bytes(), &params, &mut QueryScratch::default());
             prop_assert!(!outcome.changed || starts.may_remove(query.as_bytes()), "{query}");
+            prop_assert!(!outcome.changed || starts.may_remove_decoded(query.as_bytes()), "{query}");
         }
 
         #[test]
