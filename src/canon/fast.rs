@@ -1103,8 +1103,15 @@ fn inspect_path(plan: &Plan, url: &Url, path: &[u8]) -> Result<bool, Decline> {
 /// would.
 fn inspect_query(plan: &Plan, special: bool, query: &[u8]) -> Result<bool, Decline> {
     let rules = plan.rules;
-    let found = classify(query);
     let lower = rules.contains(Rule::LowercaseQuery);
+    // Without `lowercase-query` the scan that sent the query here looked
+    // for `%` alone, and found one: no need to classify it again.
+    debug_assert!(lower || query.contains(&b'%'));
+    let found = if lower {
+        classify(query)
+    } else {
+        Features::PERCENT
+    };
     let lowercase = lower && found.contains(Features::UPPER);
     if !found.contains(Features::PERCENT) {
         return Ok(lowercase);
