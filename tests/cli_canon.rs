@@ -134,6 +134,25 @@ fn rules_lists_profiles_and_rules() {
 }
 
 #[test]
+fn idn_unicode_writes_hosts_in_unicode() {
+    // Lines the parser's fast check accepts as they are, with and without
+    // rules and a query: `--idn unicode` once left their `xn--` labels.
+    let input = "http://xn--bcher-kva.example/a\nhttp://www.xn--bcher-kva.example/a/?b=1&a=2\n";
+    assert_eq!(
+        ok(&["--idn", "unicode"], input),
+        "http://bücher.example/a\nhttp://www.bücher.example/a/?b=1&a=2\n"
+    );
+    assert_eq!(
+        ok(&["--idn", "unicode", "--profile", "aggressive"], input),
+        "http://bücher.example/a\nhttp://bücher.example/a?a=2&b=1\n"
+    );
+    assert_eq!(
+        ok(&["--profile", "aggressive"], input),
+        "http://xn--bcher-kva.example/a\nhttp://xn--bcher-kva.example/a?a=2&b=1\n"
+    );
+}
+
+#[test]
 fn bad_names_are_usage_errors() {
     for args in [
         &["--profile", "nope"][..],

@@ -10,19 +10,21 @@
 //! that canonicalizing it again changes nothing. Before that,
 //! [`check_fast_path`] checks that the fast path of `Canonicalizer::apply`
 //! and the general path give the same output and fired rules, for every
-//! profile in every output form and for all rules at once, and
+//! profile in every output form, with hosts in Unicode, and for all rules
+//! at once, and
 //! [`check_parse_apply`] that `Canonicalizer::parse_apply` on the input
 //! alone gives what parsing and then `apply` give.
 
 use std::sync::OnceLock;
 
-use normurl::canon::{Canonicalizer, OutputForm, Profile, Rule, Scratch};
+use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile, Rule, Scratch};
 use normurl::Url;
 
 use super::Case;
 
-/// Every profile in URL, SURT and SSURT output, and every rule at once:
-/// what [`check_fast_path`] compares.
+/// Every profile in URL, SURT and SSURT output and with hosts in Unicode,
+/// and every rule at once: what [`check_fast_path`] and
+/// [`check_parse_apply`] compare.
 fn all_outputs() -> &'static [Canonicalizer] {
     static ALL: OnceLock<Vec<Canonicalizer>> = OnceLock::new();
     ALL.get_or_init(|| {
@@ -32,6 +34,16 @@ fn all_outputs() -> &'static [Canonicalizer] {
                 let output: OutputForm = output.parse().expect("a known output form");
                 all.push(Canonicalizer::builder(profile).output(output).build());
             }
+        }
+        // Hosts in Unicode, which `parse_apply` once wrote as the input had
+        // them (no rules, `aggressive`'s instances of its own, `wayback`'s
+        // lowercase rules).
+        for profile in [Profile::Whatwg, Profile::Aggressive, Profile::Wayback] {
+            all.push(
+                Canonicalizer::builder(profile)
+                    .idn(IdnForm::Unicode)
+                    .build(),
+            );
         }
         let every: Vec<String> = Rule::ALL.iter().map(|r| format!("+{}", r.name())).collect();
         all.push(

@@ -810,6 +810,20 @@ mod tests {
         all
     }
 
+    /// [`canonicalizers`], and some that write hosts in Unicode (which
+    /// the fast path never takes: `parse_apply`'s tests only).
+    fn parse_apply_canonicalizers() -> Vec<Canonicalizer> {
+        let mut all = canonicalizers();
+        for profile in [Profile::Whatwg, Profile::Aggressive, Profile::Semantic] {
+            all.push(
+                Canonicalizer::builder(profile)
+                    .idn(IdnForm::Unicode)
+                    .build(),
+            );
+        }
+        all
+    }
+
     /// Runs both paths; returns whether the fast path took the URL.
     fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
         let mut fast_out = Vec::new();
@@ -975,7 +989,7 @@ mod tests {
     fn parse_apply_matches_two_steps() {
         let mut scratch = Scratch::new();
         let mut url = Url::parse("about:blank").unwrap();
-        let canons = canonicalizers();
+        let canons = parse_apply_canonicalizers();
         let aggressive = Canonicalizer::new(Profile::Aggressive);
         for input in [
             "https://example.com",
@@ -1004,6 +1018,9 @@ mod tests {
             "http://EXAMPLE.com/",
             "https://ex ample.com/",
             "https://user@example.com/",
+            "http://xn--bcher-kva.example/a",
+            "http://www.xn--bcher-kva.example/a/?b=1&a#f",
+            "http://xn--bcher-kva.example/a?b",
             "mailto:a@b",
             "no scheme",
             "",
@@ -1011,6 +1028,22 @@ mod tests {
             for canon in &canons {
                 compare_parse_apply(canon, input, &mut url, &mut scratch).unwrap();
             }
+        }
+        // Hosts in Unicode, whatever the rules.
+        for profile in [Profile::Whatwg, Profile::Aggressive] {
+            let unicode = Canonicalizer::builder(profile)
+                .idn(IdnForm::Unicode)
+                .build();
+            let mut out = Vec::new();
+            unicode
+                .parse_apply(
+                    "http://xn--bcher-kva.example/a",
+                    &mut url,
+                    &mut scratch,
+                    &mut out,
+                )
+                .unwrap();
+            assert_eq!(out, "http://bücher.example/a".as_bytes(), "{profile:?}");
         }
         // The way that never stores the URL is taken where it should be,
         // and only there.
@@ -1060,7 +1093,7 @@ mod tests {
     fn parse_apply_matches_two_steps_on_the_corpora() {
         let mut scratch = Scratch::new();
         let mut url = Url::parse("about:blank").unwrap();
-        let canons = canonicalizers();
+        let canons = parse_apply_canonicalizers();
         let (mut lines, mut taken) = (0, 0);
         for (_, text) in crate::test_corpora() {
             // A sixth of the lines keeps the debug build's time down (each
@@ -1225,7 +1258,7 @@ mod tests {
             let input = format!("{pad}{input}{pad}");
             let mut scratch = Scratch::new();
             let mut url = Url::parse("about:blank").unwrap();
-            let mut canons = canonicalizers();
+            let mut canons = parse_apply_canonicalizers();
             canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
             for canon in &canons {
                 if let Err(e) = compare_parse_apply(canon, &input, &mut url, &mut scratch) {

@@ -63,6 +63,9 @@ const AGGRESSIVE_INSTANCES: (Features, Fused, Fused) =
 /// Which instances [`pick`] takes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
+    /// [`general`]: hosts written in Unicode, which only the general path
+    /// writes.
+    General,
     /// [`copy`]: no rules, URL output in ASCII.
     Copy,
     /// [`AGGRESSIVE_INSTANCES`].
@@ -74,7 +77,9 @@ enum Kind {
 impl Kind {
     fn of(rules: RuleSet, output: OutputForm, idn: IdnForm, path: Features) -> Kind {
         let url_ascii = output == OutputForm::Url && idn == IdnForm::Ascii;
-        if rules.is_empty() && url_ascii {
+        if idn != IdnForm::Ascii {
+            Kind::General
+        } else if rules.is_empty() && url_ascii {
             Kind::Copy
         } else if rules == AGGRESSIVE && url_ascii && AGGRESSIVE_INSTANCES.0.contains_all(path) {
             Kind::Aggressive
@@ -96,6 +101,7 @@ pub(super) fn pick(
     wide: bool,
 ) -> Fused {
     let (narrow, avx2) = match Kind::of(rules, output, idn, path) {
+        Kind::General => return general,
         Kind::Copy => return copy,
         Kind::Aggressive => (AGGRESSIVE_INSTANCES.1, AGGRESSIVE_INSTANCES.2),
         Kind::Plan => fast::instance(INSTANCES, path),
@@ -124,6 +130,20 @@ fn copy(
         }
         Some(RuleSet::EMPTY)
     })
+}
+
+/// Hosts in Unicode: the input's serialization is not the output even
+/// without rules (an `xn--` label is written decoded), so every input is
+/// stored, from the check's layout when it accepts, and takes
+/// [`Canonicalizer::apply`], whose general path writes such hosts.
+fn general(
+    canon: &Canonicalizer,
+    input: &str,
+    url: &mut Url,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> Result<RuleSet, ParseError> {
+    staged_apply(canon, input, url, scratch, out, |_, _, _, _| None)
 }
 
 /// [`fused`] with AVX2 vectors.
@@ -394,13 +414,11 @@ mod tests {
             assert_eq!(kind(edited, OutputForm::Url), Kind::Plan, "{edited}");
         }
         assert_eq!(kind(AGGRESSIVE, OutputForm::Ssurt), Kind::Plan);
-        let unicode = Kind::of(
-            AGGRESSIVE,
-            OutputForm::Url,
-            IdnForm::Unicode,
-            fast::AGGRESSIVE,
-        );
-        assert_eq!(unicode, Kind::Plan);
+        // Hosts in Unicode: the general path for every rule set.
+        for rules in [AGGRESSIVE, RuleSet::EMPTY, Profile::Semantic.rules()] {
+            let unicode = Kind::of(rules, OutputForm::Url, IdnForm::Unicode, fast::AGGRESSIVE);
+            assert_eq!(unicode, Kind::General, "{rules}");
+        }
         assert_eq!(kind(RuleSet::EMPTY, OutputForm::Url), Kind::Copy);
     }
 }
