@@ -90,7 +90,7 @@ static PAIR: [u8; 256] = {
 };
 
 /// The features of `bytes`, in one pass. Scalar reference implementation
-/// for the vector code (tested itself against [`classify_naive`]), and the
+/// for the vector code (tested itself against `classify_naive`), and the
 /// one the fast path uses to find out which feature a scan found.
 pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
     let mut f = 0;

@@ -508,8 +508,9 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
 /// that `drop-fragment` drops: the straight line's most common case,
 /// which [`Bare::apply`] handles for [`straight_line`] and for
 /// `Canonicalizer::parse_apply` (on the input, before any `Url` is
-/// stored). For `parse_apply` it may also have a query
-/// ([`Bare::apply_query`]).
+/// stored). For `parse_apply` it may also have a query of one parameter
+/// that no rule changes ([`Bare::kept`]), or be the part before a query
+/// that the parameter rules work on ([`Bare::apply_query`]).
 pub(super) struct Bare<'a> {
     /// The href, or the part of it before a fragment that `drop-fragment`
     /// drops ([`Bare::unfragmented`]: the caller adds the rule to what
@@ -518,9 +519,9 @@ pub(super) struct Bare<'a> {
     pub(super) host: Range<usize>,
     /// Where a path starts that `strip-trailing-slash` may cut: the
     /// path's start, or `href.len()` when `href` ends in a query (whose
-    /// last byte is no path's; [`Bare::apply_query`] has ruled out a
-    /// trailing slash before it). Not a `path_end` that `apply` would cut at:
-    /// that cost the corpora's URLs without a query 10 instructions each.
+    /// last byte is no path's; [`Bare::kept`] has ruled out a trailing
+    /// slash before it). Not a `path_end` that `apply` would cut at: that
+    /// cost the corpora's URLs without a query 10 instructions each.
     pub(super) slash_start: usize,
     /// Whether the host is a domain.
     pub(super) domain: bool,
@@ -720,7 +721,7 @@ impl<'a> Bare<'a> {
 }
 
 /// Whether [`Bare`] may keep the query at `mark` of `href` (up to the end):
-/// see [`Bare::apply_query`]. Out of line: a tenth of URLs have a query, and the
+/// see [`Bare::kept`]. Out of line: a tenth of URLs have a query, and the
 /// checks would crowd the registers of every URL's way.
 #[inline(never)]
 fn bare_query(plan: &Plan, href: &[u8], path_start: usize, mark: usize) -> bool {
@@ -1243,7 +1244,7 @@ impl QueryRules<'_> {
 /// `host`, appending the new query to `out` when they change it. `single`
 /// says that the query has no `&`.
 #[inline(always)]
-pub(super) fn params_outcome(
+fn params_outcome(
     canon: &Canonicalizer,
     host: &[u8],
     query: &[u8],
@@ -1271,7 +1272,7 @@ pub(super) fn params_outcome(
 
 /// What becomes of a query once the parameter rules have run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum QueryFate {
+enum QueryFate {
     /// It stays as it was.
     Keep,
     /// It goes, `?` and all.
@@ -1284,7 +1285,7 @@ pub(super) enum QueryFate {
 /// ([`params_outcome`], which wrote `written` when it changed the query)
 /// and `drop-empty-query`; adds the rules that fired to `fired`.
 #[inline(always)]
-pub(super) fn query_fate(
+fn query_fate(
     rules: RuleSet,
     outcome: &query::Outcome,
     query: &[u8],

@@ -75,7 +75,7 @@ impl Parts<'_> {
         self.host_kind != HostKind::None
     }
 
-    /// The URL serializer (https://url.spec.whatwg.org/#concept-url-serializer).
+    /// The URL serializer (<https://url.spec.whatwg.org/#concept-url-serializer>).
     pub(crate) fn write_url(&self, out: &mut Vec<u8>) {
         if let Some(prefix) = self.prefix {
             out.extend_from_slice(prefix);
