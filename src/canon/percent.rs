@@ -20,7 +20,7 @@ fn hex_value(b: u8) -> Option<u8> {
 
 /// The byte `%XY` at `input[i..]` stands for, if it is a percent-encoded byte.
 #[inline]
-fn escape_at(input: &[u8], i: usize) -> Option<u8> {
+pub(crate) fn escape_at(input: &[u8], i: usize) -> Option<u8> {
     match input.get(i..i + 3) {
         Some([b'%', h, l]) => Some(hex_value(*h)? << 4 | hex_value(*l)?),
         _ => None,

@@ -46,13 +46,7 @@ struct Entry {
 /// (a `0` byte of a name matches the padding, so its prefix never comes
 /// first wrongly; equal prefixes are left to the full compare).
 fn order_prefix(name: &[u8]) -> Option<u64> {
-    let word = match name.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => name
-            .iter()
-            .enumerate()
-            .fold(0, |word, (i, &b)| word | u64::from(b) << (56 - 8 * i)),
-    };
+    let word = padded_prefix(name, 0, name.len());
     // ASCII (every raw name: a parsed query is ASCII) is below 0xEE.
     let ascii = word & 0x8080_8080_8080_8080 == 0;
     (ascii || word.to_be_bytes().iter().all(|&b| b < 0xEE)).then_some(word)
@@ -344,7 +338,7 @@ pub(crate) fn apply(
 const PLAIN_LEN: usize = 256;
 
 /// A parameter that stays, for [`apply_plain`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Kept {
     start: u32,
     name_end: u32,
@@ -432,7 +426,7 @@ pub(crate) fn apply_plain(
                 start: start as u32,
                 name_end: name_end as u32,
                 end: end as u32,
-                prefix: name_prefix(query, start, name_end),
+                prefix: padded_prefix(query, start, name_end),
             };
             if let Some(last) = kept.last() {
                 sorted &= last.cmp_name(&param, query) != Ordering::Greater;
@@ -475,60 +469,46 @@ pub(crate) fn apply_plain(
 /// Where a query's `&`, `=` and escapes (`%` and `+`) are: bit `i` of
 /// each mask (word `i / 64`) for byte `i`.
 struct PlainMasks {
-    amp: [u64; PLAIN_LEN / 64],
-    eq: [u64; PLAIN_LEN / 64],
-    escape: [u64; PLAIN_LEN / 64],
+    amp: [u64; MASK_WORDS],
+    eq: [u64; MASK_WORDS],
+    escape: [u64; MASK_WORDS],
 }
 
-/// The [`PlainMasks`] of `query` (at most [`PLAIN_LEN`] bytes).
+/// The words of a [`PlainMasks`] mask.
+const MASK_WORDS: usize = PLAIN_LEN / 64;
+
+/// The [`PlainMasks`] of `query` (at most [`PLAIN_LEN`] bytes), from
+/// [`find_in_windows`](super::classify::find_in_windows)' 16-byte windows.
 #[inline(always)]
 fn plain_masks(query: &[u8]) -> PlainMasks {
     let mut masks = PlainMasks {
-        amp: [0; PLAIN_LEN / 64],
-        eq: [0; PLAIN_LEN / 64],
-        escape: [0; PLAIN_LEN / 64],
+        amp: [0; MASK_WORDS],
+        eq: [0; MASK_WORDS],
+        escape: [0; MASK_WORDS],
     };
-    let mut set = |i: usize, [amp, eq, escape]: [u64; 3]| {
-        masks.amp[i / 64] |= amp << (i % 64);
-        masks.eq[i / 64] |= eq << (i % 64);
-        masks.escape[i / 64] |= escape << (i % 64);
+    // The bits of bytes `at..at + 16` (`at` a multiple of 16, so they stay
+    // in one word).
+    let mut set = |at: usize, [amp, eq, percent, plus]: [u32; 4]| {
+        let (word, shift) = (at / 64, at % 64);
+        masks.amp[word] |= u64::from(amp) << shift;
+        masks.eq[word] |= u64::from(eq) << shift;
+        masks.escape[word] |= u64::from(percent | plus) << shift;
     };
     #[cfg(target_arch = "x86_64")]
     if query.len() >= 16 {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        };
-        let lanes = |at: usize| {
-            // SAFETY: `at + 16 <= query.len()` (below), and SSE2 is part
-            // of the x86_64 baseline.
-            unsafe {
-                let v = _mm_loadu_si128(query.as_ptr().add(at).cast());
-                let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-                let bits = |m| u64::from(_mm_movemask_epi8(m) as u32);
-                [
-                    bits(eq(b'&')),
-                    bits(eq(b'=')),
-                    bits(_mm_or_si128(eq(b'%'), eq(b'+'))),
-                ]
-            }
-        };
+        // The windows start at 0, 16, 32... but the last one ends at the
+        // end of the query, with the lanes already seen masked off: shift
+        // them back to where the window was due.
         let mut at = 0;
-        while at + 16 <= query.len() {
-            set(at, lanes(at));
+        super::classify::find_in_windows(query, 0, [b'&', b'=', b'%', b'+'], |base, found| {
+            set(at, found.map(|lanes| lanes >> (at - base)));
             at += 16;
-        }
-        if at < query.len() {
-            // The last 16 bytes, without the lanes already seen.
-            let last = query.len() - 16;
-            set(at, lanes(last).map(|m| m >> (at - last)));
-        }
+            None::<()>
+        });
         return masks;
     }
     for (i, &b) in query.iter().enumerate() {
-        set(
-            i,
-            [b == b'&', b == b'=', b == b'%' || b == b'+'].map(u64::from),
-        );
+        set(i, [b'&', b'=', b'%', b'+'].map(|c| u32::from(b == c)));
     }
     masks
 }
@@ -536,7 +516,7 @@ fn plain_masks(query: &[u8]) -> PlainMasks {
 /// The first set bit of `mask` at `from` or after, or `end` when there is
 /// none before it.
 #[inline(always)]
-fn next_bit(mask: &[u64; PLAIN_LEN / 64], from: usize, end: usize) -> usize {
+fn next_bit(mask: &[u64; MASK_WORDS], from: usize, end: usize) -> usize {
     let mut word = from / 64;
     let mut bits = mask.get(word).map_or(0, |w| w & (u64::MAX << (from % 64)));
     while bits == 0 {
@@ -549,14 +529,15 @@ fn next_bit(mask: &[u64; PLAIN_LEN / 64], from: usize, end: usize) -> usize {
     (word * 64 + bits.trailing_zeros() as usize).min(end)
 }
 
-/// The first 8 bytes of `query[start..name_end]`, big-endian, padded with
-/// zeros: [`order_prefix`] for an ASCII name.
+/// The first 8 bytes of `bytes[start..end]`, big-endian, padded with
+/// zeros. One load when 8 bytes follow `start` in `bytes` (those past
+/// `end` are masked off), as for a name inside its query.
 #[inline(always)]
-fn name_prefix(query: &[u8], start: usize, name_end: usize) -> u64 {
-    let n = name_end - start;
-    let word = match query.get(start..start + 8) {
+fn padded_prefix(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let n = end - start;
+    let word = match bytes.get(start..start + 8) {
         Some(head) => u64::from_be_bytes(head.try_into().expect("8 bytes")),
-        None => query[start..]
+        None => bytes[start..]
             .iter()
             .take(8)
             .enumerate()
@@ -565,7 +546,7 @@ fn name_prefix(query: &[u8], start: usize, name_end: usize) -> u64 {
     if n >= 8 {
         word
     } else {
-        // Keep the name's `n` bytes, the high ones.
+        // Keep the `n` bytes in range, the high ones.
         word & !(u64::MAX.checked_shr(8 * n as u32).unwrap_or(0))
     }
 }
@@ -714,12 +695,11 @@ impl RemovableStarts {
 /// The first byte of `bytes` (not empty) as the form-urlencoded parser
 /// decodes it, and the bytes after its encoding.
 fn decode_first(bytes: &[u8]) -> (u8, &[u8]) {
+    if let Some(byte) = percent::escape_at(bytes, 0) {
+        return (byte, &bytes[3..]);
+    }
     match bytes {
         [b'+', rest @ ..] => (b' ', rest),
-        [b'%', hi, lo, rest @ ..] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
-            let digit = |c: u8| (c as char).to_digit(16).expect("a hex digit") as u8;
-            (digit(*hi) << 4 | digit(*lo), rest)
-        }
         [first, rest @ ..] => (*first, rest),
         [] => (0, bytes),
     }
