@@ -385,7 +385,6 @@ impl Percent {
 }
 
 /// "The general path must handle this URL."
-#[derive(Debug, PartialEq, Eq)]
 struct Decline;
 
 type Step = Result<(), Decline>;
@@ -633,7 +632,7 @@ impl<'a> Bare<'a> {
         // query as it is: no `%` they change, nothing to lowercase. (The
         // parser's check accepts special schemes only.)
         if any_of(plan.query, href, mark + 1, href.len())
-            && inspect_query(plan, true, query) != Ok(false)
+            && !matches!(inspect_query(plan, true, query), Ok(false))
         {
             return None;
         }
@@ -1262,7 +1261,8 @@ fn params_outcome(
         host,
         starts: Some(&canon.plan.param_starts),
     };
-    // (`apply` gives the same for a query without `&`, at some cost.)
+    // (`apply_plain` gives the same for a query without `&`, at some
+    // cost.)
     if single {
         query::apply_single(query, &config, scratch)
     } else {

@@ -76,12 +76,12 @@ enum Kind {
 
 impl Kind {
     fn of(rules: RuleSet, output: OutputForm, idn: IdnForm, path: Features) -> Kind {
-        let url_ascii = output == OutputForm::Url && idn == IdnForm::Ascii;
+        let url = output == OutputForm::Url;
         if idn != IdnForm::Ascii {
             Kind::General
-        } else if rules.is_empty() && url_ascii {
+        } else if rules.is_empty() && url {
             Kind::Copy
-        } else if rules == AGGRESSIVE && url_ascii && AGGRESSIVE_INSTANCES.0.contains_all(path) {
+        } else if rules == AGGRESSIVE && url && AGGRESSIVE_INSTANCES.0.contains_all(path) {
             Kind::Aggressive
         } else {
             Kind::Plan
