@@ -203,6 +203,7 @@ impl Plan {
         // A fragment that stays matters for the percent rules only.
         let fragment = when(percent.any(), Features::PERCENT);
         let query_scan = query.union(when(query_params, Features::AMP));
+        let simple = output == OutputForm::Url && !rules.contains(Rule::ForceHttp);
         Plan {
             rules,
             path,
@@ -214,7 +215,7 @@ impl Plan {
             percent,
             cuts,
             whole: !cuts && path.contains_all(query.union(fragment)),
-            simple: output == OutputForm::Url && !rules.contains(Rule::ForceHttp),
+            simple,
             param_starts: query::removable_starts(rules, tracking),
             // `fused` picks its instance as the straight line does. With
             // `lowercase-path`, the scan looks for uppercase letters too,
@@ -222,8 +223,7 @@ impl Plan {
             // more per URL of one parameter on the corpora, for scans
             // that sent most of those URLs back).
             bare_query: scanned.contains_all(query) && !scanned.contains(Features::UPPER),
-            input_query: output == OutputForm::Url
-                && !rules.contains(Rule::ForceHttp)
+            input_query: simple
                 && !rules.contains(Rule::LowercasePath)
                 && !rules.contains(Rule::LowercaseQuery),
         }
