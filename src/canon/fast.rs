@@ -657,8 +657,8 @@ impl<'a> Bare<'a> {
         // instructions more (Heritrix crawl-log queries of one parameter,
         // 1313.9 -> 1280.5 a line; several, 2360.9 -> 2333.6).
         // SAFETY: the caller's.
-        let amp = unsafe { any_in::<{ Features::AMP.bits() }, WIDE>(href, mark + 1, href.len()) };
-        let single = !amp;
+        let single =
+            !unsafe { any_in::<{ Features::AMP.bits() }, WIDE>(href, mark + 1, href.len()) };
         let mark = out.len();
         let outcome = params_outcome(canon, host, query, single, scratch, out);
         match query_fate(rules, &outcome, query, &out[mark..], &mut fired) {

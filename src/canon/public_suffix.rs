@@ -100,15 +100,9 @@ pub(crate) fn may_be_public_suffix_at(bytes: &[u8], start: usize, end: usize) ->
 fn dot_lanes(window: &[u8; 16]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        // SAFETY: SSE2 is part of the x86_64 baseline, and the load reads
-        // the 16 bytes of `window`.
-        unsafe {
-            let v = _mm_loadu_si128(window.as_ptr().cast());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8))) as u32
-        }
+        // One window: the first answers.
+        super::classify::find_in_windows(window, 0, [b'.'], |_, [dots]| Some(dots))
+            .expect("one window")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -547,7 +547,7 @@ fn padded_prefix(bytes: &[u8], start: usize, end: usize) -> u64 {
         word
     } else {
         // Keep the `n` bytes in range, the high ones.
-        word & !(u64::MAX.checked_shr(8 * n as u32).unwrap_or(0))
+        word & !(u64::MAX >> (8 * n))
     }
 }
 
