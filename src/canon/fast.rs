@@ -555,6 +555,17 @@ impl<'a> Bare<'a> {
         }
     }
 
+    /// The same URL with its href cut to the first `end` bytes (its query
+    /// or fragment left out; the host and path stay within them).
+    #[inline(always)]
+    pub(super) fn cut_to(&self, end: usize) -> Bare<'a> {
+        Bare {
+            href: &self.href[..end],
+            host: self.host.clone(),
+            ..*self
+        }
+    }
+
     /// The part of `href` a [`Bare`] URL writes, and its
     /// [`slash_start`](Bare::slash_start) (`path_start` is where the path
     /// starts): all of it, or the part before a fragment `drop-fragment`
@@ -636,11 +647,7 @@ impl<'a> Bare<'a> {
         {
             return None;
         }
-        let head = Bare {
-            href: &href[..mark],
-            host: self.host.clone(),
-            ..*self
-        };
+        let head = self.cut_to(mark);
         let start = out.len();
         // SAFETY: the caller's.
         let Verdict::Done(mut fired) = (unsafe { head.apply::<W, WIDE>(rules, out) }) else {
@@ -1277,7 +1284,7 @@ fn params_outcome(
 }
 
 /// What becomes of a query once the parameter rules have run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum QueryFate {
     /// It stays as it was.
     Keep,

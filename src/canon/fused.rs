@@ -376,11 +376,7 @@ unsafe fn query<const W: u8, const WIDE: bool>(
     }
     let rules = plan.rules();
     let kept = Bare::unfragmented(rules, input.href, fragment)?;
-    let bare = Bare {
-        href: kept,
-        host: input.host.clone(),
-        ..*input
-    };
+    let bare = input.cut_to(kept.len());
     // SAFETY: the caller's.
     let mut fired = unsafe { bare.apply_query::<W, WIDE>(canon, rules, mark, scratch, out)? };
     fired.insert_if(Rule::DropFragment, kept.len() < input.href.len());
