@@ -127,6 +127,15 @@ for dirpath, _, files in os.walk(regressions):
 EOF
 }
 
+# Runs the fuzzer binary of target $1 with the rest as arguments, the
+# limits every run shares added, at the lowest priority.
+libfuzzer() {
+  local target=$1
+  shift
+  ASAN_OPTIONS=detect_odr_violation=0 nice -n 19 "$bin_dir/$target" "$@" \
+    -max_len=4096 -timeout=10 -rss_limit_mb=2048
+}
+
 failed=()
 summary=()
 for target in "${targets[@]}"; do
@@ -141,9 +150,7 @@ for target in "${targets[@]}"; do
     rm -rf "$merged"
     mkdir -p "$merged"
     echo "merging $target's corpus: $files files, more than $max_corpus (log: $log.merge)"
-    if ASAN_OPTIONS=detect_odr_violation=0 nice -n 19 "$bin_dir/$target" -merge=1 \
-      "$merged" "$corpus" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-      >"$log.merge" 2>&1; then
+    if libfuzzer "$target" -merge=1 "$merged" "$corpus" >"$log.merge" 2>&1; then
       rm -rf "$corpus"
       mv "$merged" "$corpus"
       echo "  kept $(ls "$corpus" | wc -l) files"
@@ -156,13 +163,10 @@ for target in "${targets[@]}"; do
   echo "fuzzing $target for ${seconds}s ($(ls "$corpus" | wc -l) corpus files), log: $log"
   start=$(date +%s)
   status=0
-  ASAN_OPTIONS=detect_odr_violation=0 nice -n 19 "$bin_dir/$target" "$corpus" \
+  libfuzzer "$target" "$corpus" \
     -artifact_prefix="$artifacts/" \
     -dict=fuzz/url.dict \
     -max_total_time="$seconds" \
-    -max_len=4096 \
-    -timeout=10 \
-    -rss_limit_mb=2048 \
     -print_final_stats=1 \
     >"$log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
