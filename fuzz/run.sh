@@ -153,7 +153,6 @@ for target in "${targets[@]}"; do
     if libfuzzer "$target" -merge=1 "$merged" "$corpus" >"$log.merge" 2>&1; then
       rm -rf "$corpus"
       mv "$merged" "$corpus"
-      echo "  kept $(ls "$corpus" | wc -l) files"
     else
       rm -rf "$merged"
       echo "  merge failed; fuzzing the whole corpus"

@@ -559,6 +559,7 @@ impl<'a> Bare<'a> {
     /// or fragment left out; the host and path stay within them).
     #[inline(always)]
     pub(super) fn cut_to(&self, end: usize) -> Bare<'a> {
+        debug_assert!(self.host.end <= end && self.slash_start <= end);
         Bare {
             href: &self.href[..end],
             host: self.host.clone(),
