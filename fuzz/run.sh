@@ -153,13 +153,14 @@ for target in "${targets[@]}"; do
     if libfuzzer "$target" -merge=1 "$merged" "$corpus" >"$log.merge" 2>&1; then
       rm -rf "$corpus"
       mv "$merged" "$corpus"
+      files=$(ls "$corpus" | wc -l)
     else
       rm -rf "$merged"
       echo "  merge failed; fuzzing the whole corpus"
     fi
   fi
   before=$(ls "$artifacts" | sort)
-  echo "fuzzing $target for ${seconds}s ($(ls "$corpus" | wc -l) corpus files), log: $log"
+  echo "fuzzing $target for ${seconds}s ($files corpus files), log: $log"
   start=$(date +%s)
   status=0
   libfuzzer "$target" "$corpus" \
