@@ -203,3 +203,79 @@ fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
         "example,a)/x?utm_source=1\nexample,a)/x\nexample,b)/\n\n"
     );
 }
+
+#[test]
+fn original_writes_kept_lines_as_they_were_read() {
+    let log = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
+               2026 404 2 http://a.example/x/ P ref\n\
+               2026 200 3 http://b.example/ - -\n\
+               bad line\n\
+               2026 301 4 HTTP://B.EXAMPLE - x\n";
+    // The keys are those of the test above; the lines that stay are the
+    // input's, byte for byte.
+    let args = ["--field", "4", "--profile", "aggressive", "--dedup"];
+    assert_eq!(
+        ok(&[&args[..], &["--original"]].concat(), log),
+        "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
+         2026 200 3 http://b.example/ - -\n\
+         bad line\n"
+    );
+    // Invalid lines dropped too: a filter that rewrites nothing.
+    assert_eq!(
+        ok(
+            &[
+                &args[..],
+                &["--original", "--on-invalid=skip", "--only-field"]
+            ]
+            .concat(),
+            log
+        ),
+        "http://www.A.example/x?utm_source=1\nhttp://b.example/\n"
+    );
+    // --explain still says which rules made the key.
+    assert_eq!(
+        ok(&["--profile", "aggressive", "--original", "--explain"], INPUT),
+        "https://www.Example.com/a/?utm_source=x&b=2&a=1#f\tstrip-www,strip-trailing-slash,strip-tracking,sort-query,drop-fragment\n\
+         http://example.com/a?a=1&b=2\t-\n\
+         https://www.example.com/a/?b=2&a=1\tstrip-www,strip-trailing-slash,sort-query\n\
+         not a url\n\
+         HTTPS://EXAMPLE.COM/a?a=1&b=2\t-\n"
+    );
+    // Without --original the same run writes the normalized URLs; with it,
+    // every valid line is the input line (whatever the profile and form).
+    for form in ["url", "surt", "ssurt"] {
+        let out = ok(&["--output", form, "--original"], INPUT);
+        assert_eq!(out, INPUT, "--output {form}");
+    }
+}
+
+#[test]
+fn original_dedups_a_sorted_cdx_by_the_surt_of_its_url() {
+    // CDX (CDX N b a m s k r M S V g): the key, the capture time, the
+    // original URL. Sorted by key, several captures per URL; the header has
+    // no URL in field 3 and stays.
+    let cdx = " CDX N b a m s k r M S V g\n\
+               com,example)/ 20200101000000 http://example.com/ text/html 200 AAA - - 10 0 a.warc.gz\n\
+               com,example)/ 20210101000000 http://www.example.com/ text/html 200 BBB - - 10 9 a.warc.gz\n\
+               com,example)/a?b=1&c=2 20200101000000 http://example.com/a?c=2&b=1 text/html 200 CCC - - 10 19 a.warc.gz\n\
+               com,example)/a?b=1&c=2 20200202000000 http://example.com/a?b=1&c=2 text/html 200 DDD - - 10 29 a.warc.gz\n\
+               org,example)/ 20200101000000 https://example.org/ text/html 200 EEE - - 10 39 b.warc.gz\n";
+    let out = ok(
+        &[
+            "--field",
+            "3",
+            "--output",
+            "surt",
+            "--dedup",
+            "--assume-sorted",
+            "--original",
+        ],
+        cdx,
+    );
+    let lines: Vec<&str> = cdx.lines().collect();
+    let expected: String = [0, 1, 3, 5]
+        .iter()
+        .flat_map(|&i| [lines[i], "\n"])
+        .collect();
+    assert_eq!(out, expected);
+}

@@ -127,7 +127,8 @@ pub struct NormalizeArgs {
 
     /// Write only the first line for each distinct URL (or key, with
     /// --output surt), in input order. With --field, whole lines are kept
-    /// or dropped by their URL field.
+    /// or dropped by their URL field. Lines without a valid URL have no
+    /// key and are all written (--on-invalid=skip drops them).
     #[arg(long)]
     pub dedup: bool,
 
@@ -140,6 +141,12 @@ pub struct NormalizeArgs {
     /// adjacent duplicates are dropped, in constant memory.
     #[arg(long, requires = "dedup")]
     pub assume_sorted: bool,
+
+    /// Write each line with a valid URL as it was read, not normalized: the
+    /// normalized URL (or key) only decides --dedup and --on-invalid. With
+    /// --only-field, the field as it was read.
+    #[arg(long)]
+    pub original: bool,
 
     /// Append a tab and the names of the rules that changed each URL
     /// (`-` for none), to see why two URLs collapsed.

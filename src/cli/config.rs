@@ -195,6 +195,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         canon,
         dedup: a.dedup,
         explain: a.explain,
+        original: a.original,
     };
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {

@@ -199,6 +199,34 @@ pub struct Options {
     /// Append a tab and the comma-separated names of the rules that changed
     /// the URL (`-` when none did) to every valid line.
     pub explain: bool,
+    /// Write valid lines as they were read (with [`FieldOutput::Field`],
+    /// the field as it was read): the normalized URL is then only the
+    /// [`dedup`](Options::dedup) key and the test of validity, so that
+    /// duplicates and invalid lines can be dropped from a log or a CDX file
+    /// without rewriting the lines that stay.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::normalize::{Normalizer, Options, OnInvalid};
+    /// use normurl::pipeline::{Input, Pipeline, Sinks};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("urls.txt");
+    /// std::fs::write(&path, "HTTP://Example.COM/a\nnot a url\nhttp://example.com/a\n")?;
+    /// let options = Options {
+    ///     original: true,
+    ///     on_invalid: OnInvalid::Skip,
+    ///     ..Options::default()
+    /// };
+    /// let pipeline = Pipeline::builder().build(Normalizer::new(options));
+    /// let mut out = Vec::new();
+    /// pipeline.run(vec![Input::path(&path)], Sinks::new("<stdout>", &mut out))?;
+    /// // The lines with a valid URL, as they were written.
+    /// assert_eq!(out, b"HTTP://Example.COM/a\nhttp://example.com/a\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub original: bool,
 }
 
 /// The [`Transform`] that normalizes the URL of every line; see the
@@ -461,7 +489,13 @@ impl Normalizer {
             }
         };
         let key = o.dedup.then(|| key_hash(&data[start..]));
-        if splice {
+        if o.original {
+            // The URL was written for its key and to know it is valid;
+            // the line (or field) goes out as it came in.
+            data.truncate(before);
+            let whole = splice || matches!(o.select, Select::Line);
+            data.extend_from_slice(if whole { line } else { &line[field] });
+        } else if splice {
             data.extend_from_slice(&line[field.end..]);
         }
         if o.explain {

@@ -350,4 +350,44 @@ proptest! {
         prop_assert_eq!(summary.output_records, s.lines);
         prop_assert_eq!(a.out.bytes().filter(|&b| b == b'\n').count() as u64, s.lines);
     }
+
+    /// `original`: with `keep` the output is the input, byte for byte
+    /// (overlong lines too); with `skip`, the input lines that the
+    /// normalizing run keeps, unchanged.
+    #[test]
+    fn original_writes_input_lines(
+        input in prop::collection::vec(prop::sample::select(b"h:/.a%A\xC3\xA9\xFF \t\n\n[]?#".to_vec()), 0..300),
+        threads in 1usize..=4,
+        batch in 1usize..64,
+    ) {
+        let original = |on_invalid| Options { original: true, on_invalid, ..Options::default() };
+        let lines: Vec<&[u8]> = if input.is_empty() {
+            Vec::new()
+        } else {
+            input.strip_suffix(b"\n").unwrap_or(&input).split(|&b| b == b'\n').collect()
+        };
+        let text = |lines: &[&[u8]]| -> String {
+            lines.iter().map(|l| format!("{}\n", String::from_utf8_lossy(l))).collect()
+        };
+        let keep = run_with(&input, original(OnInvalid::Keep), threads, batch, 40);
+        prop_assert_eq!(&keep.out, &text(&lines));
+        // Which lines are invalid, from the normalizing run's rejects.
+        let reference = Options { rejects: true, ..Options::default() };
+        let reference = run_with(&input, reference, 1, 1 << 20, 40);
+        let invalid: std::collections::HashSet<usize> = reference
+            .rejects
+            .lines()
+            .filter_map(|entry| entry.split('\t').next()?.parse().ok())
+            .collect();
+        let valid: Vec<&[u8]> = lines
+            .iter()
+            .enumerate()
+            .filter(|&(i, line)| !line.is_empty() && !invalid.contains(&(i + 1)))
+            .map(|(_, &line)| line)
+            .collect();
+        let skip = run_with(&input, original(OnInvalid::Skip), threads, batch, 40);
+        prop_assert_eq!(&skip.out, &text(&valid));
+        let s = skip.summary.unwrap().stats;
+        prop_assert_eq!(s.valid as usize, valid.len());
+    }
 }
