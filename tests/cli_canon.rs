@@ -171,13 +171,16 @@ fn bad_names_are_usage_errors() {
     }
 }
 
+/// A crawl.log-like input: the URL is field 4.
+const LOG: &str = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
+                   2026 404 2 http://a.example/x/ P ref\n\
+                   2026 200 3 http://b.example/ - -\n\
+                   bad line\n\
+                   2026 301 4 HTTP://B.EXAMPLE - x\n";
+
 #[test]
 fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
-    let log = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
-               2026 404 2 http://a.example/x/ P ref\n\
-               2026 200 3 http://b.example/ - -\n\
-               bad line\n\
-               2026 301 4 HTTP://B.EXAMPLE - x\n";
+    let log = LOG;
     // Lines 2 and 5 have the key of lines 1 and 3: dropped whole, the
     // rest of each kept line byte for byte.
     assert_eq!(
@@ -206,11 +209,7 @@ fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
 
 #[test]
 fn original_writes_kept_lines_as_they_were_read() {
-    let log = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
-               2026 404 2 http://a.example/x/ P ref\n\
-               2026 200 3 http://b.example/ - -\n\
-               bad line\n\
-               2026 301 4 HTTP://B.EXAMPLE - x\n";
+    let log = LOG;
     // The keys are those of the test above; the lines that stay are the
     // input's, byte for byte.
     let args = ["--field", "4", "--profile", "aggressive", "--dedup"];
