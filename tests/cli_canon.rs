@@ -180,11 +180,10 @@ const LOG: &str = "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
 
 #[test]
 fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
-    let log = LOG;
     // Lines 2 and 5 have the key of lines 1 and 3: dropped whole, the
     // rest of each kept line byte for byte.
     assert_eq!(
-        ok(&["--field", "4", "--profile", "aggressive", "--dedup"], log),
+        ok(&["--field", "4", "--profile", "aggressive", "--dedup"], LOG),
         "2026 200 1 http://a.example/x - -\n\
          2026 200 3 http://b.example/ - -\n\
          bad line\n"
@@ -201,7 +200,7 @@ fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
                 "--dedup",
                 "--only-field"
             ],
-            log
+            LOG
         ),
         "example,a)/x?utm_source=1\nexample,a)/x\nexample,b)/\n\n"
     );
@@ -209,12 +208,11 @@ fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
 
 #[test]
 fn original_writes_kept_lines_as_they_were_read() {
-    let log = LOG;
     // The keys are those of the test above; the lines that stay are the
     // input's, byte for byte.
     let args = ["--field", "4", "--profile", "aggressive", "--dedup"];
     assert_eq!(
-        ok(&[&args[..], &["--original"]].concat(), log),
+        ok(&[&args[..], &["--original"]].concat(), LOG),
         "2026 200 1 http://www.A.example/x?utm_source=1 - -\n\
          2026 200 3 http://b.example/ - -\n\
          bad line\n"
@@ -227,7 +225,7 @@ fn original_writes_kept_lines_as_they_were_read() {
                 &["--original", "--on-invalid=skip", "--only-field"]
             ]
             .concat(),
-            log
+            LOG
         ),
         "http://www.A.example/x?utm_source=1\nhttp://b.example/\n"
     );

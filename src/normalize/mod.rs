@@ -394,6 +394,21 @@ impl Normalizer {
         }
     }
 
+    /// What of `line` is written when it is written as it was read (an
+    /// invalid line with [`OnInvalid::Keep`], any line with
+    /// [`Options::original`]): the URL field with [`FieldOutput::Field`]
+    /// (nothing when the line lacks it, `field` being `None`), else the
+    /// whole line.
+    fn as_read<'l>(&self, line: &'l [u8], field: Option<Range<usize>>) -> &'l [u8] {
+        match self.options.select {
+            Select::Field {
+                output: FieldOutput::Field,
+                ..
+            } => field.map_or(&[][..], |r| &line[r]),
+            _ => line,
+        }
+    }
+
     /// Handles a line that gave no URL. `field` is the URL field's range,
     /// if the line has that field.
     fn invalid(
@@ -412,14 +427,7 @@ impl Normalizer {
         }
         match self.options.on_invalid {
             OnInvalid::Keep => {
-                let kept = match self.options.select {
-                    Select::Field {
-                        output: FieldOutput::Field,
-                        ..
-                    } => field.map_or(&[][..], |r| &line[r]),
-                    _ => line,
-                };
-                out.data().extend_from_slice(kept);
+                out.data().extend_from_slice(self.as_read(line, field));
                 Ok(Outcome::Emit)
             }
             OnInvalid::Empty => Ok(Outcome::Emit),
@@ -490,11 +498,9 @@ impl Normalizer {
         };
         let key = o.dedup.then(|| key_hash(&data[start..]));
         if o.original {
-            // The URL was written for its key and to know it is valid;
-            // the line (or field) goes out as it came in.
+            // The URL was written for its key and to know it is valid.
             data.truncate(before);
-            let whole = splice || matches!(o.select, Select::Line);
-            data.extend_from_slice(if whole { line } else { &line[field] });
+            data.extend_from_slice(self.as_read(line, Some(field)));
         } else if splice {
             data.extend_from_slice(&line[field.end..]);
         }
