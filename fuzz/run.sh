@@ -50,7 +50,7 @@ max_corpus=${NORMURL_FUZZ_MAX_CORPUS:-30000}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse idempotence differential canon pipeline)
+  targets=(parse idempotence differential canon pipeline command)
 fi
 export RUSTC_BOOTSTRAP=1
 

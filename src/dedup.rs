@@ -254,6 +254,49 @@ impl Deduper {
     }
 }
 
+/// The pipeline's dedup hook: a `Deduper` is the writer's
+/// [`KeyFilter`](crate::pipeline::KeyFilter), as for `normurl --dedup`.
+/// [`KeyFilter::finish`](crate::pipeline::KeyFilter::finish) returns the
+/// records dropped and leaves a fresh deduper with the same configuration.
+///
+/// # Example
+///
+/// ```
+/// use normurl::dedup::{DedupConfig, Deduper};
+/// use normurl::normalize::{Normalizer, Options};
+/// use normurl::pipeline::{Input, Pipeline, Sinks};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("urls.txt");
+/// std::fs::write(&path, "http://A.example/\nhttp://a.example\nhttp://b.example/\n")?;
+/// let options = Options { dedup: true, ..Options::default() };
+/// let pipeline = Pipeline::builder().build(Normalizer::new(options));
+/// let mut dedup = Deduper::new(DedupConfig::default());
+/// let mut out = Vec::new();
+/// let summary = pipeline.run(
+///     vec![Input::path(&path)],
+///     Sinks::new("<stdout>", &mut out).key_filter(&mut dedup),
+/// )?;
+/// assert_eq!(out, b"http://a.example/\nhttp://b.example/\n");
+/// assert_eq!(summary.deduplicated, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl crate::pipeline::KeyFilter for Deduper {
+    fn offer(&mut self, key: u128, record: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
+        Deduper::offer(self, key, record, out).map(|_| ())
+    }
+
+    fn pass(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
+        Deduper::pass(self, bytes, out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<u64> {
+        let fresh = Deduper::new(self.config.clone());
+        let stats = std::mem::replace(self, fresh).finish(out)?;
+        Ok(stats.dropped)
+    }
+}
+
 impl Spill {
     fn create(temp_dir: Option<&Path>) -> io::Result<Spill> {
         let dir = TempDir::new(temp_dir)?;

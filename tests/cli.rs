@@ -274,6 +274,31 @@ fn long_lines_need_no_memory_and_are_invalid() {
         )
         .ok();
         assert_eq!(ran.out(), "http://b.example/\nhttp://c.example/\n");
+        // A long line that stops a `fail` run is recorded whole too, however
+        // the reader's batches cut it (once, only as much as the first
+        // batch held).
+        for batch in ["1", "100", "1K", "1M"] {
+            let ran = run(
+                &[
+                    "-j",
+                    j,
+                    "--max-line-bytes=1K",
+                    "--batch-bytes",
+                    batch,
+                    "--on-invalid=fail",
+                    "--rejects",
+                    rejects,
+                ],
+                input.as_bytes(),
+            );
+            assert_eq!(ran.code, Some(1), "--batch-bytes {batch}");
+            assert_eq!(ran.out(), "http://b.example/\n", "--batch-bytes {batch}");
+            assert_eq!(
+                std::fs::read_to_string(rejects).unwrap(),
+                format!("2\tline-too-long\t{long}\n"),
+                "--batch-bytes {batch}"
+            );
+        }
     }
     // The default limit (1 MiB) accepts it.
     let ran = run(&[], input.as_bytes()).ok();

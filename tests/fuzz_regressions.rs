@@ -4,7 +4,8 @@
 //! - Every file in tests/data/fuzz-regressions/TARGET/ (fuzz/run.sh copies
 //!   each crash there) goes through the `parse`, `idempotence` and `canon`
 //!   checks, and the files of `differential/` through the differential
-//!   check too; the files of `pipeline/` go through the pipeline check.
+//!   check too; the files of `pipeline/` go through the pipeline check,
+//!   and those of `command/` through the command check.
 //! - Pathological inputs (100k `../` segments, 100k nested `%25`, huge
 //!   ports, long IPv6 forms, 10k `@`, a 1 MB host, lone `%`, ...) go through
 //!   every URL check (parse, idempotence, differential, canon), and each
@@ -22,7 +23,7 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use fuzz::{canon, differential, idempotence, parse, pipeline, Case};
+use fuzz::{canon, command, differential, idempotence, parse, pipeline, Case};
 use normurl::canon::{Canonicalizer, Profile};
 use normurl::Url;
 
@@ -84,9 +85,13 @@ fn replay_fuzz_regressions() {
         for file in &files {
             let data = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             let result = catch_unwind(|| {
+                // A configuration and a file, not a URL.
                 if target == "pipeline" {
-                    // A configuration and a file, not a URL.
                     let _ = pipeline::check(&data);
+                    return;
+                }
+                if target == "command" {
+                    let _ = command::check(&data);
                     return;
                 }
                 parse::check(&data);
@@ -448,6 +453,56 @@ fn pipeline_parallel_equals_sequential_on_odd_files() {
     assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
 }
 
+/// The command target's check on hand-picked files with every value of its
+/// option byte (canonicalizer, explain, original, rejects, dedup mode and
+/// spill limit), each with other field selections, `--on-invalid`,
+/// invalid-UTF-8 policies, `--base`, thread counts and batch sizes.
+#[test]
+fn command_check_covers_every_option() {
+    let files: [&[u8]; 6] = [
+        b"",
+        b"HTTP://A.example/x/../y\r\nnot a url\n\nhttp://a.example/y#z\nfoo:bar",
+        b"\xEF\xBB\xBFa\tHTTP://WWW.A.example/?b=2&a=1\t../c\nb\thttp://a.example/?a=1&b=2\t/d\nc\n",
+        b"1 2  http://h/%7e?utm_source=x   http://h/\n \t\n1 2 3\n1 2 h:\xff\xfe x\n",
+        b"http://a.example/\nhttp://b.example/\nhttp://a.example/\nhttp://a.example/\nhttp://c.example/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\nhttp://b.example/\n",
+        b"\x1f\x8b\x08\x00truncated gzip",
+    ];
+    // Field selections: the whole line; field 2 by tab, writing the field;
+    // field 3 by tab, writing the line, base field 2; field 3 by blanks,
+    // writing the field; field 1 by space, base field 1; field 2 by
+    // blanks, base field 3.
+    let selects = [0u8, 41, 153, 69, 85, 245];
+    // Each option byte with two of the files (each canonicalizer meets
+    // every file), the other bytes varying with it.
+    for flags in 0..=255u8 {
+        for f in [usize::from(flags) % 6, (usize::from(flags) + 3) % 6] {
+            let i = usize::from(flags) + f;
+            let policies = (i * 5 % 24) as u8; // --on-invalid, UTF-8, --base
+            let max_record = [255, 3, 40, 7][i / 16 % 4];
+            let config = [
+                (i % 4) as u8,              // threads
+                [0, 2, 15, 255][i / 4 % 4], // batch bytes
+                max_record,
+                policies,
+                selects[i % selects.len()],
+                flags,
+            ];
+            command::check(&[&config[..], files[f]].concat());
+        }
+    }
+    // The check returns the reference's real output: wayback SURT keys,
+    // exact dedup (spilling in the parallel run), invalid lines skipped.
+    let out = command::check(&[&[1, 0, 255, 2, 0, 3 | 1 << 5][..], files[4]].concat());
+    let surts = format!("example,a)/\nexample,b)/\nexample,c)/{}\n", "a".repeat(88));
+    assert_eq!(String::from_utf8_lossy(&out), surts);
+    // Original, keep, the field of a tab-separated line, as read.
+    let out = command::check(&[&[3, 1, 255, 0, 41, 8][..], files[2]].concat());
+    assert_eq!(
+        out,
+        b"HTTP://WWW.A.example/?b=2&a=1\nhttp://a.example/?a=1&b=2\n\n"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Bugs found by fuzzing, fixed. A bug not yet fixed gets an `#[ignore]`d
 // test here, and its input stays out of tests/data/fuzz-regressions (whose
@@ -521,4 +576,23 @@ fn canon_trim_host_dots_file_localhost() {
         let url = Url::parse(input).expect("parses");
         canon::check_url(&url);
     }
+}
+
+/// src/pipeline (writer.rs, `write_side`) with src/normalize: with
+/// `--on-invalid fail` and `--rejects`, the rejects entry of an over-long
+/// line that stops the run holds the part of the line that the reader had
+/// cut off when the line went over the limit, which depends on
+/// `--batch-bytes`: `normurl --on-invalid fail --rejects r.tsv
+/// --max-line-bytes 1 -j 1` on `abcd\n` writes `1 TAB line-too-long TAB
+/// abc` with `--batch-bytes 1` to 3 and `... abcd` with 4 or more (the
+/// whole line, as with `keep`, `empty` and `skip`). Output and error are
+/// the same. (Found by `command_check_covers_every_option` when the
+/// command check was written.)
+/// Expected: the entry does not depend on the batch size (or on `-j`).
+/// Fixed: with rejects, the stop waits for the line's last piece, so the
+/// entry holds the whole line (`Normalizer::overlong`).
+#[test]
+fn command_fail_rejects_overlong_line_by_batch() {
+    // Threads 1, batch 1 byte, max line 1 byte, fail, whole line, rejects.
+    command::check(b"\x00\x00\x00\x03\x00\x10abcd\n");
 }

@@ -14,18 +14,25 @@ for the differential check).
 
 # Input format
 
-A fuzz input is arbitrary bytes. For the URL targets (all but `pipeline`,
-see its module), up to the first `0xFF` byte they are the input string;
+A fuzz input is arbitrary bytes. For the URL targets (all but `pipeline`
+and `command`), up to the first `0xFF` byte they are the input string;
 after it, the base URL string (see [`Case::from_bytes`]).
 `0xFF` never occurs in UTF-8, so the split costs the fuzzer no string it
 could otherwise write. Invalid UTF-8 is replaced by U+FFFD, as a caller
 decoding bytes lossily would.
+
+For `pipeline` and `command`, the first bytes choose a configuration and
+the rest is a file for the pipeline (see their modules): `pipeline` runs the
+`normurl` command's transform with the default options, `command` with any
+options (field selection, base, canonicalizer, explain, original, rejects,
+dedup), both comparing the parallel run with the sequential one.
 
 Run the targets with `fuzz/run.sh` (see there for the corpus and the
 dictionary).
 */
 
 pub mod canon;
+pub mod command;
 pub mod differential;
 pub mod idempotence;
 pub mod parse;
@@ -105,5 +112,28 @@ impl Components {
         let _ = writeln!(s, "fragment: {:?}", url.fragment());
         let _ = writeln!(s, "has_opaque_path: {:?}", url.has_opaque_path());
         Components(s)
+    }
+}
+
+/// A temporary file holding a fuzz input, for the targets that run the
+/// pipeline on a file; removed on drop. Named by target, process and a
+/// counter, so tests running in parallel threads do not share one.
+pub struct TempFile(pub std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(target: &str, content: &[u8]) -> TempFile {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let name = format!("normurl-fuzz-{target}-{}-{n}", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }

@@ -14,10 +14,10 @@
 //! batch size. Output, summary (records, bytes, stats) and error must be
 //! equal.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use normurl::normalize::{InvalidUtf8, Normalizer, OnInvalid, Options};
 use normurl::pipeline::{Input, Pipeline, Sinks};
+
+use super::TempFile;
 
 /// The configuration of the parallel run.
 #[derive(Clone, Copy, Debug)]
@@ -58,7 +58,7 @@ pub fn check(data: &[u8]) -> Vec<u8> {
 /// Runs `content` sequentially and with `config`, compares, and returns
 /// the output.
 pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
-    let file = TempFile::new(content);
+    let file = TempFile::new("pipeline", content);
     let run = |threads: usize, batch_bytes: Option<usize>| {
         let options = Options {
             on_invalid: config.on_invalid,
@@ -93,25 +93,4 @@ pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
         );
     }
     sequential.0
-}
-
-/// A temporary file, removed on drop. Named by process and a counter, so
-/// tests running in parallel threads do not share one.
-struct TempFile(std::path::PathBuf);
-
-impl TempFile {
-    fn new(content: &[u8]) -> TempFile {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let name = format!("normurl-fuzz-pipeline-{}-{n}", std::process::id());
-        let path = std::env::temp_dir().join(name);
-        std::fs::write(&path, content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }

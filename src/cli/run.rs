@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use normurl::dedup::Deduper;
 use normurl::normalize::Normalizer;
-use normurl::pipeline::{KeyFilter, Pipeline, Sinks};
+use normurl::pipeline::{Pipeline, Sinks};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
@@ -51,10 +51,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     if let Some((name, w)) = rejects.as_mut() {
         sinks = sinks.side(name.clone(), w);
     }
-    let mut dedup = cfg
-        .dedup
-        .clone()
-        .map(|c| DedupFilter(Some(Deduper::new(c))));
+    let mut dedup = cfg.dedup.clone().map(Deduper::new);
     if let Some(filter) = dedup.as_mut() {
         sinks = sinks.key_filter(filter);
     }
@@ -78,30 +75,4 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         })?;
     }
     Ok(())
-}
-
-/// `--dedup`: the writer's key filter is a [`Deduper`].
-struct DedupFilter(Option<Deduper>);
-
-impl KeyFilter for DedupFilter {
-    fn offer(&mut self, key: u128, record: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
-        match self.0.as_mut() {
-            Some(d) => d.offer(key, record, out).map(|_| ()),
-            None => Err(io::Error::other("dedup filter used after finish")),
-        }
-    }
-
-    fn pass(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
-        match self.0.as_mut() {
-            Some(d) => d.pass(bytes, out),
-            None => Err(io::Error::other("dedup filter used after finish")),
-        }
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<u64> {
-        match self.0.take() {
-            Some(d) => d.finish(out).map(|s| s.dropped),
-            None => Ok(0),
-        }
-    }
 }
