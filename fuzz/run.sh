@@ -159,6 +159,15 @@ for target in "${targets[@]}"; do
       echo "  merge failed; fuzzing the whole corpus"
     fi
   fi
+  # The pipeline targets run thread pools, built and dropped per input,
+  # whose worker threads exit after the input is done: LeakSanitizer's
+  # check between inputs then sees their thread-local storage (std's and
+  # crossbeam-channel's, freed by glibc's thread exit) as leaked. A real
+  # leak in them would also show as growing rss, which -rss_limit_mb catches.
+  leaks=()
+  case $target in
+    pipeline|command) leaks=(-detect_leaks=0) ;;
+  esac
   before=$(ls "$artifacts" | sort)
   echo "fuzzing $target for ${seconds}s ($files corpus files), log: $log"
   start=$(date +%s)
@@ -168,6 +177,7 @@ for target in "${targets[@]}"; do
     -dict=fuzz/url.dict \
     -max_total_time="$seconds" \
     -print_final_stats=1 \
+    "${leaks[@]}" \
     >"$log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')

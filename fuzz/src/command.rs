@@ -46,13 +46,11 @@ use std::path::Path;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile, SurtOptions};
 use normurl::dedup::{DedupConfig, DedupMode, Deduper};
-use normurl::normalize::{
-    Delimiter, FieldOutput, InvalidUtf8, Normalizer, OnInvalid, Options, Select, Stats,
-};
+use normurl::normalize::{Delimiter, FieldOutput, Normalizer, OnInvalid, Options, Select, Stats};
 use normurl::pipeline::{Format, Input, Pipeline, Sinks, Summary};
 use normurl::Url;
 
-use super::TempFile;
+use super::{pipeline, TempFile};
 
 /// The `--base` of configurations that set one: with a path, query and
 /// fragment, so that relative references of every kind resolve.
@@ -73,14 +71,9 @@ pub enum Canon {
 /// bytes.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
-    /// 1 to 4, for the parallel run.
-    pub threads: usize,
-    /// 1 to 256 bytes, for the parallel run.
-    pub batch_bytes: usize,
-    /// 1 to 256 bytes, for every run.
-    pub max_record_bytes: usize,
-    pub on_invalid: OnInvalid,
-    pub invalid_utf8: InvalidUtf8,
+    /// Threads, batch size and record limit of the parallel run, and the
+    /// two policies: the first four bytes, as for the `pipeline` target.
+    pub run: pipeline::Config,
     /// Whether `--base` is [`BASE`].
     pub base: bool,
     pub select: Select,
@@ -113,11 +106,7 @@ impl Config {
         };
         let flags = byte(5);
         let config = Config {
-            threads: 1 + byte(0) % 4,
-            batch_bytes: 1 + byte(1),
-            max_record_bytes: 1 + byte(2),
-            on_invalid: OnInvalid::ALL[byte(3) % OnInvalid::ALL.len()],
-            invalid_utf8: InvalidUtf8::ALL[(byte(3) / 4) % InvalidUtf8::ALL.len()],
+            run: pipeline::Config::from_bytes(data).0,
             base: byte(3) / 12 % 2 == 1,
             select,
             canon: [
@@ -156,8 +145,8 @@ impl Config {
         Options {
             select: self.select,
             base: self.base.then(|| Url::parse(BASE).expect("BASE parses")),
-            invalid_utf8: self.invalid_utf8,
-            on_invalid: self.on_invalid,
+            invalid_utf8: self.run.invalid_utf8,
+            on_invalid: self.run.on_invalid,
             rejects: self.rejects,
             canon,
             dedup,
@@ -223,8 +212,8 @@ pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
     let parallel = run(
         &file.0,
         &config,
-        config.threads,
-        Some(config.batch_bytes),
+        config.run.threads,
+        Some(config.run.batch_bytes),
         dedup.then_some(config.spill_limit),
     );
     if reference.observed() != parallel.observed() {
@@ -258,7 +247,7 @@ fn run(
     let mut builder = Pipeline::builder();
     builder
         .threads(threads)
-        .max_record_bytes(config.max_record_bytes);
+        .max_record_bytes(config.run.max_record_bytes);
     if let Some(n) = batch_bytes {
         builder.batch_bytes(n);
     }
@@ -296,7 +285,7 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     }
     let plain = Format::detect(content) == Format::Plain;
     let lines = input_lines(content);
-    let keep_all = config.on_invalid == OnInvalid::Keep && config.dedup.is_none();
+    let keep_all = config.run.on_invalid == OnInvalid::Keep && config.dedup.is_none();
     let summary = match &ran.result {
         Ok(s) => s,
         Err(_) if keep_all && plain => return Err("keep failed on a plain file".into()),
@@ -421,7 +410,7 @@ fn as_read<'l>(config: &Config, line: &'l [u8]) -> &'l [u8] {
             delimiter,
             output: FieldOutput::Field,
             ..
-        } if line.len() <= config.max_record_bytes => delimiter
+        } if line.len() <= config.run.max_record_bytes => delimiter
             .field(line, field.get())
             .map_or(&[][..], |r| &line[r]),
         _ => line,
