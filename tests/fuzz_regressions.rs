@@ -577,22 +577,3 @@ fn canon_trim_host_dots_file_localhost() {
         canon::check_url(&url);
     }
 }
-
-/// src/pipeline (writer.rs, `write_side`) with src/normalize: with
-/// `--on-invalid fail` and `--rejects`, the rejects entry of an over-long
-/// line that stops the run holds the part of the line that the reader had
-/// cut off when the line went over the limit, which depends on
-/// `--batch-bytes`: `normurl --on-invalid fail --rejects r.tsv
-/// --max-line-bytes 1 -j 1` on `abcd\n` writes `1 TAB line-too-long TAB
-/// abc` with `--batch-bytes 1` to 3 and `... abcd` with 4 or more (the
-/// whole line, as with `keep`, `empty` and `skip`). Output and error are
-/// the same. (Found by `command_check_covers_every_option` when the
-/// command check was written.)
-/// Expected: the entry does not depend on the batch size (or on `-j`).
-/// Fixed: with rejects, the stop waits for the line's last piece, so the
-/// entry holds the whole line (`Normalizer::overlong`).
-#[test]
-fn command_fail_rejects_overlong_line_by_batch() {
-    // Threads 1, batch 1 byte, max line 1 byte, fail, whole line, rejects.
-    command::check(b"\x00\x00\x00\x03\x00\x10abcd\n");
-}

@@ -94,7 +94,7 @@ impl Config {
         let select = match byte(4) {
             s if s % 4 == 0 => Select::Line,
             s => Select::Field {
-                field: nonzero(1 + s / 4 % 3),
+                field: NonZeroUsize::MIN.saturating_add(s / 4 % 3),
                 base_field: NonZeroUsize::new(s / 72),
                 delimiter: [
                     Delimiter::Byte(b'\t'),
@@ -154,10 +154,6 @@ impl Config {
             original: self.original,
         }
     }
-}
-
-fn nonzero(n: usize) -> NonZeroUsize {
-    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
 }
 
 /// Runs the check on the fuzz input `data`; returns the output.
