@@ -15,13 +15,14 @@ fn main() -> ExitCode {
     let args = cli::args::Args::parse();
     match cli::Config::from_args(args).and_then(cli::run) {
         Ok(()) => ExitCode::SUCCESS,
-        // Unix convention (ripgrep, xsv): a closed output ends quietly.
-        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            if e.has_message() {
+            let mut stderr = std::io::stderr().lock();
+            for message in e.messages() {
                 // Not eprintln!: it panics when stderr is closed.
-                let _ = writeln!(std::io::stderr(), "normurl: {e}");
+                let _ = writeln!(stderr, "normurl: {message}");
             }
+            // Unix convention (ripgrep, xsv): the main output's reader
+            // going away ends the run quietly, with status 0.
             ExitCode::from(e.exit_code())
         }
     }

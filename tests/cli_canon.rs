@@ -30,7 +30,7 @@ fn profiles_and_explain() {
         "https://example.com/a?a=1&b=2\tstrip-www,strip-trailing-slash,strip-tracking,sort-query,drop-fragment\n\
          http://example.com/a?a=1&b=2\t-\n\
          https://example.com/a?a=1&b=2\tstrip-www,strip-trailing-slash,sort-query\n\
-         not a url\n\
+         not a url\tinvalid:relative-without-base\n\
          https://example.com/a?a=1&b=2\t-\n"
     );
     // The default profile is the WHATWG serialization only.
@@ -235,7 +235,7 @@ fn original_writes_kept_lines_as_they_were_read() {
         "https://www.Example.com/a/?utm_source=x&b=2&a=1#f\tstrip-www,strip-trailing-slash,strip-tracking,sort-query,drop-fragment\n\
          http://example.com/a?a=1&b=2\t-\n\
          https://www.example.com/a/?b=2&a=1\tstrip-www,strip-trailing-slash,sort-query\n\
-         not a url\n\
+         not a url\tinvalid:relative-without-base\n\
          HTTPS://EXAMPLE.COM/a?a=1&b=2\t-\n"
     );
     // Without --original the same run writes the normalized URLs; with it,

@@ -152,6 +152,7 @@ impl Config {
             dedup,
             explain: self.explain,
             original: self.original,
+            sort_keys: dedup && self.dedup == Some(DedupMode::Adjacent),
         }
     }
 }
@@ -262,6 +263,11 @@ fn run(
     let mut sinks = Sinks::new("<stdout>", &mut out).side("rejects", &mut rejects);
     if let Some(f) = filter.as_mut() {
         sinks = sinks.key_filter(f);
+        // As `--assume-sorted` does; `unsorted` is compared with the rest
+        // of the summary.
+        if config.dedup == Some(DedupMode::Adjacent) {
+            sinks = sinks.check_order();
+        }
     }
     let result = pipeline
         .run(vec![Input::path(path)], sinks)

@@ -81,8 +81,9 @@ pub struct BenchArgs {
     /// Timed runs per measurement (the median is reported).
     #[arg(long, value_name = "N", default_value = "5")]
     pub runs: NonZeroUsize,
-    /// Threads of the all-thread measurement (0: all cores).
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    /// Threads of the all-thread measurement (0: all cores; at most 4 per
+    /// core and 256).
+    #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
 }
 
@@ -138,9 +139,16 @@ pub struct NormalizeArgs {
     pub dedup_memory: usize,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
-    /// adjacent duplicates are dropped, in constant memory.
+    /// adjacent duplicates are dropped, in constant memory. If the keys are
+    /// not in order (byte order, as `LC_ALL=C sort`), a warning names the
+    /// first line where the order breaks; the exit status stays 0.
     #[arg(long, requires = "dedup")]
     pub assume_sorted: bool,
+
+    /// With --assume-sorted: keys out of order are an error (exit status 1
+    /// after the run), not a warning.
+    #[arg(long, requires = "assume_sorted")]
+    pub check_sorted: bool,
 
     /// Write each line with a valid URL as it was read, not normalized: the
     /// normalized URL (or key) only decides --dedup and --on-invalid. With
@@ -149,7 +157,8 @@ pub struct NormalizeArgs {
     pub original: bool,
 
     /// Append a tab and the names of the rules that changed each URL
-    /// (`-` for none), to see why two URLs collapsed.
+    /// (`-` for none), to see why two URLs collapsed. A line without a URL
+    /// gets `invalid:REASON`, so every line has two more columns.
     #[arg(long)]
     pub explain: bool,
 
@@ -201,16 +210,20 @@ pub struct NormalizeArgs {
     pub rejects: Option<PathBuf>,
 
     /// Worker threads; 0 means one per core, 1 runs everything on one
-    /// thread.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    /// thread. At most 4 per core and 256 run (a larger N means that
+    /// many); the output is the same for every N.
+    #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
 
-    /// Print a summary to standard error at the end: lines, valid, invalid
-    /// by reason, bytes in and out, time, lines/s, MB/s.
+    /// Print a summary to standard error at the end (also when the run
+    /// stops early, or the reader of the output goes away): lines, valid,
+    /// invalid by reason, bytes in and out, time, lines/s, MB/s.
     #[arg(long)]
     pub stats: bool,
 
-    /// Write the same summary as JSON to FILE.
+    /// Write the same summary as JSON to FILE (created before the input is
+    /// read; written also when the run stops early, with the counts of
+    /// what was done).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
 
@@ -244,6 +257,16 @@ pub enum InvalidPolicy {
     Fail,
 }
 
+/// Parses a count such as `-j`'s: any decimal number, however large (it
+/// is clamped where it is used, never overflows).
+fn parse_count(s: &str) -> Result<usize, String> {
+    let digits = s.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("invalid number {s:?} (expected 0, 1, 2, ...)"));
+    }
+    Ok(digits.parse::<usize>().unwrap_or(usize::MAX))
+}
+
 /// Parses `1048576`, `64K`, `1M`, `1MiB`, `2G` (powers of 1024).
 fn parse_size(s: &str) -> Result<usize, String> {
     let t = s.trim();
@@ -272,6 +295,17 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Args::command().debug_assert();
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("0"), Ok(0));
+        assert_eq!(parse_count("2000"), Ok(2000));
+        assert_eq!(parse_count("9223372036854775807"), Ok(9223372036854775807));
+        assert_eq!(parse_count("99999999999999999999999"), Ok(usize::MAX));
+        assert!(parse_count("-1").is_err());
+        assert!(parse_count("").is_err());
+        assert!(parse_count("2x").is_err());
     }
 
     #[test]

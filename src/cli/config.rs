@@ -2,20 +2,20 @@
 //! option becomes an enum or a parsed value here, and every usage error is
 //! found here, before any input is read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
 use normurl::dedup::{DedupConfig, DedupMode};
 use normurl::normalize::{
     Delimiter, FieldOutput, InvalidUtf8, OnInvalid, Options as NormalizeOptions, Select,
 };
-use normurl::pipeline::Input;
+use normurl::pipeline::{self, Input};
 use normurl::Url;
 
 use super::args::{
     Args, BenchArgs, Command, InspectArgs, InvalidPolicy, NormalizeArgs, Utf8Policy,
 };
-use super::Failure;
+use super::{files, Failure};
 
 /// What to do.
 #[derive(Debug)]
@@ -42,6 +42,8 @@ pub struct Normalize {
     pub stats_json: Option<PathBuf>,
     /// `--dedup`: how, and with what memory.
     pub dedup: Option<DedupConfig>,
+    /// `--check-sorted`: keys out of order fail the run.
+    pub check_sorted: bool,
 }
 
 /// Where the output goes.
@@ -78,7 +80,7 @@ impl Config {
             })) => Ok(Config::Bench(Bench {
                 files,
                 runs: runs.get(),
-                threads: resolve_threads(threads),
+                threads: pipeline::threads_for(threads),
             })),
             Some(Command::Rules) => Ok(Config::Rules),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
@@ -127,31 +129,30 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         Some(p) if p.as_os_str() == "-" => Target::Stdout,
         Some(p) => Target::File(p),
     };
-    for path in [
-        Some(&output).and_then(target_path),
-        a.rejects.as_deref(),
-        a.stats_json.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        if inputs
-            .iter()
-            .any(|i| matches!(i, Input::Path(p) if same_file(p, path)))
-        {
-            return Err(Failure::Usage(format!(
-                "{} is both an input and an output; it would be truncated before it is read",
-                path.display()
-            )));
+    let mut outputs = vec![match &output {
+        Target::Stdout => files::Named {
+            label: "standard output".to_string(),
+            path: None,
+        },
+        Target::File(p) => files::Named {
+            label: format!("-o {}", p.display()),
+            path: Some(p),
+        },
+    }];
+    for (option, path) in [("--rejects", &a.rejects), ("--stats-json", &a.stats_json)] {
+        if let Some(p) = path {
+            outputs.push(files::Named {
+                label: format!("{option} {}", p.display()),
+                path: Some(p),
+            });
         }
     }
-    // Batches and record pieces are addressed with 32-bit offsets.
-    const MAX_BYTES: usize = 1 << 30;
+    files::check(&inputs, &outputs)?;
     for (option, value) in [
         ("--max-line-bytes", a.max_line_bytes),
         ("--batch-bytes", a.batch_bytes),
     ] {
-        if value > MAX_BYTES {
+        if value > pipeline::MAX_BATCH_BYTES {
             return Err(Failure::Usage(format!("{option} must be at most 1G")));
         }
     }
@@ -196,6 +197,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         dedup: a.dedup,
         explain: a.explain,
         original: a.original,
+        sort_keys: a.assume_sorted,
     };
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
@@ -214,10 +216,11 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         max_line_bytes: a.max_line_bytes,
         batch_bytes: a.batch_bytes,
         rejects: a.rejects,
-        threads: resolve_threads(a.threads),
+        threads: pipeline::threads_for(a.threads),
         stats: a.stats,
         stats_json: a.stats_json,
         dedup,
+        check_sorted: a.check_sorted,
     })
 }
 
@@ -274,21 +277,6 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
     Ok((!plain).then_some(canon))
 }
 
-fn target_path(t: &Target) -> Option<&Path> {
-    match t {
-        Target::Stdout => None,
-        Target::File(p) => Some(p),
-    }
-}
-
-/// 0 means one thread per core.
-fn resolve_threads(n: usize) -> usize {
-    match n {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
-
 /// `-d`: one byte, or the escapes `\t`, `\0`, `\\`, or the names `tab`,
 /// `space`.
 fn parse_delimiter(s: &str, terminator: u8) -> Result<u8, Failure> {
@@ -310,25 +298,6 @@ fn parse_delimiter(s: &str, terminator: u8) -> Result<u8, Failure> {
         )));
     }
     Ok(byte)
-}
-
-/// Whether `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => false,
-        }
-    }
 }
 
 #[cfg(test)]

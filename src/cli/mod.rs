@@ -5,6 +5,7 @@
 pub mod args;
 mod bench;
 mod config;
+mod files;
 mod inspect;
 mod json;
 mod progress;
@@ -30,41 +31,61 @@ pub enum Failure {
     Run(pipeline::Error),
     /// `inspect` of an invalid URL; the JSON already says why (exit 1).
     InvalidUrl,
+    /// `--check-sorted` found keys out of order (exit 1).
+    Unsorted(String),
+    /// Several failures of one run, the first being why it stopped: each
+    /// is reported, and the exit status is the worst of theirs.
+    Several(Vec<Failure>),
 }
 
+/// The name of standard output in messages.
+pub const STDOUT: &str = "<stdout>";
+
 impl Failure {
-    /// The process exit status.
+    /// The process exit status: 0 for the main output's reader going away
+    /// (`normurl big.txt | head`, how pipelines end), 1 for a run stopped
+    /// by `--on-invalid=fail` or `--check-sorted` and an invalid URL given
+    /// to `inspect`, 2 for everything else. Several failures give the
+    /// worst.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Run(pipeline::Error::Stopped { .. }) | Failure::InvalidUrl => 1,
+            Failure::Several(all) => all.iter().map(Failure::exit_code).max().unwrap_or(0),
+            Failure::Run(e) if e.is_broken_pipe() => 0,
+            Failure::Io { path, source }
+                if path == STDOUT && source.kind() == io::ErrorKind::BrokenPipe =>
+            {
+                0
+            }
+            Failure::Run(pipeline::Error::Stopped { .. })
+            | Failure::InvalidUrl
+            | Failure::Unsorted(_) => 1,
             _ => 2,
         }
     }
 
-    /// Whether to end quietly with status 0: the reader of the output went
-    /// away (`normurl big.txt | head`), which is how pipelines end.
-    pub fn is_broken_pipe(&self) -> bool {
+    /// The one-line messages to print, in order: none for a quiet end or
+    /// for `inspect`'s invalid URL (its JSON explains it).
+    pub fn messages(&self) -> Vec<String> {
         match self {
-            Failure::Run(e) => e.is_broken_pipe(),
-            Failure::Io { source, .. } => source.kind() == io::ErrorKind::BrokenPipe,
-            _ => false,
+            Failure::Several(all) => all.iter().flat_map(Failure::messages).collect(),
+            Failure::InvalidUrl => Vec::new(),
+            quiet if quiet.exit_code() == 0 => Vec::new(),
+            other => vec![other.to_string()],
         }
-    }
-
-    /// Whether there is a message to print (the JSON of `inspect` already
-    /// explains an invalid URL).
-    pub fn has_message(&self) -> bool {
-        !matches!(self, Failure::InvalidUrl)
     }
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Usage(msg) => f.write_str(msg),
+            Failure::Usage(msg) | Failure::Unsorted(msg) => f.write_str(msg),
             Failure::Io { path, source } => write!(f, "{path}: {source}"),
             Failure::Run(e) => write!(f, "{e}"),
             Failure::InvalidUrl => f.write_str("invalid URL"),
+            Failure::Several(all) => {
+                let messages: Vec<String> = all.iter().map(ToString::to_string).collect();
+                f.write_str(&messages.join("; "))
+            }
         }
     }
 }
@@ -93,7 +114,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             }
             match io::Write::write_all(&mut io::stdout().lock(), text.as_bytes()) {
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Io {
-                    path: "<stdout>".into(),
+                    path: STDOUT.into(),
                     source: e,
                 }),
                 _ => Ok(()),

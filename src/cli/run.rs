@@ -3,11 +3,12 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::time::Instant;
 
-use normurl::dedup::Deduper;
+use normurl::dedup::{DedupMode, Deduper};
 use normurl::normalize::Normalizer;
-use normurl::pipeline::{Pipeline, Sinks};
+use normurl::pipeline::{Pipeline, Sinks, Unsorted};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
@@ -22,12 +23,21 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         .terminator(cfg.terminator)
         .build(Normalizer::new(cfg.options));
 
-    let create = |path: &std::path::Path| {
-        File::create(path).map_err(|source| Failure::Io {
-            path: path.display().to_string(),
-            source,
-        })
-    };
+    // Every output is opened before any input is read, and none is
+    // truncated until all are open: one that cannot be opened fails the
+    // run before it reads or destroys anything.
+    let paths: Vec<&Path> = [
+        match &cfg.output {
+            Target::File(p) => Some(p.as_path()),
+            Target::Stdout => None,
+        },
+        cfg.rejects.as_deref(),
+        cfg.stats_json.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut files = open_outputs(&paths)?.into_iter();
     // The pipeline writes about a batch (1 MiB) at a time, so the output
     // needs no buffer of its own.
     let stdout = io::stdout();
@@ -38,41 +48,116 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
             stdout_lock = stdout.lock();
             &mut stdout_lock
         }
-        Target::File(p) => {
-            file = create(p)?;
+        Target::File(_) => {
+            file = files.next().expect("opened");
             &mut file
         }
     };
-    let mut rejects = match &cfg.rejects {
-        Some(p) => Some((p.display().to_string(), BufWriter::new(create(p)?))),
-        None => None,
-    };
+    let mut rejects = cfg.rejects.as_ref().map(|p| {
+        (
+            p.display().to_string(),
+            BufWriter::new(files.next().expect("opened")),
+        )
+    });
+    let mut stats_json = cfg
+        .stats_json
+        .as_ref()
+        .map(|p| (p, files.next().expect("opened")));
     let mut sinks = Sinks::new(cfg.output.name(), output);
     if let Some((name, w)) = rejects.as_mut() {
         sinks = sinks.side(name.clone(), w);
     }
+    let adjacent = matches!(&cfg.dedup, Some(d) if d.mode == DedupMode::Adjacent);
     let mut dedup = cfg.dedup.clone().map(Deduper::new);
     if let Some(filter) = dedup.as_mut() {
         sinks = sinks.key_filter(filter);
     }
+    if adjacent {
+        sinks = sinks.check_order();
+    }
 
     let bar = Bar::start(&cfg.inputs, pipeline.progress());
-    let result = pipeline.run(cfg.inputs, sinks);
+    let report = pipeline.run_report(cfg.inputs, sinks);
     if let Some(bar) = bar {
         bar.finish();
     }
-    let summary = result.map_err(Failure::Run)?;
     let elapsed = start.elapsed();
+    let summary = report.summary;
+    let mut failures: Vec<Failure> = report.errors.into_iter().map(Failure::Run).collect();
 
+    // The counts of what was done are written however the run ended: a
+    // closed output (`| head`) and a stop have counts worth knowing too.
     if cfg.stats {
-        // A closed stderr is not worth failing a finished run for.
+        // stderr is where errors go: if it is gone, nothing can say so.
         let _ = io::stderr().write_all(stats::text(&summary, elapsed).as_bytes());
     }
-    if let Some(path) = &cfg.stats_json {
-        std::fs::write(path, stats::json(&summary, elapsed)).map_err(|source| Failure::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+    if let Some((path, file)) = stats_json.as_mut() {
+        let text = stats::json(&summary, elapsed);
+        if let Err(source) = file.write_all(text.as_bytes()) {
+            failures.push(Failure::Io {
+                path: path.display().to_string(),
+                source,
+            });
+        }
     }
-    Ok(())
+    if let Some(Unsorted { path, line }) = &summary.unsorted {
+        let message = format!(
+            "{path}:{line}: not sorted: the key of this line is smaller than the one before \
+             it, so --assume-sorted may have kept duplicates"
+        );
+        if cfg.check_sorted {
+            failures.push(Failure::Unsorted(message));
+        } else {
+            let _ = writeln!(io::stderr(), "normurl: warning: {message}");
+        }
+    }
+    match failures.len() {
+        0 => Ok(()),
+        1 => Err(failures.remove(0)),
+        _ => Err(Failure::Several(failures)),
+    }
+}
+
+/// Opens `paths` for writing, in order, then truncates them. If one cannot
+/// be opened, the files this call created are removed again and the ones
+/// that existed are left as they were.
+fn open_outputs(paths: &[&Path]) -> Result<Vec<File>, Failure> {
+    let mut files = Vec::with_capacity(paths.len());
+    let mut created = Vec::new();
+    for &path in paths {
+        let existed = path.symlink_metadata().is_ok();
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+        {
+            Ok(f) => {
+                if !existed {
+                    created.push(path);
+                }
+                files.push(f);
+            }
+            Err(source) => {
+                for p in created {
+                    let _ = std::fs::remove_file(p);
+                }
+                return Err(Failure::Io {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        }
+    }
+    for (file, path) in files.iter().zip(paths) {
+        // Only a regular file has a length to cut (not /dev/null, a FIFO).
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        if regular {
+            file.set_len(0).map_err(|source| Failure::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+        }
+    }
+    Ok(files)
 }

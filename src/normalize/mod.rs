@@ -198,8 +198,16 @@ pub struct Options {
     /// every valid line, for the writer's dedup filter.
     pub dedup: bool,
     /// Append a tab and the comma-separated names of the rules that changed
-    /// the URL (`-` when none did) to every valid line.
+    /// the URL (`-` when none did) to every valid line, `-` to a blank
+    /// line, and `invalid:` and the [`Invalid`] reason's name to a line
+    /// without a URL, so that every line has the same columns.
     pub explain: bool,
+    /// With [`dedup`](Options::dedup): also give every valid line its key
+    /// (what would be written for the URL) as its sort key, for the
+    /// writer's order check ([`Sinks::check_order`], `--assume-sorted`).
+    ///
+    /// [`Sinks::check_order`]: crate::pipeline::Sinks::check_order
+    pub sort_keys: bool,
     /// Write valid lines as they were read (with [`FieldOutput::Field`],
     /// the field as it was read): the normalized URL is then only the
     /// [`dedup`](Options::dedup) key and the test of validity, so that
@@ -353,22 +361,42 @@ impl Normalizer {
             base_scratch,
         } = buffers;
         let o = &self.options;
-        let base = match o.select {
-            Select::Field {
-                base_field: Some(m),
-                delimiter,
-                ..
-            } => {
-                let r = delimiter
-                    .field(line, m.get())
-                    .ok_or(Invalid::MissingBaseField)?;
-                let base_text = self.field_text(line, text, r, base_scratch)?;
-                Some(parse_into(base, base_text, o.base.as_ref()).map_err(Invalid::Base)?)
+        let Select::Field {
+            base_field: Some(m),
+            delimiter,
+            ..
+        } = o.select
+        else {
+            let url_text = self.field_text(line, text, range, scratch)?;
+            return parse_into(url, url_text, o.base.as_ref()).map_err(Invalid::Url);
+        };
+        // A base matters only to a relative reference: an absolute URL is
+        // valid whatever the base field holds. `-` (a crawl.log seed's
+        // "via") and an empty field say the line has no base.
+        let line_base = match delimiter.field(line, m.get()) {
+            None => Err(Invalid::MissingBaseField),
+            Some(r) if matches!(&line[r.clone()], b"" | b"-") => {
+                Err(Invalid::Url(ParseError::RelativeUrlWithoutBase))
             }
-            _ => o.base.as_ref(),
+            Some(r) => {
+                let base_text = self.field_text(line, text, r, base_scratch)?;
+                match parse_into(base, base_text, o.base.as_ref()) {
+                    Ok(b) => Ok(b),
+                    Err(e) => Err(Invalid::Base(e)),
+                }
+            }
         };
         let url_text = self.field_text(line, text, range, scratch)?;
-        parse_into(url, url_text, base).map_err(Invalid::Url)
+        match line_base {
+            Ok(b) => parse_into(url, url_text, Some(b)).map_err(Invalid::Url),
+            // Without the line's base only an absolute URL is valid; a
+            // relative one is invalid for the base's reason. (--base is the
+            // base of the base field, not a stand-in for it.)
+            Err(why) => parse_into(url, url_text, None).map_err(|e| match e {
+                ParseError::RelativeUrlWithoutBase => why,
+                e => Invalid::Url(e),
+            }),
+        }
     }
 
     /// The text of `line[range]`: a slice of `text`, the line as a string
@@ -429,14 +457,26 @@ impl Normalizer {
         match self.options.on_invalid {
             OnInvalid::Keep => {
                 out.data().extend_from_slice(self.as_read(line, field));
+                self.explain_invalid(why, out.data());
                 Ok(Outcome::Emit)
             }
-            OnInvalid::Empty => Ok(Outcome::Emit),
+            OnInvalid::Empty => {
+                self.explain_invalid(why, out.data());
+                Ok(Outcome::Emit)
+            }
             OnInvalid::Skip => {
                 out.stats().skipped += 1;
                 Ok(Outcome::Skip)
             }
             OnInvalid::Fail => Err(stop(why)),
+        }
+    }
+
+    /// The `--explain` column of a line without a URL.
+    fn explain_invalid(&self, why: Invalid, data: &mut Vec<u8>) {
+        if self.options.explain {
+            data.extend_from_slice(b"\tinvalid:");
+            data.extend_from_slice(why.name().as_bytes());
         }
     }
 
@@ -498,6 +538,11 @@ impl Normalizer {
             }
         };
         let key = o.dedup.then(|| key_hash(&data[start..]));
+        if key.is_some() && o.sort_keys {
+            let end = data.len();
+            out.sort_key_from_data(start..end);
+        }
+        let data = out.data();
         if o.original {
             // The URL was written for its key and to know it is valid.
             data.truncate(before);
@@ -589,6 +634,9 @@ impl Transform for Normalizer {
                 out.stats().skipped += 1;
                 return Ok(Outcome::Skip);
             }
+            if self.options.explain {
+                out.data().extend_from_slice(b"\t-");
+            }
             return Ok(Outcome::Emit);
         }
         let field = match self.options.select {
@@ -649,9 +697,17 @@ impl Transform for Normalizer {
         match on_invalid {
             OnInvalid::Keep => {
                 out.data().extend_from_slice(bytes);
+                if part == Part::Last {
+                    self.explain_invalid(Invalid::TooLong, out.data());
+                }
                 Ok(Outcome::Emit)
             }
-            OnInvalid::Empty => Ok(Outcome::Emit),
+            OnInvalid::Empty => {
+                if part == Part::Last {
+                    self.explain_invalid(Invalid::TooLong, out.data());
+                }
+                Ok(Outcome::Emit)
+            }
             OnInvalid::Skip => Ok(Outcome::Skip),
             // With rejects, the stop waits for the last piece, so that the
             // rejects entry holds the whole line, as under the other

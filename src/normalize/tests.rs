@@ -191,7 +191,8 @@ fn base_url_and_base_field() {
     );
     assert_eq!(
         ran.rejects,
-        "3\tinvalid-base\tt 200 12 rel L - text/html\n\
+        // `-` says there is no base: a relative URL is then invalid as such.
+        "3\trelative-without-base\tt 200 12 rel L - text/html\n\
          4\tinvalid-base\tt 200 12 rel L /dir/ text/html\n\
          5\tmissing-field\tt 200\n"
     );

@@ -42,12 +42,16 @@ pub(crate) enum Kind {
     Overlong(Part),
 }
 
-/// A record with a dedup key: `data[start..end]` (terminator included).
+/// A record with a dedup key: `data[start..end]` (terminator included),
+/// the record's index in the batch, and the end of its sort key in
+/// `sort_keys` (it starts where the previous keyed record's ends).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Keyed {
     pub(crate) start: u32,
     pub(crate) end: u32,
     pub(crate) key: u128,
+    pub(crate) index: u32,
+    pub(crate) sort_end: u32,
 }
 
 pub(crate) struct Batch<S> {
@@ -65,6 +69,8 @@ pub(crate) struct Batch<S> {
     pub(crate) side: Vec<u8>,
     pub(crate) side_entries: Vec<(u32, u32)>,
     pub(crate) keys: Vec<Keyed>,
+    /// The sort keys of the keyed records (see [`Output::sort_key`]).
+    pub(crate) sort_keys: Vec<u8>,
     /// Records completed in this batch (for an over-long record: 1 in its
     /// last piece, 0 in the others). When `stop` is set, the records before
     /// the one that stopped.
@@ -86,6 +92,7 @@ impl<S: Merge> Batch<S> {
             side: Vec::new(),
             side_entries: Vec::new(),
             keys: Vec::new(),
+            sort_keys: Vec::new(),
             records: 0,
             emitted: 0,
             stats: S::default(),
@@ -115,6 +122,7 @@ impl<S: Merge> Batch<S> {
         self.side.clear();
         self.side_entries.clear();
         self.keys.clear();
+        self.sort_keys.clear();
         self.records = 0;
         self.emitted = 0;
         self.stats = S::default();
@@ -139,6 +147,7 @@ pub(crate) fn process<T: Transform>(
         side,
         side_entries,
         keys,
+        sort_keys,
         records,
         emitted,
         stats,
@@ -155,6 +164,7 @@ pub(crate) fn process<T: Transform>(
         side,
         stats,
         side_entries,
+        sort_keys,
         index: 0,
         side_started: false,
         key: None,
@@ -213,6 +223,7 @@ fn records_loop<T: Transform>(
     let mut one = |record: Record<'_>, out: &mut Output<'_, T::Stats>| -> Result<(), Stop> {
         out.side_started = false;
         out.key = None;
+        let sort_begin = out.sort_keys.len();
         let begin = out.data.len();
         let outcome = if record.bytes().len() > limits.max_record {
             // A long record that arrived whole (it fit in the reader's
@@ -233,10 +244,17 @@ fn records_loop<T: Transform>(
                         start: begin as u32,
                         end: out.data.len() as u32,
                         key,
+                        index: out.index,
+                        sort_end: out.sort_keys.len() as u32,
                     });
+                } else {
+                    out.sort_keys.truncate(sort_begin);
                 }
             }
-            Outcome::Skip => out.data.truncate(begin),
+            Outcome::Skip => {
+                out.data.truncate(begin);
+                out.sort_keys.truncate(sort_begin);
+            }
         }
         *records += 1;
         out.index += 1;

@@ -64,13 +64,28 @@ pub enum Error {
         /// What the decompressor said.
         source: io::Error,
     },
-    /// Writing the output or the side output failed. A
+    /// Writing the main output failed. A
     /// [`BrokenPipe`](io::ErrorKind::BrokenPipe) here means the reader went
     /// away (`normurl big.txt | head`); see [`Error::is_broken_pipe`].
     Write {
         /// The output's name.
         path: String,
         /// What the operating system said.
+        source: io::Error,
+    },
+    /// Writing the side output (for example a rejects file) failed. Unlike
+    /// the main output's, its reader going away is an error: what the side
+    /// output should have held is lost.
+    SideWrite {
+        /// The side output's name.
+        path: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The [`KeyFilter`](super::KeyFilter) failed on its own (for example
+    /// while spilling to disk); its message names what it was doing.
+    Filter {
+        /// What the filter said.
         source: io::Error,
     },
     /// The transform asked to stop at a record (for example because an
@@ -99,8 +114,9 @@ pub enum Error {
 }
 
 impl Error {
-    /// Whether this is a write to a closed pipe, which a command-line filter
-    /// should treat as a quiet, successful end (Unix convention).
+    /// Whether this is a write to the main output's closed pipe, which a
+    /// command-line filter should treat as a quiet, successful end (Unix
+    /// convention). A closed side output is not.
     ///
     /// # Example
     ///
@@ -147,7 +163,10 @@ impl fmt::Display for Error {
                 )?;
                 incomplete(f, *unprocessed)
             }
-            Error::Write { path, source } => write!(f, "{path}: write error: {source}"),
+            Error::Write { path, source } | Error::SideWrite { path, source } => {
+                write!(f, "{path}: write error: {source}")
+            }
+            Error::Filter { source } => write!(f, "{source}"),
             Error::Stopped { path, line, reason } => write!(f, "{path}:{line}: {reason}"),
             Error::Panicked { path, message } => write!(
                 f,
@@ -174,7 +193,9 @@ impl std::error::Error for Error {
             Error::Open { source, .. }
             | Error::Read { source, .. }
             | Error::Decode { source, .. }
-            | Error::Write { source, .. } => Some(source),
+            | Error::Write { source, .. }
+            | Error::SideWrite { source, .. }
+            | Error::Filter { source } => Some(source),
             _ => None,
         }
     }

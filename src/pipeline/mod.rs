@@ -68,12 +68,37 @@ use std::sync::Arc;
 pub use decode::{Format, Input};
 pub use error::Error;
 pub use transform::{KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform};
-pub use writer::{Sinks, Summary};
+pub use writer::{Report, Sinks, Summary, Unsorted};
 
 use batch::Limits;
 
 /// Batches (and record pieces) are addressed with `u32` offsets.
-const MAX_BATCH_BYTES: usize = 1 << 30;
+pub const MAX_BATCH_BYTES: usize = 1 << 30;
+
+/// The most worker threads a pipeline runs, whatever it is asked for: the
+/// work is CPU-bound and one worker reads at a time, so threads beyond the
+/// cores add only memory (each brings about two batches in flight).
+pub const MAX_THREADS: usize = 256;
+
+/// The worker threads a pipeline asked for `requested` runs: 0 means one
+/// per available core; any number is reduced to four per core and to
+/// [`MAX_THREADS`].
+///
+/// # Example
+///
+/// ```
+/// use normurl::pipeline::{threads_for, MAX_THREADS};
+///
+/// let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// assert_eq!(threads_for(0), cores.min(MAX_THREADS));
+/// assert_eq!(threads_for(1), 1);
+/// assert!(threads_for(usize::MAX) <= MAX_THREADS);
+/// ```
+pub fn threads_for(requested: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = if requested == 0 { cores } else { requested };
+    n.min(cores.saturating_mul(4)).clamp(1, MAX_THREADS)
+}
 
 /// Configures a [`Pipeline`].
 ///
@@ -117,7 +142,8 @@ impl PipelineBuilder {
     }
 
     /// Worker threads: 0 (the default) means one per available core, 1
-    /// means the sequential pipeline (no threads at all).
+    /// means the sequential pipeline (no threads at all); see
+    /// [`threads_for`] for the most that run.
     pub fn threads(&mut self, n: usize) -> &mut PipelineBuilder {
         self.threads = n;
         self
@@ -148,18 +174,15 @@ impl PipelineBuilder {
 
     /// The most batches that exist at once, which bounds memory at about
     /// `in_flight × (batch_bytes + output size)`. 0 (the default) means
-    /// twice the number of threads, plus two.
+    /// twice the number of threads, plus two; at most 4096.
     pub fn in_flight(&mut self, n: usize) -> &mut PipelineBuilder {
-        self.in_flight = n;
+        self.in_flight = n.min(4096);
         self
     }
 
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
-        let threads = match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
+        let threads = threads_for(self.threads);
         Pipeline {
             threads,
             batch_bytes: self.batch_bytes,
@@ -209,8 +232,42 @@ impl Pipeline<()> {
 impl<T: Transform> Pipeline<T> {
     /// Reads `inputs` in order and writes the transformed records to
     /// `sinks`. Stops at the first error, after writing the output of every
-    /// record before it.
+    /// record before it, and returns that error: errors that flushing the
+    /// outputs gave after it, and the totals of what was done, are in
+    /// [`Pipeline::run_report`]'s answer.
     pub fn run(&self, inputs: Vec<Input>, sinks: Sinks<'_>) -> Result<Summary<T::Stats>, Error> {
+        let mut report = self.run_report(inputs, sinks);
+        if report.errors.is_empty() {
+            Ok(report.summary)
+        } else {
+            Err(report.errors.swap_remove(0))
+        }
+    }
+
+    /// Like [`Pipeline::run`], but returns the totals also when the run
+    /// stopped early, with every error: why it stopped, then each error
+    /// that flushing an output gave afterwards (a command must report them
+    /// all).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("in.txt");
+    /// std::fs::write(&path, "a\nb\n")?;
+    /// let copy = MapFn::new(|r: &[u8], o: &mut Vec<u8>| o.extend_from_slice(r));
+    /// let mut full = std::fs::OpenOptions::new().write(true).open("/dev/full")?;
+    /// let report = Pipeline::builder()
+    ///     .build(copy)
+    ///     .run_report(vec![Input::path(&path)], Sinks::new("/dev/full", &mut full));
+    /// assert_eq!(report.summary.records, 2);
+    /// assert_eq!(report.errors.len(), 1);
+    /// assert!(report.errors[0].to_string().starts_with("/dev/full: write error"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_report(&self, inputs: Vec<Input>, sinks: Sinks<'_>) -> Report<T::Stats> {
         if self.threads <= 1 {
             sequential::run(self, inputs, sinks)
         } else {

@@ -46,7 +46,7 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 
 use super::batch::{process, Batch, Limits};
 use super::reader::BatchReader;
-use super::writer::{BatchWriter, Sinks, Summary};
+use super::writer::{BatchWriter, Report, Sinks};
 use super::{panic_message, Error, Input, Pipeline, Transform};
 
 /// An entry of the writer's queue, in input order.
@@ -75,19 +75,25 @@ pub(crate) fn run<T: Transform>(
     inputs: Vec<Input>,
     sinks: Sinks<'_>,
     workers: usize,
-) -> Result<Summary<T::Stats>, Error> {
+) -> Report<T::Stats> {
     let limits = pipeline.limits();
     let in_flight = pipeline.in_flight(workers);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .thread_name(|i| format!("normurl-worker-{i}"))
-        .build()
-        .map_err(|e| Error::Threads {
-            message: e.to_string(),
-        })?;
     let reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
     let names = reader.names().to_vec();
     let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("normurl-worker-{i}"))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            writer.fail(Error::Threads {
+                message: e.to_string(),
+            });
+            return writer.into_report();
+        }
+    };
     let (order_tx, order_rx) = bounded::<Slot<T::Stats>>(in_flight + 1);
     let (free_tx, free_rx) = bounded::<Batch<T::Stats>>(in_flight);
     let shared = Mutex::new(Shared {
@@ -97,7 +103,7 @@ pub(crate) fn run<T: Transform>(
     let created = AtomicUsize::new(0);
     let transform = &pipeline.transform;
 
-    let written = thread::scope(|s| {
+    thread::scope(|s| {
         let (shared, created, free_rx, pool) = (&shared, &created, &free_rx, &pool);
         let workers_thread = s.spawn(move || {
             pool.scope(|rs| {
@@ -112,32 +118,37 @@ pub(crate) fn run<T: Transform>(
                 drop(order_tx);
             })
         });
-        let written = write_loop(&mut writer, order_rx, free_tx);
+        let ended = write_loop(&mut writer, order_rx, free_tx);
         // The writer's channel ends are dropped: the workers stop at their
         // next send or wait.
-        match workers_thread.join() {
-            Ok(()) => written,
+        let joined = workers_thread.join();
+        match joined {
             // Panics in transforms are caught per batch; this is one in
             // the pipeline itself, and its message says more than the
             // writer's "stopped before the end".
-            Err(payload) => Err(Error::Panicked {
+            Err(payload) => writer.fail(Error::Panicked {
                 path: "<worker>".to_string(),
                 message: panic_message(&*payload),
             }),
+            Ok(()) if !ended => writer.fail(Error::Panicked {
+                path: "<worker>".to_string(),
+                message: "the workers stopped before the end of the input".to_string(),
+            }),
+            Ok(()) => {}
         }
     });
-    written?;
-    let reader = shared
-        .into_inner()
-        .map(|s| s.reader)
-        .map_err(|_| Error::Panicked {
+    let mut report = writer.into_report();
+    match shared.into_inner() {
+        Ok(s) => {
+            report.summary.bytes_in = s.reader.bytes_in();
+            report.summary.raw_bytes_in = s.reader.raw_in;
+        }
+        Err(_) => report.errors.push(Error::Panicked {
             path: "<reader>".to_string(),
             message: "a panic while reading".to_string(),
-        })?;
-    let mut summary = writer.into_summary();
-    summary.bytes_in = reader.bytes_in();
-    summary.raw_bytes_in = reader.raw_in;
-    Ok(summary)
+        }),
+    }
+    report
 }
 
 /// One worker: read a batch in turn, transform it, repeat.
@@ -209,50 +220,49 @@ fn work<T: Transform>(
     }
 }
 
-/// The writer: writes batches in queue order and recycles them.
+/// The writer: writes batches in queue order and recycles them. Returns
+/// whether it got to an end it knows of (the end of the input, or an error
+/// now kept in `writer`); `false` means every worker is gone without
+/// queuing the end.
 fn write_loop<S: super::Merge>(
     writer: &mut BatchWriter<'_, S>,
     order_rx: Receiver<Slot<S>>,
     free_tx: Sender<Batch<S>>,
-) -> Result<(), Error> {
+) -> bool {
     for slot in order_rx.iter() {
         match slot {
             Slot::Batch(done_rx) => match done_rx.recv() {
                 Ok(Ok(mut batch)) => {
-                    writer.write(&mut batch)?;
+                    if !writer.write(&mut batch) {
+                        return true;
+                    }
                     // Never blocks: the free list has room for every batch.
                     let _ = free_tx.send(batch);
                 }
                 Ok(Err((file, message))) => {
-                    let _ = writer.finish();
-                    return Err(Error::Panicked {
+                    writer.fail(Error::Panicked {
                         path: writer.name(file),
                         message,
                     });
+                    return true;
                 }
                 Err(_) => {
-                    let _ = writer.finish();
-                    return Err(Error::Panicked {
+                    writer.fail(Error::Panicked {
                         path: "<worker>".to_string(),
                         message: "a batch was lost".to_string(),
                     });
+                    return true;
                 }
             },
             Slot::Error(e) => {
-                // The read error is what the user needs to see; flushing
-                // what came before is best effort.
-                let _ = writer.finish();
-                return Err(e);
+                writer.fail(e);
+                return true;
             }
-            Slot::End => return writer.finish(),
+            Slot::End => return true,
         }
     }
     // Every worker is gone and none queued the end: one panicked outside
     // a batch (the caller has its message from the join), so the output is
     // incomplete.
-    let _ = writer.finish();
-    Err(Error::Panicked {
-        path: "<worker>".to_string(),
-        message: "the workers stopped before the end of the input".to_string(),
-    })
+    false
 }

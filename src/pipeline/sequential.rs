@@ -7,14 +7,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::batch::{process, Batch};
 use super::reader::BatchReader;
-use super::writer::{BatchWriter, Sinks, Summary};
+use super::writer::{BatchWriter, Report, Sinks};
 use super::{panic_message, Error, Input, Pipeline, Transform};
 
 pub(crate) fn run<T: Transform>(
     pipeline: &Pipeline<T>,
     inputs: Vec<Input>,
     sinks: Sinks<'_>,
-) -> Result<Summary<T::Stats>, Error> {
+) -> Report<T::Stats> {
     let limits = pipeline.limits();
     let mut reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
     let names = reader.names().to_vec();
@@ -26,9 +26,8 @@ pub(crate) fn run<T: Transform>(
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
-                // The error is what matters; flushing is best effort.
-                let _ = writer.finish();
-                return Err(e);
+                writer.fail(e);
+                break;
             }
         }
         // Same panic policy as the workers of the parallel pipeline.
@@ -37,17 +36,18 @@ pub(crate) fn run<T: Transform>(
             process(&pipeline.transform, state, &mut batch, limits);
         }));
         if let Err(payload) = transformed {
-            let _ = writer.finish();
-            return Err(Error::Panicked {
+            writer.fail(Error::Panicked {
                 path: writer.name(batch.file),
                 message: panic_message(&*payload),
             });
+            break;
         }
-        writer.write(&mut batch)?;
+        if !writer.write(&mut batch) {
+            break;
+        }
     }
-    writer.finish()?;
-    let mut summary = writer.into_summary();
-    summary.bytes_in = reader.bytes_in();
-    summary.raw_bytes_in = reader.raw_in;
-    Ok(summary)
+    let mut report = writer.into_report();
+    report.summary.bytes_in = reader.bytes_in();
+    report.summary.raw_bytes_in = reader.raw_in;
+    report
 }

@@ -330,6 +330,8 @@ pub struct Output<'a, S> {
     /// Side entries started by earlier records: (record index in the
     /// batch, start offset in `side`).
     pub(crate) side_entries: &'a mut Vec<(u32, u32)>,
+    /// Sort keys of the batch's keyed records, one after the other.
+    pub(crate) sort_keys: &'a mut Vec<u8>,
     /// Index of the current record within the batch.
     pub(crate) index: u32,
     /// Whether the current record already has a side entry.
@@ -365,6 +367,23 @@ impl<S> Output<'_, S> {
     #[inline]
     pub fn dedup_key(&mut self, key: u128) {
         self.key = Some(key);
+    }
+
+    /// The current record's sort key, for [`Sinks::check_order`]: append
+    /// the key's bytes. It counts only for a record that also gets a
+    /// [`Output::dedup_key`].
+    ///
+    /// [`Sinks::check_order`]: super::Sinks::check_order
+    #[inline]
+    pub fn sort_key(&mut self) -> &mut Vec<u8> {
+        self.sort_keys
+    }
+
+    /// Makes `data()[range]`, something the current record wrote, its sort
+    /// key too (see [`Output::sort_key`]).
+    #[inline]
+    pub fn sort_key_from_data(&mut self, range: std::ops::Range<usize>) {
+        self.sort_keys.extend_from_slice(&self.data[range]);
     }
 
     /// The batch's counters.

@@ -31,6 +31,7 @@ pub struct Sinks<'a> {
     output_name: String,
     side: Option<(&'a mut dyn Write, String)>,
     filter: Option<&'a mut dyn KeyFilter>,
+    check_order: bool,
 }
 
 impl<'a> Sinks<'a> {
@@ -41,6 +42,7 @@ impl<'a> Sinks<'a> {
             output_name: name.into(),
             side: None,
             filter: None,
+            check_order: false,
         }
     }
 
@@ -56,6 +58,15 @@ impl<'a> Sinks<'a> {
     /// a filter, keys are ignored and every record is written.
     pub fn key_filter(mut self, filter: &'a mut dyn KeyFilter) -> Sinks<'a> {
         self.filter = Some(filter);
+        self
+    }
+
+    /// Checks that the sort keys of keyed records (see
+    /// [`Output::sort_key`](super::Output::sort_key)) never go down, byte
+    /// by byte, and reports the first record where they do in
+    /// [`Summary::unsorted`]. The run goes on either way.
+    pub fn check_order(mut self) -> Sinks<'a> {
+        self.check_order = true;
         self
     }
 }
@@ -96,6 +107,32 @@ pub struct Summary<S> {
     pub bytes_out: u64,
     /// The transform's counters, merged over all batches.
     pub stats: S,
+    /// With [`Sinks::check_order`]: the first record whose sort key is
+    /// smaller than the one before it.
+    pub unsorted: Option<Unsorted>,
+}
+
+/// Where the input's order breaks (see [`Sinks::check_order`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsorted {
+    /// The input's name.
+    pub path: String,
+    /// The 1-based record number within that input.
+    pub line: u64,
+}
+
+/// What a run did, whether or not it reached the end: see
+/// [`Pipeline::run_report`](super::Pipeline::run_report).
+#[derive(Debug)]
+pub struct Report<S> {
+    /// The totals of what was read and written, up to the stop if there
+    /// was one.
+    pub summary: Summary<S>,
+    /// Empty when the run reached the end. Otherwise why it stopped first
+    /// (a read error, the transform's stop, a write error...), then any
+    /// error that flushing the outputs gave afterwards: each output reports
+    /// its own first error.
+    pub errors: Vec<Error>,
 }
 
 pub(crate) struct BatchWriter<'a, S> {
@@ -115,8 +152,16 @@ pub(crate) struct BatchWriter<'a, S> {
     /// Where keyed batches are reassembled, and side entries formatted.
     scratch: Vec<u8>,
     side_scratch: Vec<u8>,
+    /// The last sort key seen (see [`Sinks::check_order`]).
+    last_sort_key: Option<Vec<u8>>,
     /// Whether `finish` has run.
     finished: bool,
+    /// Whether writing the output, or the side output, has failed: each
+    /// output reports its first error only, and is not written again.
+    output_failed: bool,
+    side_failed: bool,
+    /// Every error so far, the first one being why the run stopped.
+    errors: Vec<Error>,
     summary: Summary<S>,
 }
 
@@ -138,42 +183,30 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
             side_open: false,
             scratch: Vec::new(),
             side_scratch: Vec::new(),
+            last_sort_key: None,
             finished: false,
+            output_failed: false,
+            side_failed: false,
+            errors: Vec::new(),
             summary: Summary::default(),
         }
     }
 
-    /// Writes `batch`'s output. Returns the transform's stop, as an error,
-    /// after writing everything before it.
-    pub(crate) fn write(&mut self, batch: &mut Batch<S>) -> Result<(), Error> {
+    /// Writes `batch`'s output and side output. Returns whether the run
+    /// goes on: after an error (kept for [`BatchWriter::finish`]) or the
+    /// transform's stop, it must not. Both outputs get what the batch has
+    /// for them even when the other one fails, so that the side output
+    /// (the rejects) is complete up to the stop.
+    pub(crate) fn write(&mut self, batch: &mut Batch<S>) -> bool {
         if batch.file != self.file {
             self.file = batch.file;
             self.file_records = 0;
         }
-        let out = match self.sinks.filter.as_deref_mut() {
-            Some(filter) => {
-                self.scratch.clear();
-                offer_keyed(&batch.data, &batch.keys, filter, &mut self.scratch).map_err(
-                    |source| Error::Write {
-                        path: self.sinks.output_name.clone(),
-                        source,
-                    },
-                )?;
-                &self.scratch
-            }
-            _ => &batch.data,
-        };
-        if !out.is_empty() {
-            self.sinks
-                .output
-                .write_all(out)
-                .map_err(|source| Error::Write {
-                    path: self.sinks.output_name.clone(),
-                    source,
-                })?;
+        if self.sinks.check_order {
+            self.check_order(batch);
         }
-        self.summary.bytes_out += out.len() as u64;
-        self.write_side(batch)?;
+        self.write_output(batch);
+        self.write_side(batch);
         self.summary.output_records += batch.emitted;
         self.summary.stats.merge(&batch.stats);
         self.records += batch.records;
@@ -181,23 +214,82 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
         self.summary.records = self.records;
         self.progress.add_records(batch.records);
         if let Some(stop) = batch.stop.take() {
-            // Best effort: the stop is the error to report, but what was
-            // written before it should reach the reader too.
-            let _ = self.finish();
-            return Err(Error::Stopped {
+            self.errors.push(Error::Stopped {
                 path: self.names[batch.file].clone(),
                 line: self.file_records + 1,
                 reason: stop.reason().to_string(),
             });
         }
-        Ok(())
+        self.errors.is_empty()
+    }
+
+    /// Adds an error that stopped the run outside the writer (a read
+    /// error, a panic).
+    pub(crate) fn fail(&mut self, error: Error) {
+        self.errors.push(error);
+    }
+
+    fn write_output(&mut self, batch: &Batch<S>) {
+        if self.output_failed {
+            return;
+        }
+        let out = match self.sinks.filter.as_deref_mut() {
+            Some(filter) => {
+                self.scratch.clear();
+                // The filter writes into memory here: an error is its own.
+                if let Err(source) =
+                    offer_keyed(&batch.data, &batch.keys, filter, &mut self.scratch)
+                {
+                    self.output_failed = true;
+                    self.errors.push(Error::Filter { source });
+                    return;
+                }
+                &self.scratch
+            }
+            _ => &batch.data,
+        };
+        if !out.is_empty() {
+            if let Err(source) = self.sinks.output.write_all(out) {
+                self.output_failed = true;
+                self.errors.push(Error::Write {
+                    path: self.sinks.output_name.clone(),
+                    source,
+                });
+                return;
+            }
+        }
+        self.summary.bytes_out += out.len() as u64;
+    }
+
+    /// Compares the batch's sort keys with the one before, and keeps the
+    /// first place where they go down.
+    fn check_order(&mut self, batch: &Batch<S>) {
+        let mut start = 0;
+        for k in &batch.keys {
+            let key = &batch.sort_keys[start..k.sort_end as usize];
+            start = k.sort_end as usize;
+            if self.summary.unsorted.is_none()
+                && self.last_sort_key.as_deref().is_some_and(|last| key < last)
+            {
+                self.summary.unsorted = Some(Unsorted {
+                    path: self.names[batch.file].clone(),
+                    line: self.file_records + u64::from(k.index) + 1,
+                });
+            }
+            let last = self.last_sort_key.get_or_insert_with(Vec::new);
+            last.clear();
+            last.extend_from_slice(key);
+        }
     }
 
     /// Writes the batch's side entries, each as `number TAB entry term`.
-    fn write_side(&mut self, batch: &Batch<S>) -> Result<(), Error> {
+    fn write_side(&mut self, batch: &Batch<S>) {
         let Some((side, name)) = self.sinks.side.as_mut() else {
-            return Ok(());
+            return;
         };
+        if self.side_failed {
+            return;
+        }
         let buf = &mut self.side_scratch;
         buf.clear();
         match batch.kind {
@@ -229,44 +321,74 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
             }
         }
         if !buf.is_empty() {
-            side.write_all(buf).map_err(|source| Error::Write {
-                path: name.clone(),
-                source,
-            })?;
+            if let Err(source) = side.write_all(buf) {
+                self.side_failed = true;
+                self.errors.push(Error::SideWrite {
+                    path: name.clone(),
+                    source,
+                });
+            }
         }
-        Ok(())
     }
 
-    /// Lets the key filter write what it held back, then flushes the
-    /// outputs. Runs once; later calls do nothing.
-    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+    /// Lets the key filter write what it held back, then flushes both
+    /// outputs, also after an error: what was written before a stop must
+    /// reach the reader, and a flush that fails is reported with the rest.
+    /// Runs once; later calls do nothing.
+    pub(crate) fn finish(&mut self) {
         if std::mem::replace(&mut self.finished, true) {
-            return Ok(());
+            return;
         }
-        let out_err = |name: &String| {
-            let path = name.clone();
-            move |source| Error::Write { path, source }
-        };
-        if let Some(filter) = self.sinks.filter.as_deref_mut() {
-            let mut counted = Counted {
-                wtr: &mut *self.sinks.output,
-                bytes: 0,
-            };
-            let dropped = filter
-                .finish(&mut counted)
-                .map_err(out_err(&self.sinks.output_name))?;
-            self.summary.bytes_out += counted.bytes;
-            self.summary.deduplicated = dropped;
-            self.summary.output_records = self.summary.output_records.saturating_sub(dropped);
+        if !self.output_failed {
+            if let Some(filter) = self.sinks.filter.as_deref_mut() {
+                let mut counted = Counted {
+                    wtr: &mut *self.sinks.output,
+                    bytes: 0,
+                    error: None,
+                };
+                let result = filter.finish(&mut counted);
+                self.summary.bytes_out += counted.bytes;
+                match (result, counted.error) {
+                    (Ok(dropped), _) => {
+                        self.summary.deduplicated = dropped;
+                        self.summary.output_records =
+                            self.summary.output_records.saturating_sub(dropped);
+                    }
+                    // The output refused what the filter wrote.
+                    (Err(_), Some(source)) => {
+                        self.output_failed = true;
+                        self.errors.push(Error::Write {
+                            path: self.sinks.output_name.clone(),
+                            source,
+                        });
+                    }
+                    (Err(source), None) => {
+                        self.output_failed = true;
+                        self.errors.push(Error::Filter { source });
+                    }
+                }
+            }
         }
-        self.sinks
-            .output
-            .flush()
-            .map_err(out_err(&self.sinks.output_name))?;
+        if !self.output_failed {
+            if let Err(source) = self.sinks.output.flush() {
+                self.output_failed = true;
+                self.errors.push(Error::Write {
+                    path: self.sinks.output_name.clone(),
+                    source,
+                });
+            }
+        }
         if let Some((side, name)) = self.sinks.side.as_mut() {
-            side.flush().map_err(out_err(name))?;
+            if !self.side_failed {
+                if let Err(source) = side.flush() {
+                    self.side_failed = true;
+                    self.errors.push(Error::SideWrite {
+                        path: name.clone(),
+                        source,
+                    });
+                }
+            }
         }
-        Ok(())
     }
 
     /// The name of input `file`.
@@ -274,9 +396,14 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
         self.names[file].clone()
     }
 
-    /// The totals; the reader's byte counts are filled in by the caller.
-    pub(crate) fn into_summary(self) -> Summary<S> {
-        self.summary
+    /// Finishes (see [`BatchWriter::finish`]) and returns the totals and
+    /// every error; the reader's byte counts are filled in by the caller.
+    pub(crate) fn into_report(mut self) -> Report<S> {
+        self.finish();
+        Report {
+            summary: self.summary,
+            errors: self.errors,
+        }
     }
 }
 
@@ -303,21 +430,38 @@ fn offer_keyed(
     Ok(())
 }
 
-/// Counts the bytes a key filter writes when it finishes.
+/// Counts the bytes a key filter writes when it finishes, and keeps the
+/// output's own error, to tell it from the filter's.
 struct Counted<'a> {
     wtr: &'a mut dyn Write,
     bytes: u64,
+    error: Option<io::Error>,
+}
+
+impl Counted<'_> {
+    fn keep<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        result.map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            let passed = io::Error::new(e.kind(), e.to_string());
+            self.error.get_or_insert(e);
+            passed
+        })
+    }
 }
 
 impl Write for Counted<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.wtr.write(buf)?;
+        let n = self.wtr.write(buf);
+        let n = self.keep(n)?;
         self.bytes += n as u64;
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.wtr.flush()
+        let r = self.wtr.flush();
+        self.keep(r)
     }
 }
 
