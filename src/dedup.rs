@@ -43,6 +43,7 @@ use std::fs::{self, File};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// How many hash partitions deferred keys are spread over (and how many
 /// sub-partitions a partition that is still too big is split into).
@@ -453,7 +454,7 @@ impl crate::pipeline::KeyFilter for Deduper {
 
 impl Spill {
     fn create(temp_dir: Option<&Path>, unit: usize) -> io::Result<Spill> {
-        let dir = TempDir::new(temp_dir)?;
+        let dir = TempDir::new(temp_dir, &SPILL_DIRS)?;
         let create = |name: String, capacity: usize| {
             let path = dir.path.join(name);
             File::create(&path)
@@ -727,13 +728,64 @@ fn for_each_entry(
     }
 }
 
-/// A uniquely named directory, removed (best effort) when dropped.
+/// The spill directories of this process's dedupers, for
+/// [`remove_spill_dirs`].
+static SPILL_DIRS: Registry = Registry::new();
+
+/// A list of live spill directories, closed (`None`) once they have been
+/// removed for good.
+struct Registry(Mutex<Option<Vec<PathBuf>>>);
+
+impl Registry {
+    const fn new() -> Registry {
+        Registry(Mutex::new(Some(Vec::new())))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Vec<PathBuf>>> {
+        // The list is valid whatever panicked while it was locked.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Removes every listed directory and closes the list.
+    fn remove_all(&self) {
+        let mut dirs = self.lock();
+        for dir in dirs.take().unwrap_or_default() {
+            // Renamed first: a deduper still running creates its files by
+            // path, so none can appear in the directory while it is being
+            // removed.
+            let mut doomed = dir.clone().into_os_string();
+            doomed.push(".removing");
+            let doomed = PathBuf::from(doomed);
+            let target = if fs::rename(&dir, &doomed).is_ok() {
+                doomed
+            } else {
+                dir
+            };
+            let _ = fs::remove_dir_all(target);
+        }
+    }
+}
+
+/// Removes the spill directories of every [`Deduper`] of this process and
+/// makes every later attempt to spill fail: for a program about to end on
+/// a signal (the `normurl` command calls it when it gets SIGINT, SIGTERM or
+/// SIGHUP; this library installs no signal handlers). It waits while a
+/// spill directory is being created or removed, so none is left behind. A
+/// deduper still running may then fail with a [`SpillError`], or go on
+/// writing records it has already decided; it writes no wrong output.
+pub fn remove_spill_dirs() {
+    SPILL_DIRS.remove_all();
+}
+
+/// A uniquely named directory, listed in a [`Registry`] and removed (best
+/// effort) when dropped.
 struct TempDir {
     path: PathBuf,
+    registry: &'static Registry,
 }
 
 impl TempDir {
-    fn new(parent: Option<&Path>) -> io::Result<TempDir> {
+    fn new(parent: Option<&Path>, registry: &'static Registry) -> io::Result<TempDir> {
         let parent = parent
             .map(Path::to_path_buf)
             .unwrap_or_else(std::env::temp_dir);
@@ -741,10 +793,18 @@ impl TempDir {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
         let name = format!("normurl-dedup-{}-{nanos}", std::process::id());
+        let mut dirs = registry.lock();
+        let Some(list) = dirs.as_mut() else {
+            let e = io::Error::other("the program is ending");
+            return Err(spill_error(&parent.join(name), "not created", e));
+        };
         for attempt in 0..100u32 {
             let path = parent.join(format!("{name}-{attempt}"));
             match fs::create_dir(&path) {
-                Ok(()) => return Ok(TempDir { path }),
+                Ok(()) => {
+                    list.push(path.clone());
+                    return Ok(TempDir { path, registry });
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(spill_error(&path, "cannot create it", e)),
             }
@@ -760,7 +820,13 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        // Under the lock: remove_spill_dirs, which ends the process right
+        // after, must not find the directory half removed and unlisted.
+        let mut dirs = self.registry.lock();
         let _ = fs::remove_dir_all(&self.path);
+        if let Some(list) = dirs.as_mut() {
+            list.retain(|d| d != &self.path);
+        }
     }
 }
 
@@ -985,6 +1051,23 @@ mod tests {
             (io::ErrorKind::StorageFull, "output is full".into())
         );
         assert!(!e.get_ref().is_some_and(|e| e.is::<SpillError>()));
+    }
+
+    #[test]
+    fn removed_spill_dirs_stay_removed() {
+        static REGISTRY: Registry = Registry::new();
+        let parent = tempfile::tempdir().unwrap();
+        let dir = TempDir::new(Some(parent.path()), &REGISTRY).unwrap();
+        fs::write(dir.path.join("spool"), b"x").unwrap();
+        REGISTRY.remove_all();
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        let e = TempDir::new(Some(parent.path()), &REGISTRY).err().unwrap();
+        assert!(
+            e.to_string().contains("not created: the program is ending"),
+            "{e}"
+        );
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        drop(dir);
     }
 
     proptest::proptest! {

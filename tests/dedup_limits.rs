@@ -1,5 +1,6 @@
 //! The limits of `--dedup`: the memory it really allocates against
-//! `--dedup-memory`, and spill errors that name the spill directory.
+//! `--dedup-memory`, spill files removed when the command is interrupted,
+//! and spill errors that name the spill directory.
 
 mod common;
 
@@ -108,6 +109,163 @@ fn allocations_stay_within_the_budget() {
         );
         // And the set used a fair share of it before spilling.
         assert!(peak > limit / 3, "limit {limit}: allocated {peak} at most");
+    }
+}
+
+/// Spill files removed when the command is interrupted.
+#[cfg(unix)]
+mod interrupted {
+    use std::io::{Read, Write};
+    use std::os::unix::process::ExitStatusExt;
+    use std::path::Path;
+    use std::process::{Child, ExitStatus, Stdio};
+    use std::thread::JoinHandle;
+    use std::time::{Duration, Instant};
+
+    use super::common::bin::{normurl, numbered_urls};
+
+    /// A spawned `normurl` whose standard input stays open (so it is still
+    /// running when signalled) and whose output is drained by a thread.
+    struct Running {
+        child: Child,
+        stdin: Option<std::process::ChildStdin>,
+        stdout: JoinHandle<Vec<u8>>,
+    }
+
+    /// Runs `normurl --dedup` with TMPDIR set to `tmp`, a budget that
+    /// spills after 1,792 keys, and `input` on its standard input, which
+    /// is left open. `wrap` runs it through `sh -c` instead (to change how
+    /// it starts).
+    fn start(tmp: &Path, input: &str, wrap: Option<&str>) -> Running {
+        let args = ["--dedup", "--dedup-memory", "64K", "--batch-bytes", "4K"];
+        let mut command = match wrap {
+            Some(script) => {
+                let mut sh = std::process::Command::new("sh");
+                sh.args(["-c", script]).arg(env!("CARGO_BIN_EXE_normurl"));
+                sh
+            }
+            None => normurl(),
+        };
+        let mut child = command
+            .args(args)
+            .env("TMPDIR", tmp)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let stdout = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = stdout.read_to_end(&mut v);
+            v
+        });
+        stdin.write_all(input.as_bytes()).unwrap();
+        Running {
+            child,
+            stdin: Some(stdin),
+            stdout,
+        }
+    }
+
+    /// Polls `done` every 10 ms for at most 10 s (a hang is a failure).
+    fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {what} after 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    fn wait_for_spill(tmp: &Path) {
+        wait_for("spill directory", || {
+            entries(tmp).iter().any(|n| n.starts_with("normurl-dedup-"))
+        });
+    }
+
+    fn signal(child: &Child, sig: libc::c_int) {
+        // SAFETY: kill has no memory effects; the pid is our child's.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, sig) }, 0);
+    }
+
+    impl Running {
+        /// Waits at most 10 s for the process to end; returns its status and
+        /// output.
+        fn end(mut self) -> (ExitStatus, String) {
+            let mut status = None;
+            wait_for("exit", || {
+                status = self.child.try_wait().unwrap();
+                status.is_some()
+            });
+            drop(self.stdin.take());
+            let out = self.stdout.join().unwrap();
+            (status.unwrap(), String::from_utf8(out).unwrap())
+        }
+    }
+
+    /// Sends `sig` to a run that has spilled, and checks that it ends by that
+    /// signal, with no spill file left and whole, distinct input lines in order
+    /// written.
+    fn interrupted_while_spilled(sig: libc::c_int) {
+        let tmp = tempfile::tempdir().unwrap();
+        let input = numbered_urls(20_000);
+        let running = start(tmp.path(), &input, None);
+        wait_for_spill(tmp.path());
+        signal(&running.child, sig);
+        let (status, out) = running.end();
+        assert_eq!(status.signal(), Some(sig), "{status:?}");
+        assert_eq!(entries(tmp.path()), Vec::<String>::new(), "left behind");
+        assert!(
+            input.starts_with(&out),
+            "not a prefix of the input: {out:?}"
+        );
+    }
+
+    #[test]
+    fn sigterm_removes_the_spill_files() {
+        interrupted_while_spilled(libc::SIGTERM);
+    }
+
+    #[test]
+    fn sigint_removes_the_spill_files() {
+        interrupted_while_spilled(libc::SIGINT);
+    }
+
+    #[test]
+    fn sighup_removes_the_spill_files() {
+        interrupted_while_spilled(libc::SIGHUP);
+    }
+
+    #[test]
+    fn an_ignored_sighup_stays_ignored() {
+        // As under nohup: the command started with SIGHUP ignored.
+        let tmp = tempfile::tempdir().unwrap();
+        let input = numbered_urls(20_000);
+        let script = r#"trap "" HUP; exec "$0" "$@""#;
+        let mut running = start(tmp.path(), &input, Some(script));
+        wait_for_spill(tmp.path());
+        signal(&running.child, libc::SIGHUP);
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            running.child.try_wait().unwrap().is_none(),
+            "ended by SIGHUP"
+        );
+        drop(running.stdin.take());
+        let (status, out) = running.end();
+        assert_eq!(status.code(), Some(0));
+        assert_eq!(out, input);
+        assert_eq!(entries(tmp.path()), Vec::<String>::new());
     }
 }
 
