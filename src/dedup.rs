@@ -15,8 +15,8 @@
 //! again by other hash bits if it is still too big) is read back to find the
 //! first occurrence of each key, and the spool is replayed in order, writing
 //! only those. Every kept record is therefore written exactly once and in
-//! input order, with memory bounded by the budget (plus one bit per deferred
-//! record).
+//! input order, with memory bounded by the budget (see
+//! [`DedupConfig::memory_limit`] for what it counts).
 //!
 //! [`DedupMode::Adjacent`] drops only records whose key equals the previous
 //! record's key (for sorted input such as CDX files), in constant memory.
@@ -38,10 +38,12 @@
 //! ```
 
 use std::collections::HashSet;
+use std::fmt;
 use std::fs::{self, File};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// How many hash partitions deferred keys are spread over (and how many
 /// sub-partitions a partition that is still too big is split into).
@@ -49,10 +51,6 @@ pub const PARTITIONS: usize = 64;
 
 /// Marks a spooled item that has no key and is always written.
 const UNKEYED: u64 = 1 << 63;
-
-/// Bytes of memory one key costs in the in-memory set: 16 bytes of key plus
-/// one control byte per slot (hashbrown), at full capacity.
-const BYTES_PER_SLOT: usize = 17;
 
 /// Which records count as duplicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,8 +67,15 @@ pub enum DedupMode {
 pub struct DedupConfig {
     /// Which records count as duplicates.
     pub mode: DedupMode,
-    /// The memory budget for the key set, in bytes. Past it, keys spill to
-    /// disk.
+    /// The memory budget, in bytes. It counts the key set (both of its
+    /// tables while it grows), and once the set has spilled, the spill
+    /// files' buffers (an eighth of the budget, at most 576 KiB) and, at
+    /// the end, one bit per deferred record and the sets that decide them
+    /// (sized from the start for every key of their partition, so they
+    /// never grow). The bits are needed whatever the budget: 125 MB per
+    /// billion deferred records. Below about 200 KiB the budget cannot
+    /// always be met: a partition of under 4,096 keys (a set of up to
+    /// 140 KiB) is never split. A few KiB of bookkeeping are not counted.
     pub memory_limit: usize,
     /// Where spill files go (a fresh subdirectory is created there and
     /// removed when done). Defaults to the system's temporary directory.
@@ -108,6 +113,51 @@ pub struct DedupStats {
     pub dropped: u64,
     /// Records whose decision was deferred to disk (0 if nothing spilled).
     pub deferred: u64,
+    /// The most memory, in bytes, that the deduper counted against
+    /// [`DedupConfig::memory_limit`] at one time (see there what it
+    /// counts).
+    pub memory_peak: usize,
+}
+
+/// An I/O error of the spill files, naming their directory and what was
+/// being done. [`Deduper`]'s methods return it inside an [`io::Error`] of
+/// the same kind; errors writing the caller's output come back unwrapped,
+/// so `error.get_ref().is_some_and(|e| e.is::<SpillError>())` tells them
+/// apart.
+#[derive(Debug)]
+pub struct SpillError {
+    dir: PathBuf,
+    what: String,
+    source: io::Error,
+}
+
+impl SpillError {
+    /// The spill directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl fmt::Display for SpillError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (dir, what, source) = (self.dir.display(), &self.what, &self.source);
+        write!(f, "spill directory {dir}: {what}: {source}")
+    }
+}
+
+impl std::error::Error for SpillError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// `source` as a [`SpillError`] about `dir`, inside an `io::Error` of the
+/// same kind.
+fn spill_error(dir: &Path, what: impl Into<String>, source: io::Error) -> io::Error {
+    let kind = source.kind();
+    let what = what.into();
+    let dir = dir.to_path_buf();
+    io::Error::new(kind, SpillError { dir, what, source })
 }
 
 /// The keys are already uniform hashes: use their low 64 bits as the hash.
@@ -132,6 +182,83 @@ impl Hasher for KeyHasher {
 
 type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
+/// Bytes of the table behind a [`KeySet`] of `buckets` slots: hashbrown
+/// (std's `HashSet`) allocates the 16-byte slots, one control byte per
+/// slot and one group of control bytes past the end (16 with SSE2, fewer
+/// elsewhere).
+fn table_bytes(buckets: usize) -> usize {
+    if buckets == 0 {
+        0
+    } else {
+        buckets * 17 + 16
+    }
+}
+
+/// The slots behind a set's `capacity()`: hashbrown keeps a power of two of
+/// them at most 7/8 full (all but one below 8 slots).
+fn buckets_of(capacity: usize) -> usize {
+    match capacity {
+        0 => 0,
+        c if c < 8 => c + 1,
+        c => c / 7 * 8,
+    }
+}
+
+/// The slots hashbrown allocates to hold `capacity` keys, by
+/// `with_capacity` or by growing when full.
+fn buckets_for(capacity: usize) -> usize {
+    match capacity {
+        0 => 0,
+        1..=3 => 4,
+        4..=7 => 8,
+        c => (c.saturating_mul(8) / 7).next_power_of_two(),
+    }
+}
+
+fn set_bytes(set: &KeySet) -> usize {
+    table_bytes(buckets_of(set.capacity()))
+}
+
+/// A deduper's memory budget, the buffer sizes that follow from it, and
+/// the most memory counted against it at one time.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    limit: usize,
+    /// One partition writer's buffer; the spool writer and each reader get
+    /// eight.
+    unit: usize,
+    peak: usize,
+}
+
+impl Budget {
+    fn new(limit: usize) -> Budget {
+        // Buffers take at most an eighth of the budget, and 8 KiB units at
+        // most: larger ones gain little.
+        let unit = (limit / (8 * (PARTITIONS + 8))).min(1 << 13);
+        Budget {
+            limit,
+            unit,
+            peak: 0,
+        }
+    }
+
+    /// The writers' buffers while spilling: the spool's and the
+    /// partitions'.
+    fn spill_buffers(&self) -> usize {
+        (8 + PARTITIONS) * self.unit
+    }
+
+    /// A spill file reader's buffer.
+    fn reader(&self) -> usize {
+        8 * self.unit
+    }
+
+    /// Counts `bytes` in use at one time.
+    fn note(&mut self, bytes: usize) {
+        self.peak = self.peak.max(bytes);
+    }
+}
+
 /// Deduplicates records by key, in input order; see the module docs.
 pub struct Deduper {
     config: DedupConfig,
@@ -139,6 +266,7 @@ pub struct Deduper {
     set: KeySet,
     spill: Option<Spill>,
     stats: DedupStats,
+    budget: Budget,
     /// Unkeyed items among the deferred ones (not records to decide).
     unkeyed: u64,
 }
@@ -156,12 +284,14 @@ impl Deduper {
     /// A deduper with the given configuration. Nothing is allocated until
     /// records arrive.
     pub fn new(config: DedupConfig) -> Deduper {
+        let budget = Budget::new(config.memory_limit);
         Deduper {
             config,
             last: None,
             set: KeySet::default(),
             spill: None,
             stats: DedupStats::default(),
+            budget,
             unkeyed: 0,
         }
     }
@@ -192,11 +322,11 @@ impl Deduper {
             return Ok(Offer::Dropped);
         }
         if self.spill.is_none() && !self.set_can_grow() {
-            self.spill = Some(Spill::create(self.config.temp_dir.as_deref())?);
+            self.start_spill()?;
         }
         match &mut self.spill {
             None => {
-                self.set.insert(key);
+                self.insert(key);
                 out.write_all(record)?;
                 self.stats.kept += 1;
                 Ok(Offer::Kept)
@@ -216,7 +346,7 @@ impl Deduper {
         match &mut self.spill {
             None => out.write_all(bytes),
             Some(spill) => {
-                spill.defer_unkeyed(self.stats.deferred, bytes)?;
+                spill.spool(bytes.len() as u64 | UNKEYED, bytes)?;
                 self.stats.deferred += 1;
                 self.unkeyed += 1;
                 Ok(())
@@ -224,32 +354,57 @@ impl Deduper {
         }
     }
 
-    /// Whether one more key fits in the set within the memory budget
-    /// (hashbrown doubles its capacity when full).
+    /// Whether one more key fits in the set within the memory budget.
     fn set_can_grow(&self) -> bool {
         let capacity = self.set.capacity();
         if self.set.len() < capacity {
             return true;
         }
-        let next = if capacity == 0 { 4 } else { capacity * 2 };
-        next * BYTES_PER_SLOT <= self.config.memory_limit
+        let now = table_bytes(buckets_of(capacity));
+        let next = table_bytes(buckets_for(capacity + 1));
+        let limit = self.budget.limit;
+        // While growing, hashbrown holds the old table and the new one;
+        // once grown, the set must leave room for the spill buffers.
+        now + next <= limit && next + self.budget.spill_buffers() <= limit
+    }
+
+    fn insert(&mut self, key: u128) {
+        let before = self.set.capacity();
+        self.set.insert(key);
+        if self.set.capacity() != before {
+            let old = table_bytes(buckets_of(before));
+            self.budget.note(old + set_bytes(&self.set));
+        }
+    }
+
+    /// Freezes the set and creates the spill files.
+    fn start_spill(&mut self) -> io::Result<()> {
+        let spill = Spill::create(self.config.temp_dir.as_deref(), self.budget.unit)?;
+        self.budget
+            .note(set_bytes(&self.set) + self.budget.spill_buffers());
+        self.spill = Some(spill);
+        Ok(())
     }
 
     /// Decides the deferred records, writes the kept ones to `out` in input
-    /// order, removes the spill files and returns the counts.
+    /// order, removes the spill files and returns the counts. Errors of the
+    /// spill files are [`SpillError`]s; errors writing `out` are returned
+    /// as they are.
     pub fn finish<W: Write + ?Sized>(mut self, out: &mut W) -> io::Result<DedupStats> {
-        let Some(mut spill) = self.spill.take() else {
-            return Ok(self.stats);
-        };
-        // The frozen set is no longer needed: give its memory to the
-        // partition pass.
-        self.set = KeySet::default();
-        let deferred = self.stats.deferred;
-        let keep = spill.decide(deferred, self.config.memory_limit)?;
-        let kept = spill.replay(&keep, deferred, out)?;
-        self.stats.kept += kept;
-        self.stats.dropped += deferred - self.unkeyed - kept;
-        self.stats.deferred -= self.unkeyed;
+        if let Some(spill) = self.spill.take() {
+            // The frozen set is no longer needed: give its memory to the
+            // partition pass.
+            self.set = KeySet::default();
+            let dir = spill.close()?;
+            let deferred = self.stats.deferred;
+            let mut pass = Finish::new(&dir.path, deferred, &mut self.budget);
+            pass.decide()?;
+            let kept = pass.replay(deferred, out)?;
+            self.stats.kept += kept;
+            self.stats.dropped += deferred - self.unkeyed - kept;
+            self.stats.deferred -= self.unkeyed;
+        }
+        self.stats.memory_peak = self.budget.peak;
         Ok(self.stats)
     }
 }
@@ -298,16 +453,17 @@ impl crate::pipeline::KeyFilter for Deduper {
 }
 
 impl Spill {
-    fn create(temp_dir: Option<&Path>) -> io::Result<Spill> {
-        let dir = TempDir::new(temp_dir)?;
-        let spool = BufWriter::with_capacity(1 << 16, File::create(dir.path.join("spool"))?);
+    fn create(temp_dir: Option<&Path>, unit: usize) -> io::Result<Spill> {
+        let dir = TempDir::new(temp_dir, &SPILL_DIRS)?;
+        let create = |name: String, capacity: usize| {
+            let path = dir.path.join(name);
+            File::create(&path)
+                .map(|f| BufWriter::with_capacity(capacity, f))
+                .map_err(|e| error_at(&dir.path, "cannot create", &path, e))
+        };
+        let spool = create("spool".into(), 8 * unit)?;
         let partitions = (0..PARTITIONS)
-            .map(|p| {
-                Ok(BufWriter::with_capacity(
-                    1 << 13,
-                    File::create(dir.path.join(format!("p{p}")))?,
-                ))
-            })
+            .map(|p| create(format!("p{p}"), unit))
             .collect::<io::Result<Vec<_>>>()?;
         Ok(Spill {
             dir,
@@ -316,69 +472,50 @@ impl Spill {
         })
     }
 
-    /// Spools bytes that are always written (no key): the top bit of the
-    /// length marks them.
-    fn defer_unkeyed(&mut self, _index: u64, bytes: &[u8]) -> io::Result<()> {
-        self.spool
-            .write_all(&(bytes.len() as u64 | UNKEYED).to_le_bytes())?;
-        self.spool.write_all(bytes)
+    /// Appends an item to the spool: its length (with [`UNKEYED`] set for
+    /// bytes that have no key) and its bytes.
+    fn spool(&mut self, header: u64, bytes: &[u8]) -> io::Result<()> {
+        let w = &mut self.spool;
+        w.write_all(&header.to_le_bytes())
+            .and_then(|()| w.write_all(bytes))
+            .map_err(|e| spill_error(&self.dir.path, "write error in spool", e))
     }
 
     fn defer(&mut self, key: u128, index: u64, record: &[u8]) -> io::Result<()> {
-        self.spool.write_all(&(record.len() as u64).to_le_bytes())?;
-        self.spool.write_all(record)?;
-        let partition = partition_of(key, 0);
-        let w = &mut self.partitions[partition];
-        w.write_all(&key.to_le_bytes())?;
-        w.write_all(&index.to_le_bytes())
+        self.spool(record.len() as u64, record)?;
+        let p = partition_of(key, 0);
+        write_entry(&mut self.partitions[p], key, index)
+            .map_err(|e| spill_error(&self.dir.path, format!("write error in p{p}"), e))
     }
 
-    /// Reads every partition back and returns one bit per deferred record:
-    /// set for the first occurrence of its key among the deferred records.
-    fn decide(&mut self, deferred: u64, memory_limit: usize) -> io::Result<Vec<u64>> {
-        let mut keep = vec![0u64; (deferred as usize).div_ceil(64)];
-        let paths: Vec<PathBuf> = (0..PARTITIONS)
-            .map(|p| self.dir.path.join(format!("p{p}")))
-            .collect();
-        for w in &mut self.partitions {
-            w.flush()?;
+    /// Flushes the spill files and frees their buffers.
+    fn close(self) -> io::Result<TempDir> {
+        let Spill {
+            dir,
+            spool,
+            partitions,
+        } = self;
+        let flush = |mut w: BufWriter<File>, name: String| {
+            w.flush()
+                .map_err(|e| spill_error(&dir.path, format!("write error in {name}"), e))
+        };
+        flush(spool, "spool".into())?;
+        for (p, w) in partitions.into_iter().enumerate() {
+            flush(w, format!("p{p}"))?;
         }
-        self.partitions.clear();
-        for path in paths {
-            decide_partition(&path, 0, memory_limit, &mut keep)?;
-        }
-        Ok(keep)
+        Ok(dir)
     }
+}
 
-    /// Replays the spool in order, writing the records whose bit is set.
-    fn replay<W: Write + ?Sized>(
-        mut self,
-        keep: &[u64],
-        deferred: u64,
-        out: &mut W,
-    ) -> io::Result<u64> {
-        self.spool.flush()?;
-        let mut reader =
-            BufReader::with_capacity(1 << 16, File::open(self.dir.path.join("spool"))?);
-        let mut record = Vec::new();
-        let mut kept = 0;
-        for index in 0..deferred {
-            let mut len = [0u8; 8];
-            reader.read_exact(&mut len)?;
-            let len = u64::from_le_bytes(len);
-            let unkeyed = len & UNKEYED != 0;
-            let len = (len & !UNKEYED) as usize;
-            if unkeyed || keep[(index / 64) as usize] >> (index % 64) & 1 == 1 {
-                record.resize(len, 0);
-                reader.read_exact(&mut record)?;
-                out.write_all(&record)?;
-                kept += u64::from(!unkeyed);
-            } else {
-                io::copy(&mut (&mut reader).take(len as u64), &mut io::sink())?;
-            }
-        }
-        Ok(kept)
-    }
+fn write_entry(w: &mut impl Write, key: u128, index: u64) -> io::Result<()> {
+    w.write_all(&key.to_le_bytes())?;
+    w.write_all(&index.to_le_bytes())
+}
+
+/// A spill error about the file at `path` in the spill directory `dir`.
+fn error_at(dir: &Path, what: &str, path: &Path, e: io::Error) -> io::Error {
+    let name = path.strip_prefix(dir).unwrap_or(path).display();
+    spill_error(dir, format!("{what} {name}"), e)
 }
 
 /// Which partition `key` goes to at recursion `level`: six fresh bits of
@@ -392,117 +529,304 @@ fn partition_of(key: u128, level: u32) -> usize {
 const MAX_LEVEL: u32 = 9;
 
 /// Partitions with fewer entries are decided in memory whatever the budget
-/// (a few MB at most): splitting them costs 64 files for little gain. Tests
-/// lower it to exercise the split path on small inputs.
-const MIN_SPLIT_ENTRIES: u64 = if cfg!(test) { 48 } else { 1 << 16 };
+/// (a set of 140 KiB at most): splitting them costs 64 files for little
+/// gain. Tests lower it to exercise the split path on small inputs.
+const MIN_SPLIT_ENTRIES: u64 = if cfg!(test) { 48 } else { 1 << 12 };
 
-/// Marks the first occurrence of each key in the partition file at `path`
-/// (entries are in input order). A partition whose set would exceed the
-/// budget is split by the next hash bits first.
-fn decide_partition(
-    path: &Path,
-    level: u32,
-    memory_limit: usize,
-    keep: &mut [u64],
-) -> io::Result<()> {
-    let entries = fs::metadata(path)?.len() / 24;
-    let needed = (entries as usize).saturating_mul(2 * BYTES_PER_SLOT);
-    if needed > memory_limit && level < MAX_LEVEL && entries >= MIN_SPLIT_ENTRIES {
-        let dir = path.with_extension(format!("split{level}"));
-        fs::create_dir(&dir)?;
-        let mut counts = [0u64; PARTITIONS];
-        {
-            let mut writers = (0..PARTITIONS)
-                .map(|p| Ok(BufWriter::new(File::create(dir.join(format!("p{p}")))?)))
-                .collect::<io::Result<Vec<_>>>()?;
-            for_each_entry(path, |key, index| {
-                let p = partition_of(key, level + 1);
-                counts[p] += 1;
-                let w = &mut writers[p];
-                w.write_all(&key.to_le_bytes())?;
-                w.write_all(&index.to_le_bytes())
-            })?;
-            for w in &mut writers {
-                w.flush()?;
-            }
+/// The end of a spilled run: decides the deferred records from the
+/// partition files, then replays the spool.
+struct Finish<'a> {
+    dir: &'a Path,
+    budget: &'a mut Budget,
+    /// One bit per deferred record: set for the first occurrence of its
+    /// key among the deferred records.
+    keep: Vec<u64>,
+}
+
+impl<'a> Finish<'a> {
+    fn new(dir: &'a Path, deferred: u64, budget: &'a mut Budget) -> Finish<'a> {
+        let words = usize::try_from(deferred.div_ceil(64)).unwrap_or(usize::MAX);
+        Finish {
+            dir,
+            budget,
+            keep: vec![0; words],
         }
-        fs::remove_file(path)?;
+    }
+
+    /// What every step holds: the keep bits and a reader.
+    fn base(&self) -> usize {
+        self.keep.capacity() * 8 + self.budget.reader()
+    }
+
+    fn decide(&mut self) -> io::Result<()> {
+        for p in 0..PARTITIONS {
+            self.partition(&self.dir.join(format!("p{p}")), 0)?;
+        }
+        Ok(())
+    }
+
+    /// Marks the first occurrence of each key in the partition file at
+    /// `path` (entries are in input order). A partition whose set would not
+    /// fit in the budget is split by the next hash bits first.
+    fn partition(&mut self, path: &Path, level: u32) -> io::Result<()> {
+        let entries = fs::metadata(path)
+            .map_err(|e| error_at(self.dir, "read error in", path, e))?
+            .len()
+            / 24;
+        let capacity = usize::try_from(entries).unwrap_or(usize::MAX);
+        let (base, set) = (self.base(), table_bytes(buckets_for(capacity)));
+        let split = PARTITIONS * self.budget.unit;
+        if base + set > self.budget.limit
+            && split < set
+            && level < MAX_LEVEL
+            && entries >= MIN_SPLIT_ENTRIES
+        {
+            self.budget.note(base + split);
+            return self.split(path, level, entries);
+        }
+        // Room for every entry from the start: a growing set would hold two
+        // tables at once.
+        let mut seen = KeySet::with_capacity_and_hasher(capacity, Default::default());
+        self.budget.note(base + set_bytes(&seen));
+        let (dir, keep) = (self.dir, &mut self.keep);
+        for_each_entry(dir, path, self.budget.reader(), |key, index| {
+            let word = keep.get_mut((index / 64) as usize).ok_or_else(|| {
+                let e = io::Error::new(io::ErrorKind::InvalidData, "record index out of range");
+                error_at(dir, "corrupt", path, e)
+            })?;
+            if seen.insert(key) {
+                *word |= 1 << (index % 64);
+            }
+            Ok(())
+        })?;
+        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))
+    }
+
+    /// Splits the partition file at `path` by the hash bits of `level + 1`
+    /// and decides each part.
+    fn split(&mut self, path: &Path, level: u32, entries: u64) -> io::Result<()> {
+        let dir = path.with_extension(format!("split{level}"));
+        fs::create_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
+        let counts = self.split_into(path, &dir, level)?;
+        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))?;
         // If every entry landed in one sub-partition (one key repeated, or
         // keys equal in these bits), splitting again would not help.
         let progress = counts.iter().all(|&c| c < entries);
         let next_level = if progress { level + 1 } else { MAX_LEVEL };
         for p in 0..PARTITIONS {
-            decide_partition(&dir.join(format!("p{p}")), next_level, memory_limit, keep)?;
+            self.partition(&dir.join(format!("p{p}")), next_level)?;
         }
-        return fs::remove_dir(&dir);
+        fs::remove_dir(&dir).map_err(|e| error_at(self.dir, "cannot remove", &dir, e))
     }
-    let mut seen = KeySet::default();
-    for_each_entry(path, |key, index| {
-        if seen.insert(key) {
-            keep[(index / 64) as usize] |= 1 << (index % 64);
+
+    /// Copies the entries of `path` to one file per sub-partition in `dir`;
+    /// returns how many went to each.
+    fn split_into(&self, path: &Path, dir: &Path, level: u32) -> io::Result<[u64; PARTITIONS]> {
+        let root = self.dir;
+        let mut parts = (0..PARTITIONS)
+            .map(|p| {
+                let part = dir.join(format!("p{p}"));
+                File::create(&part)
+                    .map(|f| (BufWriter::with_capacity(self.budget.unit, f), part.clone()))
+                    .map_err(|e| error_at(root, "cannot create", &part, e))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        let mut counts = [0u64; PARTITIONS];
+        for_each_entry(root, path, self.budget.reader(), |key, index| {
+            let p = partition_of(key, level + 1);
+            counts[p] += 1;
+            let (w, part) = &mut parts[p];
+            write_entry(w, key, index).map_err(|e| error_at(root, "write error in", part, e))
+        })?;
+        for (w, part) in &mut parts {
+            w.flush()
+                .map_err(|e| error_at(root, "write error in", part, e))?;
         }
-        Ok(())
-    })?;
-    fs::remove_file(path)
+        Ok(counts)
+    }
+
+    /// Replays the spool in order, writing the unkeyed items and the
+    /// records whose bit is set; returns the records written.
+    fn replay<W: Write + ?Sized>(&mut self, deferred: u64, out: &mut W) -> io::Result<u64> {
+        let path = self.dir.join("spool");
+        let dir = self.dir;
+        let read_error = |e| error_at(dir, "read error in", &path, e);
+        // A reader and, since records are small and `out` may be unbuffered
+        // (a terminal or a pipe), a writer of the same size.
+        let buffer = self.budget.reader();
+        self.budget.note(self.base() + buffer);
+        let file = File::open(&path).map_err(read_error)?;
+        let mut reader = BufReader::with_capacity(buffer, file);
+        let mut out = BufWriter::with_capacity(buffer, out);
+        let mut kept = 0;
+        for index in 0..deferred {
+            let mut header = [0u8; 8];
+            reader.read_exact(&mut header).map_err(read_error)?;
+            let header = u64::from_le_bytes(header);
+            let unkeyed = header & UNKEYED != 0;
+            let len = header & !UNKEYED;
+            if unkeyed || self.keeps(index) {
+                copy_out(&mut reader, len, &mut out, read_error)?;
+                kept += u64::from(!unkeyed);
+            } else {
+                // The length has its top bit clear, so it fits an i64.
+                reader.seek_relative(len as i64).map_err(read_error)?;
+            }
+        }
+        out.flush()?;
+        Ok(kept)
+    }
+
+    fn keeps(&self, index: u64) -> bool {
+        let word = self.keep.get((index / 64) as usize).copied().unwrap_or(0);
+        word >> (index % 64) & 1 == 1
+    }
 }
 
-fn for_each_entry(path: &Path, mut f: impl FnMut(u128, u64) -> io::Result<()>) -> io::Result<()> {
-    let mut reader = BufReader::with_capacity(1 << 16, File::open(path)?);
+/// Copies `len` bytes of the spool to `out` through a stack buffer: read
+/// errors become spill errors, errors writing `out` are returned as they
+/// are.
+fn copy_out<W: Write + ?Sized>(
+    reader: &mut impl Read,
+    len: u64,
+    out: &mut W,
+    read_error: impl Fn(io::Error) -> io::Error,
+) -> io::Result<()> {
+    let mut chunk = [0u8; 8192];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        reader.read_exact(&mut chunk[..n]).map_err(&read_error)?;
+        out.write_all(&chunk[..n])?;
+        left -= n as u64;
+    }
+    Ok(())
+}
+
+/// Calls `f` with each `(key, index)` entry of the partition file at
+/// `path` in the spill directory `dir`. Read errors become spill errors;
+/// `f`'s are returned as they are.
+fn for_each_entry(
+    dir: &Path,
+    path: &Path,
+    buffer: usize,
+    mut f: impl FnMut(u128, u64) -> io::Result<()>,
+) -> io::Result<()> {
+    let read_error = |e| error_at(dir, "read error in", path, e);
+    let mut reader = BufReader::with_capacity(buffer, File::open(path).map_err(read_error)?);
     let mut entry = [0u8; 24];
     loop {
         match reader.read_exact(&mut entry) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
-            Err(e) => return Err(e),
+            Err(e) => return Err(read_error(e)),
         }
-        let key = u128::from_le_bytes(entry[..16].try_into().unwrap());
-        let index = u64::from_le_bytes(entry[16..].try_into().unwrap());
+        let (key, index) = entry.split_at(16);
+        let key = u128::from_le_bytes(key.try_into().unwrap_or_default());
+        let index = u64::from_le_bytes(index.try_into().unwrap_or_default());
         f(key, index)?;
     }
 }
 
-/// A uniquely named directory, removed (best effort) when dropped.
+/// The spill directories of this process's dedupers, for
+/// [`remove_spill_dirs`].
+static SPILL_DIRS: Registry = Registry::new();
+
+/// A list of live spill directories, closed (`None`) once they have been
+/// removed for good.
+struct Registry(Mutex<Option<Vec<PathBuf>>>);
+
+impl Registry {
+    const fn new() -> Registry {
+        Registry(Mutex::new(Some(Vec::new())))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Vec<PathBuf>>> {
+        // The list is valid whatever panicked while it was locked.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Removes every listed directory and closes the list.
+    fn remove_all(&self) {
+        let mut dirs = self.lock();
+        for dir in dirs.take().unwrap_or_default() {
+            // Renamed first: a deduper still running creates its files by
+            // path, so none can appear in the directory while it is being
+            // removed.
+            let mut doomed = dir.clone().into_os_string();
+            doomed.push(".removing");
+            let doomed = PathBuf::from(doomed);
+            let target = if fs::rename(&dir, &doomed).is_ok() {
+                doomed
+            } else {
+                dir
+            };
+            let _ = fs::remove_dir_all(target);
+        }
+    }
+}
+
+/// Removes the spill directories of every [`Deduper`] of this process and
+/// makes every later attempt to spill fail: for a program about to end on
+/// a signal (the `normurl` command calls it when it gets SIGINT, SIGTERM or
+/// SIGHUP; this library installs no signal handlers). It waits while a
+/// spill directory is being created or removed, so none is left behind. A
+/// deduper still running may then fail with a [`SpillError`], or go on
+/// writing records it has already decided; it writes no wrong output.
+pub fn remove_spill_dirs() {
+    SPILL_DIRS.remove_all();
+}
+
+/// A uniquely named directory, listed in a [`Registry`] and removed (best
+/// effort) when dropped.
 struct TempDir {
     path: PathBuf,
+    registry: &'static Registry,
 }
 
 impl TempDir {
-    fn new(parent: Option<&Path>) -> io::Result<TempDir> {
+    fn new(parent: Option<&Path>, registry: &'static Registry) -> io::Result<TempDir> {
         let parent = parent
             .map(Path::to_path_buf)
             .unwrap_or_else(std::env::temp_dir);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
+        let name = format!("normurl-dedup-{}-{nanos}", std::process::id());
+        let mut dirs = registry.lock();
+        let Some(list) = dirs.as_mut() else {
+            let e = io::Error::other("the program is ending");
+            return Err(spill_error(&parent.join(name), "not created", e));
+        };
         for attempt in 0..100u32 {
-            let path = parent.join(format!(
-                "normurl-dedup-{}-{nanos}-{attempt}",
-                std::process::id()
-            ));
+            let path = parent.join(format!("{name}-{attempt}"));
             match fs::create_dir(&path) {
-                Ok(()) => return Ok(TempDir { path }),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(io::Error::new(
-                        e.kind(),
-                        format!(
-                            "cannot create a spill directory in {}: {e}",
-                            parent.display()
-                        ),
-                    ))
+                Ok(()) => {
+                    list.push(path.clone());
+                    return Ok(TempDir { path, registry });
                 }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(spill_error(&path, "cannot create it", e)),
             }
         }
-        Err(io::Error::other(format!(
-            "cannot create a unique spill directory in {}",
-            parent.display()
-        )))
+        let e = io::Error::from(io::ErrorKind::AlreadyExists);
+        Err(spill_error(
+            &parent.join(name + "-*"),
+            "cannot create it",
+            e,
+        ))
     }
 }
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        // Under the lock: remove_spill_dirs, which ends the process right
+        // after, must not find the directory half removed and unlisted.
+        let mut dirs = self.registry.lock();
         let _ = fs::remove_dir_all(&self.path);
+        if let Some(list) = dirs.as_mut() {
+            list.retain(|d| d != &self.path);
+        }
     }
 }
 
@@ -618,6 +942,132 @@ mod tests {
             "spill files left behind"
         );
         fs::remove_dir(&parent).unwrap();
+    }
+
+    /// Uniform keys (as real hashes are), `distinct` of them, each
+    /// offered twice: first all, then every other one again.
+    fn spread(distinct: u64) -> impl Iterator<Item = u128> {
+        let key =
+            |i: u64| (u128::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        (0..distinct).chain((0..distinct).step_by(2)).map(key)
+    }
+
+    #[test]
+    fn counted_memory_stays_within_the_budget() {
+        // 64K splits partitions at the end; 4M grows the set to 2^17 slots.
+        for limit in [64 << 10, 256 << 10, 1 << 20, 4 << 20] {
+            let mut d = Deduper::new(tiny(limit));
+            for key in spread(150_000) {
+                d.offer(key, b"r\n", &mut io::sink()).unwrap();
+            }
+            let stats = d.finish(&mut io::sink()).unwrap();
+            assert!(stats.deferred > 0, "limit {limit} did not spill");
+            assert_eq!((stats.kept, stats.dropped), (150_000, 75_000));
+            assert!(
+                stats.memory_peak <= limit,
+                "limit {limit}: counted {}",
+                stats.memory_peak
+            );
+            // The set used a fair share of it before spilling.
+            assert!(stats.memory_peak > limit / 3, "limit {limit}: {stats:?}");
+        }
+    }
+
+    #[test]
+    fn table_sizes_are_what_std_allocates() {
+        for n in (1..3000).chain([100_000, 114_688, 114_689, 1 << 20]) {
+            let set = KeySet::with_capacity_and_hasher(n, Default::default());
+            assert_eq!(
+                buckets_of(set.capacity()),
+                buckets_for(n),
+                "with_capacity({n})"
+            );
+        }
+        let mut set = KeySet::default();
+        for key in 0..100_000u128 {
+            let before = set.capacity();
+            set.insert(key << 64 | key);
+            if set.capacity() != before {
+                assert_eq!(buckets_of(set.capacity()), buckets_for(before + 1));
+            }
+        }
+    }
+
+    /// The spill directory of a deduper that spilled into `parent`.
+    fn spill_dir_in(parent: &Path) -> PathBuf {
+        let mut dirs: Vec<PathBuf> = fs::read_dir(parent)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(dirs.len(), 1, "{dirs:?}");
+        dirs.pop().unwrap()
+    }
+
+    fn spilled_in(parent: &Path) -> Deduper {
+        let mut d = Deduper::new(DedupConfig {
+            memory_limit: 0,
+            temp_dir: Some(parent.to_path_buf()),
+            ..DedupConfig::default()
+        });
+        for (key, record) in records(&(0..300).map(|i| i % 50).collect::<Vec<_>>()) {
+            d.offer(key, &record, &mut io::sink()).unwrap();
+        }
+        d
+    }
+
+    #[test]
+    fn spill_errors_name_the_spill_directory() {
+        let parent = tempfile::tempdir().unwrap();
+        let d = spilled_in(parent.path());
+        let dir = spill_dir_in(parent.path());
+        fs::remove_file(dir.join("p0")).unwrap();
+        let e = d.finish(&mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "spill directory {}: read error in p0: No such file or directory (os error 2)",
+                dir.display()
+            )
+        );
+        assert!(e.get_ref().is_some_and(|e| e.is::<SpillError>()));
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn output_errors_are_returned_as_they_are() {
+        struct Broken;
+        impl Write for Broken {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::StorageFull, "output is full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let parent = tempfile::tempdir().unwrap();
+        let e = spilled_in(parent.path()).finish(&mut Broken).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.to_string()),
+            (io::ErrorKind::StorageFull, "output is full".into())
+        );
+        assert!(!e.get_ref().is_some_and(|e| e.is::<SpillError>()));
+    }
+
+    #[test]
+    fn removed_spill_dirs_stay_removed() {
+        static REGISTRY: Registry = Registry::new();
+        let parent = tempfile::tempdir().unwrap();
+        let dir = TempDir::new(Some(parent.path()), &REGISTRY).unwrap();
+        fs::write(dir.path.join("spool"), b"x").unwrap();
+        REGISTRY.remove_all();
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        let e = TempDir::new(Some(parent.path()), &REGISTRY).err().unwrap();
+        assert!(
+            e.to_string().contains("not created: the program is ending"),
+            "{e}"
+        );
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        drop(dir);
     }
 
     proptest::proptest! {

@@ -133,8 +133,12 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub dedup: bool,
 
-    /// Memory for the dedup set; past it, keys spill to the temporary
-    /// directory and the result stays exact. Accepts K, M, G suffixes.
+    /// Memory budget of --dedup (K, M, G suffixes): the key set, counting
+    /// both of its tables while it grows. Past it, keys spill to the
+    /// temporary directory (TMPDIR) and the result stays exact; the spill
+    /// buffers (576K, or an eighth of a budget under 4.5M) and the final
+    /// pass over the spilled keys fit in it too, except for one bit per
+    /// spilled line (125M per billion lines), needed whatever the budget.
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
     pub dedup_memory: usize,
 

@@ -10,6 +10,7 @@ mod inspect;
 mod json;
 mod progress;
 mod run;
+mod signals;
 mod stats;
 
 use std::fmt;

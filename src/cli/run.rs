@@ -12,10 +12,13 @@ use normurl::pipeline::{Pipeline, Sinks, Unsorted};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
-use super::{stats, Failure};
+use super::{signals, stats, Failure};
 
 pub fn run(cfg: Normalize) -> Result<(), Failure> {
     let start = Instant::now();
+    // First, before any thread starts: spill files are removed on SIGINT,
+    // SIGTERM and SIGHUP (src/cli/signals.rs).
+    let _signals = signals::for_dedup(cfg.dedup.as_ref());
     let pipeline = Pipeline::builder()
         .threads(cfg.threads)
         .max_record_bytes(cfg.max_line_bytes)
