@@ -293,7 +293,6 @@ fn a_spill_directory_that_cannot_be_made_is_named() {
 }
 
 #[test]
-#[ignore = "needs writer change"]
 fn spill_errors_are_not_output_errors() {
     let (_tmp, file, ran) = spill_in_a_file();
     let ran = ran.failed(&[&format!("spill directory {file}/normurl-dedup-")]);
