@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::gzip_members::Members;
+
 /// One input of a run.
 ///
 /// # Example
@@ -79,7 +81,8 @@ pub enum Format {
     /// Not compressed.
     Plain,
     /// gzip (RFC 1952), including several members concatenated, as
-    /// `cat a.gz b.gz` and block-gzipped indexes (CDX ZipNum, WARC) make.
+    /// `cat a.gz b.gz` and block-gzipped indexes (CDX ZipNum, WARC) make,
+    /// and zero bytes after the last member (tape or block padding).
     Gzip,
     /// Zstandard, including several frames concatenated.
     Zstd,
@@ -142,9 +145,10 @@ impl Source {
             Format::Plain => Box::new(rdr),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(chunked(flate2::bufread::MultiGzDecoder::new(
-                BufReader::with_capacity(1 << 16, rdr),
-            ))),
+            Format::Gzip => Box::new(chunked(Members::new(BufReader::with_capacity(
+                1 << 16,
+                rdr,
+            )))),
             Format::Zstd => Box::new(chunked(zstd::stream::read::Decoder::with_buffer(
                 BufReader::with_capacity(1 << 16, rdr),
             )?)),

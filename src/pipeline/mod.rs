@@ -53,6 +53,7 @@ assert_eq!(summary.records, 3);
 mod batch;
 mod decode;
 mod error;
+mod gzip_members;
 mod order;
 mod reader;
 mod sequential;
