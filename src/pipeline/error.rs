@@ -64,6 +64,18 @@ pub enum Error {
         /// What the decompressor said.
         source: io::Error,
     },
+    /// An input is compressed in a format the pipeline does not decode
+    /// (see [`Format::is_decoded`]). Found from its first bytes, before
+    /// anything of it is read as records.
+    Unsupported {
+        /// The input's name.
+        path: String,
+        /// The format detected.
+        format: Format,
+        /// Whether the input is the standard input (the message then
+        /// suggests a filter rather than a command on the file).
+        stdin: bool,
+    },
     /// Writing the output or the side output failed. A
     /// [`BrokenPipe`](io::ErrorKind::BrokenPipe) here means the reader went
     /// away (`normurl big.txt | head`); see [`Error::is_broken_pipe`].
@@ -147,6 +159,24 @@ impl fmt::Display for Error {
                 )?;
                 incomplete(f, *unprocessed)
             }
+            Error::Unsupported {
+                path,
+                format,
+                stdin,
+            } => {
+                let (command, reads_stdin) = format.decompressor();
+                let file = match (stdin, reads_stdin) {
+                    (false, _) => format!(" {}", shell_word(path)),
+                    (true, true) => String::new(),
+                    (true, false) => " FILE".to_string(),
+                };
+                write!(
+                    f,
+                    "{path}: {} input is not supported (decompress it first: {command}{file} \
+                     | normurl)",
+                    format.input_kind()
+                )
+            }
             Error::Write { path, source } => write!(f, "{path}: write error: {source}"),
             Error::Stopped { path, line, reason } => write!(f, "{path}:{line}: {reason}"),
             Error::Panicked { path, message } => write!(
@@ -155,6 +185,17 @@ impl fmt::Display for Error {
             ),
             Error::Threads { message } => write!(f, "cannot start worker threads: {message}"),
         }
+    }
+}
+
+/// `s` as one shell word: quoted if it holds anything but the characters
+/// of ordinary paths.
+fn shell_word(s: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"_./,:+@%=-".contains(&b);
+    if !s.is_empty() && s.bytes().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
 

@@ -125,11 +125,7 @@ impl BatchReader {
                 }
                 let file = self.next;
                 self.next += 1;
-                let source = Source::open(&self.inputs[file], Arc::clone(&self.raw_total))
-                    .map_err(|source| Error::Open {
-                        path: self.names[file].clone(),
-                        source,
-                    })?;
+                let source = Source::open(&self.inputs[file], Arc::clone(&self.raw_total))?;
                 self.src = Some(Open {
                     source,
                     file,
