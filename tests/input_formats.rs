@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::io::Write;
+
 use common::bin::{file, gzip, numbered_urls, run, zstd};
 
 /// A zstd skippable frame with this magic number (0x184D2A50 to
@@ -13,6 +15,21 @@ fn skippable(magic: u32, content: &[u8]) -> Vec<u8> {
     let mut frame = magic.to_le_bytes().to_vec();
     frame.extend_from_slice(&(content.len() as u32).to_le_bytes());
     frame.extend_from_slice(content);
+    frame
+}
+
+/// `bytes` in one zstd frame whose header declares a `1 << log` byte
+/// window (no content size, so no single-segment shortcut).
+fn zstd_with_window(bytes: &[u8], log: u32) -> Vec<u8> {
+    let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    e.window_log(log).unwrap();
+    e.long_distance_matching(true).unwrap();
+    e.write_all(bytes).unwrap();
+    let frame = e.finish().unwrap();
+    // Frame_Header_Descriptor: no Single_Segment_Flag, so a
+    // Window_Descriptor follows, whose exponent is log - 10 (mantissa 0).
+    assert_eq!(frame[4] & 0x20, 0, "not single-segment");
+    assert_eq!(frame[5], ((log - 10) << 3) as u8, "window descriptor");
     frame
 }
 
@@ -60,6 +77,60 @@ fn zstd_streams_that_begin_with_skippable_frames() {
         "{path}: corrupt or truncated zstd data near compressed byte 10"
     )]);
     assert!(ran.stdout.is_empty());
+}
+
+#[test]
+fn zstd_windows_over_the_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = numbered_urls(100);
+    let big = zstd_with_window(text.as_bytes(), 27);
+    assert!(big.len() < 4096);
+    let path = file(&dir, "big.zst", &big);
+    let refusal = format!(
+        "{path}: zstd frame needs a 128 MiB window, more than the zstd memory limit allows \
+         (8 MiB); raise it with --zstd-memory 128M"
+    );
+    for j in ["1", "2"] {
+        let ran = run(&["-j", j, &path], b"").failed(&[&refusal]);
+        assert!(ran.stdout.is_empty());
+        let ran = run(&["-j", j, "--zstd-memory", "128M", &path], b"").ok();
+        assert_eq!(ran.out(), text);
+        run(&["-j", j, "--zstd-memory", "100M", &path], b"")
+            .failed(&["more than the zstd memory limit allows (100 MiB)"]);
+    }
+    // A window at the limit is allowed.
+    let at_limit = zstd_with_window(text.as_bytes(), 23);
+    let path = file(&dir, "at-limit.zst", &at_limit);
+    assert_eq!(run(&[&path], b"").ok().out(), text);
+    // Every frame is checked, not only the first: the lines of the frames
+    // before are written, then the error.
+    let second = numbered_urls(150)[text.len()..].to_string();
+    let two = [
+        zstd(text.as_bytes()),
+        zstd_with_window(second.as_bytes(), 24),
+    ]
+    .concat();
+    let path = file(&dir, "two.zst", &two);
+    for j in ["1", "2"] {
+        let ran = run(&["-j", j, &path], b"").failed(&[&format!(
+            "{path}: zstd frame needs a 16 MiB window, more than the zstd memory limit allows \
+             (8 MiB); raise it with --zstd-memory 16M"
+        )]);
+        assert_eq!(ran.out(), text, "-j {j}");
+    }
+    // A single-segment frame's window is its content size.
+    let content = "x".repeat(1536 << 10);
+    let single = zstd::bulk::compress(content.as_bytes(), 3).unwrap();
+    assert_ne!(single[4] & 0x20, 0, "single-segment");
+    let path = file(&dir, "single.zst", &single);
+    run(&["--zstd-memory", "1M", &path], b"").failed(&[&format!(
+        "{path}: zstd frame needs a 1536 KiB window, more than the zstd memory limit allows \
+         (1 MiB); raise it with --zstd-memory 2M"
+    )]);
+    // A bad size is a usage error.
+    let ran = run(&["--zstd-memory", "lots", &path], b"");
+    assert_eq!(ran.code, Some(2));
+    assert!(ran.stderr.contains("--zstd-memory"), "{}", ran.stderr);
 }
 
 #[test]

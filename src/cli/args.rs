@@ -191,6 +191,13 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_size)]
     pub max_line_bytes: usize,
 
+    /// The most memory a zstd frame may ask for its window (the data it
+    /// refers back to); a frame that needs more stops the run. The 8M
+    /// default fits zstd levels 1 to 19 without --long. Accepts K, M, G
+    /// suffixes.
+    #[arg(long, value_name = "BYTES", default_value = "8M", value_parser = parse_size)]
+    pub zstd_memory: usize,
+
     /// What to write for a line without a valid URL.
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidPolicy::Keep)]
     pub on_invalid: InvalidPolicy,

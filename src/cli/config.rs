@@ -36,6 +36,8 @@ pub struct Normalize {
     pub options: NormalizeOptions,
     pub max_line_bytes: usize,
     pub batch_bytes: usize,
+    /// `--zstd-memory`: the largest zstd window, in bytes.
+    pub zstd_memory: u64,
     pub rejects: Option<PathBuf>,
     pub threads: usize,
     pub stats: bool,
@@ -227,6 +229,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         options,
         max_line_bytes: a.max_line_bytes,
         batch_bytes: a.batch_bytes,
+        zstd_memory: a.zstd_memory as u64,
         rejects: a.rejects,
         threads: resolve_threads(a.threads),
         stats: a.stats,

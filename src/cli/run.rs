@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use normurl::dedup::Deduper;
 use normurl::normalize::Normalizer;
-use normurl::pipeline::{Pipeline, Sinks};
+use normurl::pipeline::{Error, Pipeline, Sinks};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
@@ -20,6 +20,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         .max_record_bytes(cfg.max_line_bytes)
         .batch_bytes(cfg.batch_bytes)
         .terminator(cfg.terminator)
+        .zstd_window_max(cfg.zstd_memory)
         .build(Normalizer::new(cfg.options));
 
     let create = |path: &std::path::Path| {
@@ -61,7 +62,14 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     if let Some(bar) = bar {
         bar.finish();
     }
-    let summary = result.map_err(Failure::Run)?;
+    let summary = result.map_err(|e| match e {
+        // The library's message names the limit; say which option it is.
+        Error::ZstdWindow { window, .. } => Failure::Usage(format!(
+            "{e}; raise it with --zstd-memory {}M",
+            window.div_ceil(1 << 20)
+        )),
+        e => Failure::Run(e),
+    })?;
     let elapsed = start.elapsed();
 
     if cfg.stats {

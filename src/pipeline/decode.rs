@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::gzip_members::Members;
-use super::Error;
+use super::{zstd_frames, Error};
 
 /// One input of a run.
 ///
@@ -303,8 +303,13 @@ pub(crate) struct Source {
 impl Source {
     /// Opens `input`, adding every raw byte read to `total_raw` (the
     /// progress counter) as well as to this source's own count. Refuses
-    /// the formats it does not decode.
-    pub(crate) fn open(input: &Input, total_raw: Arc<AtomicU64>) -> Result<Source, Error> {
+    /// the formats it does not decode, and zstd frames whose window is
+    /// over `zstd_window_max` bytes (when it gets to them).
+    pub(crate) fn open(
+        input: &Input,
+        zstd_window_max: u64,
+        total_raw: Arc<AtomicU64>,
+    ) -> Result<Source, Error> {
         let failed = |source| Error::Open {
             path: input.name(),
             source,
@@ -335,8 +340,7 @@ impl Source {
             // decoder, given nothing, would call incomplete).
             Format::Zstd if head.len == 0 => Box::new(io::empty()),
             Format::Zstd => Box::new(chunked(
-                zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, rest))
-                    .map_err(failed)?,
+                zstd_frames::decoder(rest, zstd_window_max, head.skipped).map_err(failed)?,
             )),
             format => {
                 return Err(Error::Unsupported {
@@ -368,6 +372,18 @@ impl Read for Truncated {
             io::ErrorKind::UnexpectedEof,
             "the input ends inside a skippable frame",
         ))
+    }
+}
+
+/// `n` bytes in the largest binary unit that divides it exactly, for
+/// messages: `128 MiB`, `1536 KiB`, `1000 bytes`.
+pub(crate) fn size_text(n: u64) -> String {
+    match n {
+        0 => "0 bytes".to_string(),
+        _ if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        _ if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        _ if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        _ => format!("{n} bytes"),
     }
 }
 
@@ -501,5 +517,14 @@ mod tests {
             assert_eq!(head.format, Format::Zstd, "cut at {cut}");
             assert_eq!(head.truncated, cut >= 8, "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn sizes_in_messages() {
+        assert_eq!(size_text(128 << 20), "128 MiB");
+        assert_eq!(size_text(1536 << 10), "1536 KiB");
+        assert_eq!(size_text(2 << 30), "2 GiB");
+        assert_eq!(size_text(1000), "1000 bytes");
+        assert_eq!(size_text(0), "0 bytes");
     }
 }

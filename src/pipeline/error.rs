@@ -4,6 +4,7 @@ use std::fmt;
 use std::io;
 
 use super::decode::Format;
+use super::zstd_frames::WindowTooLarge;
 
 /// Why a pipeline run stopped before the end of its input.
 ///
@@ -75,6 +76,23 @@ pub enum Error {
         /// Whether the input is the standard input (the message then
         /// suggests a filter rather than a command on the file).
         stdin: bool,
+    },
+    /// A zstd frame declares a window larger than
+    /// [`PipelineBuilder::zstd_window_max`](super::PipelineBuilder::zstd_window_max):
+    /// decoding it would need that much memory. The frames before it have
+    /// been decoded.
+    ZstdWindow {
+        /// The input's name.
+        path: String,
+        /// Where the frame starts in the compressed input.
+        offset: u64,
+        /// The window size the frame declares, in bytes.
+        window: u64,
+        /// The limit, in bytes.
+        limit: u64,
+        /// Bytes of an incomplete last line that were decompressed but not
+        /// processed.
+        unprocessed: usize,
     },
     /// Writing the output or the side output failed. A
     /// [`BrokenPipe`](io::ErrorKind::BrokenPipe) here means the reader went
@@ -176,6 +194,21 @@ impl fmt::Display for Error {
                      | normurl)",
                     format.input_kind()
                 )
+            }
+            Error::ZstdWindow {
+                path,
+                offset,
+                window,
+                limit,
+                unprocessed,
+            } => {
+                let refused = WindowTooLarge {
+                    window: *window,
+                    limit: *limit,
+                    offset: *offset,
+                };
+                write!(f, "{path}: {refused}")?;
+                incomplete(f, *unprocessed)
             }
             Error::Write { path, source } => write!(f, "{path}: write error: {source}"),
             Error::Stopped { path, line, reason } => write!(f, "{path}:{line}: {reason}"),

@@ -85,7 +85,12 @@ pub(crate) fn run<T: Transform>(
         .map_err(|e| Error::Threads {
             message: e.to_string(),
         })?;
-    let reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
+    let reader = BatchReader::new(
+        inputs,
+        limits,
+        pipeline.zstd_window_max,
+        pipeline.progress.raw_counter(),
+    );
     let names = reader.names().to_vec();
     let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
     let (order_tx, order_rx) = bounded::<Slot<T::Stats>>(in_flight + 1);
