@@ -7,7 +7,7 @@ mod common;
 
 use std::io::Write;
 
-use common::bin::{file, gzip, numbered_urls, run, zstd};
+use common::bin::{file, gzip, numbered_urls, run, zstd, Ran};
 
 /// A zstd skippable frame with this magic number (0x184D2A50 to
 /// 0x184D2A5F) and content, as RFC 8878 §3.1.2 lays it out.
@@ -278,4 +278,42 @@ fn text_that_begins_like_a_magic_number_is_text() {
         assert_eq!(ran.stdout, plain_output(text), "{text:?}");
         assert_eq!(ran.out().lines().count(), text.lines().count(), "{text:?}");
     }
+}
+
+#[test]
+fn bench_reads_compressed_files_as_the_command_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read("samples/urls.txt").unwrap();
+    let gz = file(&dir, "urls.txt.gz", &gzip(&text));
+    let zst = file(&dir, "urls.txt.zst", &zstd(&text));
+    let urls = |ran: &Ran| -> Vec<String> {
+        // file, URLs, valid, threads, ...: the URL and valid counts.
+        ran.out()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let plain = run(
+        &["bench", "--runs", "1", "-j", "2", "samples/urls.txt"],
+        b"",
+    )
+    .ok();
+    let counts = urls(&plain);
+    assert_eq!(counts.len(), 2);
+    assert!(counts[0].starts_with("5000 "), "{}", plain.out());
+    for path in [&gz, &zst] {
+        let ran = run(&["bench", "--runs", "1", "-j", "2", path], b"").ok();
+        assert_eq!(urls(&ran), counts, "{}", ran.out());
+    }
+    let bz2 = file(&dir, "urls.txt.bz2", b"BZh91AY&SY\x80\x81");
+    run(&["bench", "--runs", "1", &bz2], b"").failed(&[&format!(
+        "{bz2}: bzip2-compressed input is not supported (decompress it first: bzip2 -dc {bz2} | normurl)"
+    )]);
 }

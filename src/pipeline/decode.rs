@@ -52,6 +52,36 @@ impl Input {
         }
     }
 
+    /// Opens the input and returns its bytes decompressed, exactly as a
+    /// [`Pipeline`](super::Pipeline) reads them: the formats it does not
+    /// decode are refused here, zstd frames whose window is over
+    /// `zstd_window_max` bytes when they are reached (see
+    /// [`PipelineBuilder::zstd_window_max`](super::PipelineBuilder::zstd_window_max)).
+    /// Damaged data is an error of the reader, without the offsets that
+    /// [`Error::Decode`] gives.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::pipeline::{Error, Format, Input};
+    /// use std::io::Read;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("urls.bz2");
+    /// std::fs::write(&path, b"BZh91AY&SY...")?;
+    /// let err = Input::path(&path).open(8 << 20).err().unwrap();
+    /// assert!(matches!(err, Error::Unsupported { format: Format::Bzip2, .. }));
+    ///
+    /// std::fs::write(&path, b"http://a.example/\n")?;
+    /// let mut text = String::new();
+    /// Input::path(&path).open(8 << 20)?.read_to_string(&mut text)?;
+    /// assert_eq!(text, "http://a.example/\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
+        Source::open(self, zstd_window_max, Arc::default()).map(|s| s.rdr)
+    }
+
     /// The size of the input in bytes as stored (compressed), when known
     /// without reading it. For progress reporting.
     pub fn size(&self) -> Option<u64> {
