@@ -13,7 +13,8 @@ const LONG_ABOUT: &str = "\
 Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
 
 Reads the FILEs in order (none, or -, means standard input), plain or
-compressed with gzip or zstd (detected from the content, not the name), and
+compressed with gzip or zstd (detected from the content, not the name;
+bzip2, xz, lz4, zip and other formats are refused, not read as text), and
 writes one line per input line, in input order: the line's URL in its
 WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
 forms, dot segments resolved, percent-encoding where the standard asks for
@@ -203,6 +204,13 @@ pub struct NormalizeArgs {
     /// suffixes (powers of 1024).
     #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_size)]
     pub max_line_bytes: usize,
+
+    /// The most memory a zstd frame may ask for its window (the data it
+    /// refers back to); a frame that needs more stops the run. The 8M
+    /// default fits zstd levels 1 to 19 without --long. Accepts K, M, G
+    /// suffixes.
+    #[arg(long, value_name = "BYTES", default_value = "8M", value_parser = parse_size)]
+    pub zstd_memory: usize,
 
     /// What to write for a line without a valid URL.
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidPolicy::Keep)]

@@ -9,7 +9,7 @@ use normurl::dedup::{DedupConfig, DedupMode};
 use normurl::normalize::{
     Delimiter, FieldOutput, InvalidUtf8, OnInvalid, Options as NormalizeOptions, Select,
 };
-use normurl::pipeline::{self, Input};
+use normurl::pipeline::{self, Format, Input};
 use normurl::Url;
 
 use super::args::{
@@ -36,6 +36,8 @@ pub struct Normalize {
     pub options: NormalizeOptions,
     pub max_line_bytes: usize,
     pub batch_bytes: usize,
+    /// `--zstd-memory`: the largest zstd window, in bytes.
+    pub zstd_memory: u64,
     pub rejects: Option<PathBuf>,
     pub threads: usize,
     pub stats: bool,
@@ -89,18 +91,21 @@ impl Config {
 }
 
 /// Whether the input file `p` exists, is not a directory and, if it is a
-/// regular file, opens for reading. (Other kinds are not opened here: a
-/// named pipe would block until a writer comes, and see its reader close.)
+/// regular file, opens for reading; then the format its first bytes say.
+/// (Other kinds are not opened here: a named pipe would block until a
+/// writer comes, and see its reader close.) A file that opens but fails
+/// to read is left to the run, which reports it where it fails, as any
+/// read error.
 /// (`ErrorKind::IsADirectory` would need Rust 1.83; the MSRV is 1.80.)
-fn check_input(p: &std::path::Path) -> std::io::Result<()> {
+fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
     let meta = std::fs::metadata(p)?;
     if meta.is_dir() {
         return Err(std::io::Error::other("Is a directory"));
     }
     if meta.is_file() {
-        std::fs::File::open(p)?;
+        return Ok(Format::sniff(std::fs::File::open(p)?).ok());
     }
-    Ok(())
+    Ok(None)
 }
 
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
@@ -111,16 +116,27 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     } else {
         a.files.iter().map(|f| Input::from_arg(f)).collect()
     };
-    // Find missing, unreadable and directory inputs before creating the
-    // output file and writing anything: the output of a run with a bad
-    // input among several must not look like a complete one.
+    // Find missing, unreadable and directory inputs, and compression
+    // formats that are not decoded, before creating the output file and
+    // writing anything: the output of a run with a bad input among several
+    // must not look like a complete one.
     for input in &inputs {
         if let Input::Path(p) = input {
-            if let Err(source) = check_input(p) {
-                return Err(Failure::Io {
-                    path: input.name(),
-                    source,
-                });
+            match check_input(p) {
+                Err(source) => {
+                    return Err(Failure::Io {
+                        path: input.name(),
+                        source,
+                    })
+                }
+                Ok(Some(format)) if !format.is_decoded() => {
+                    return Err(Failure::Run(pipeline::Error::Unsupported {
+                        path: input.name(),
+                        format,
+                        stdin: false,
+                    }))
+                }
+                Ok(_) => {}
             }
         }
     }
@@ -215,6 +231,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         options,
         max_line_bytes: a.max_line_bytes,
         batch_bytes: a.batch_bytes,
+        zstd_memory: a.zstd_memory as u64,
         rejects: a.rejects,
         threads: pipeline::threads_for(a.threads),
         stats: a.stats,

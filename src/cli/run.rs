@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use normurl::dedup::{DedupMode, Deduper};
 use normurl::normalize::Normalizer;
-use normurl::pipeline::{Pipeline, Sinks, Unsorted};
+use normurl::pipeline::{Error, Pipeline, Sinks, Unsorted};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
@@ -24,6 +24,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         .max_record_bytes(cfg.max_line_bytes)
         .batch_bytes(cfg.batch_bytes)
         .terminator(cfg.terminator)
+        .zstd_window_max(cfg.zstd_memory)
         .build(Normalizer::new(cfg.options));
 
     // Every output is opened before any input is read, and none is
@@ -86,7 +87,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     }
     let elapsed = start.elapsed();
     let summary = report.summary;
-    let mut failures: Vec<Failure> = report.errors.into_iter().map(Failure::Run).collect();
+    let mut failures: Vec<Failure> = report.errors.into_iter().map(run_failure).collect();
 
     // The counts of what was done are written however the run ended: a
     // closed output (`| head`) and a stop have counts worth knowing too.
@@ -118,6 +119,18 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         0 => Ok(()),
         1 => Err(failures.remove(0)),
         _ => Err(Failure::Several(failures)),
+    }
+}
+
+/// The failure of a pipeline error: as it is, but with the option that
+/// raises a limit named where the library can only name the limit.
+fn run_failure(e: Error) -> Failure {
+    match e {
+        Error::ZstdWindow { window, .. } => Failure::Usage(format!(
+            "{e}; raise it with --zstd-memory {}M",
+            window.div_ceil(1 << 20)
+        )),
+        e => Failure::Run(e),
     }
 }
 

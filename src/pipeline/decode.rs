@@ -8,6 +8,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::gzip_members::Members;
+use super::{zstd_frames, Error};
+
 /// One input of a run.
 ///
 /// # Example
@@ -49,6 +52,36 @@ impl Input {
         }
     }
 
+    /// Opens the input and returns its bytes decompressed, exactly as a
+    /// [`Pipeline`](super::Pipeline) reads them: the formats it does not
+    /// decode are refused here, zstd frames whose window is over
+    /// `zstd_window_max` bytes when they are reached (see
+    /// [`PipelineBuilder::zstd_window_max`](super::PipelineBuilder::zstd_window_max)).
+    /// Damaged data is an error of the reader, without the offsets that
+    /// [`Error::Decode`] gives.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::pipeline::{Error, Format, Input};
+    /// use std::io::Read;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("urls.bz2");
+    /// std::fs::write(&path, b"BZh91AY&SY...")?;
+    /// let err = Input::path(&path).open(8 << 20).err().unwrap();
+    /// assert!(matches!(err, Error::Unsupported { format: Format::Bzip2, .. }));
+    ///
+    /// std::fs::write(&path, b"http://a.example/\n")?;
+    /// let mut text = String::new();
+    /// Input::path(&path).open(8 << 20)?.read_to_string(&mut text)?;
+    /// assert_eq!(text, "http://a.example/\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
+        Source::open(self, zstd_window_max, Arc::default()).map(|s| s.rdr)
+    }
+
     /// The size of the input in bytes as stored (compressed), when known
     /// without reading it. For progress reporting.
     pub fn size(&self) -> Option<u64> {
@@ -64,6 +97,11 @@ impl Input {
 
 /// How an input is compressed, as detected from its first bytes.
 ///
+/// The pipeline decodes [`Plain`](Format::Plain), [`Gzip`](Format::Gzip)
+/// and [`Zstd`](Format::Zstd) ([`Format::is_decoded`]); it recognizes the
+/// other formats only to refuse them with a message that says what to do
+/// ([`Error::Unsupported`]), instead of reading compressed bytes as text.
+///
 /// # Example
 ///
 /// ```
@@ -72,31 +110,198 @@ impl Input {
 /// assert_eq!(Format::detect(&[0x1f, 0x8b, 8, 0]), Format::Gzip);
 /// assert_eq!(Format::detect(&[0x28, 0xb5, 0x2f, 0xfd]), Format::Zstd);
 /// assert_eq!(Format::detect(b"http://example.com/"), Format::Plain);
+/// assert_eq!(Format::detect(b"BZh91AY&SY\x80"), Format::Bzip2);
+/// assert_eq!(Format::detect(b"BZh9 is text"), Format::Plain);
+/// assert!(!Format::Bzip2.is_decoded());
 /// assert_eq!(Format::Gzip.to_string(), "gzip");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// Not compressed.
     Plain,
     /// gzip (RFC 1952), including several members concatenated, as
-    /// `cat a.gz b.gz` and block-gzipped indexes (CDX ZipNum, WARC) make.
+    /// `cat a.gz b.gz` and block-gzipped indexes (CDX ZipNum, WARC) make,
+    /// and zero bytes after the last member (tape or block padding).
     Gzip,
-    /// Zstandard, including several frames concatenated.
+    /// Zstandard, including several frames concatenated and skippable
+    /// frames (`pzstd` output begins with one).
     Zstd,
+    /// bzip2 (not decoded).
+    Bzip2,
+    /// xz (not decoded).
+    Xz,
+    /// LZ4, frame or legacy format (not decoded).
+    Lz4,
+    /// A zip archive (not decoded).
+    Zip,
+    /// lzip (not decoded).
+    Lzip,
+    /// Unix `compress`, `.Z` (not decoded).
+    Compress,
+    /// A 7z archive (not decoded).
+    SevenZip,
 }
 
+/// The most bytes [`Format::detect`] looks at past skippable frames:
+/// bzip2's `BZh9` and the magic number of its first block.
+const HEAD: usize = 10;
+
+/// bzip2's block and end-of-stream magic numbers, one of which follows the
+/// `BZh` + level header: plain text can begin with `BZh9`.
+const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+const BZIP2_END: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+
 impl Format {
-    /// Detects the format from the first bytes of an input (at least four
-    /// are needed to recognize zstd; fewer mean plain).
+    /// Detects the format from the first bytes of an input (all of it, if
+    /// it is short). The same detection as the pipeline's, which reads
+    /// past skippable frames: given fewer bytes than that needs, a stream
+    /// that begins with a skippable frame counts as zstd.
     pub fn detect(head: &[u8]) -> Format {
-        if head.starts_with(&[0x1f, 0x8b]) {
-            Format::Gzip
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            Format::Zstd
-        } else {
-            Format::Plain
+        let mut rdr = head;
+        sniff(&mut rdr).map_or(Format::Plain, |h| h.format)
+    }
+
+    /// Reads the first bytes of `rdr` (at most 10, plus any skippable
+    /// frames at the start) and detects the format, as the pipeline does
+    /// when it opens an input. For checking inputs before a run.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::pipeline::Format;
+    ///
+    /// assert_eq!(Format::sniff(&b"\xfd7zXZ\x00..."[..])?, Format::Xz);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn sniff<R: Read>(mut rdr: R) -> io::Result<Format> {
+        sniff(&mut rdr).map(|h| h.format)
+    }
+
+    /// Whether the pipeline decodes this format (the others are refused
+    /// with [`Error::Unsupported`]).
+    pub fn is_decoded(self) -> bool {
+        matches!(self, Format::Plain | Format::Gzip | Format::Zstd)
+    }
+
+    /// What messages call input in this format.
+    pub(crate) fn input_kind(self) -> &'static str {
+        match self {
+            Format::Plain => "plain",
+            Format::Gzip => "gzip-compressed",
+            Format::Zstd => "zstd-compressed",
+            Format::Bzip2 => "bzip2-compressed",
+            Format::Xz => "xz-compressed",
+            Format::Lz4 => "lz4-compressed",
+            Format::Zip => "zip archive",
+            Format::Lzip => "lzip-compressed",
+            Format::Compress => "compress (.Z)",
+            Format::SevenZip => "7z archive",
         }
     }
+
+    /// The command that decompresses this format to standard output, and
+    /// whether it reads standard input too (archive tools do not).
+    pub(crate) fn decompressor(self) -> (&'static str, bool) {
+        match self {
+            Format::Plain => ("cat", true),
+            Format::Gzip | Format::Compress => ("gzip -dc", true),
+            Format::Zstd => ("zstd -dc", true),
+            Format::Bzip2 => ("bzip2 -dc", true),
+            Format::Xz => ("xz -dc", true),
+            Format::Lz4 => ("lz4 -dc", true),
+            Format::Zip => ("unzip -p", false),
+            Format::Lzip => ("lzip -dc", true),
+            Format::SevenZip => ("7z e -so", false),
+        }
+    }
+}
+
+/// The format the magic number at the start of `head` says, skippable
+/// frames aside. Strict where a magic number is printable text.
+fn magic(head: &[u8]) -> Format {
+    match head {
+        [0x1f, 0x8b, ..] => Format::Gzip,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => Format::Zstd,
+        // A skippable frame cut short: a truncated zstd stream.
+        [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Format::Zstd,
+        [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..]
+            if rest.starts_with(BZIP2_BLOCK) || rest.starts_with(BZIP2_END) =>
+        {
+            Format::Bzip2
+        }
+        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] => Format::Xz,
+        [0x04, 0x22, 0x4d, 0x18, ..] | [0x02, 0x21, 0x4c, 0x18, ..] => Format::Lz4,
+        [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Format::Zip,
+        // Then the version, 0 or 1.
+        [b'L', b'Z', b'I', b'P', 0 | 1, ..] => Format::Lzip,
+        [0x1f, 0x9d, ..] => Format::Compress,
+        [b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c, ..] => Format::SevenZip,
+        _ => Format::Plain,
+    }
+}
+
+/// The content size of the skippable frame (RFC 8878 §3.1.2) whose header
+/// begins `head`, if it does. zstd and LZ4 share these frames.
+fn skippable(head: &[u8]) -> Option<u32> {
+    match head {
+        [0x50..=0x5f, 0x2a, 0x4d, 0x18, a, b, c, d, ..] => {
+            Some(u32::from_le_bytes([*a, *b, *c, *d]))
+        }
+        _ => None,
+    }
+}
+
+/// The start of an input, read to detect its format.
+struct Head {
+    format: Format,
+    /// The bytes read after the skippable frames, to put back in front of
+    /// the rest.
+    bytes: [u8; HEAD],
+    len: usize,
+    /// Bytes of skippable frames read and dropped before `bytes`.
+    skipped: u64,
+    /// Whether the input ended inside a skippable frame.
+    truncated: bool,
+}
+
+/// Reads the start of `rdr` and detects its format. Skippable frames are
+/// read and dropped (they hold no data, and may be large): what follows
+/// them says whether the stream is zstd or LZ4. A zstd decoder skips them
+/// anyway.
+fn sniff<R: Read>(rdr: &mut R) -> io::Result<Head> {
+    let mut head = Head {
+        format: Format::Plain,
+        bytes: [0; HEAD],
+        len: 0,
+        skipped: 0,
+        truncated: false,
+    };
+    head.len = read_up_to(rdr, &mut head.bytes)?;
+    while let Some(size) = skippable(&head.bytes[..head.len]) {
+        let frame = 8 + u64::from(size);
+        let held = (head.len as u64).min(frame);
+        let rest = frame - held;
+        if io::copy(&mut rdr.by_ref().take(rest), &mut io::sink())? < rest {
+            head.format = Format::Zstd;
+            head.truncated = true;
+            head.len = 0;
+            return Ok(head);
+        }
+        head.skipped += frame;
+        // `held` is at most `HEAD`.
+        head.bytes.copy_within(held as usize..head.len, 0);
+        head.len -= held as usize;
+        head.len += read_up_to(rdr, &mut head.bytes[head.len..])?;
+    }
+    head.format = match magic(&head.bytes[..head.len]) {
+        // After skippable frames anything but LZ4 is zstd (or nothing, or
+        // damage for the zstd decoder to report).
+        Format::Lz4 => Format::Lz4,
+        _ if head.skipped > 0 => Format::Zstd,
+        format => format,
+    };
+    Ok(head)
 }
 
 impl fmt::Display for Format {
@@ -105,6 +310,13 @@ impl fmt::Display for Format {
             Format::Plain => "plain",
             Format::Gzip => "gzip",
             Format::Zstd => "zstd",
+            Format::Bzip2 => "bzip2",
+            Format::Xz => "xz",
+            Format::Lz4 => "lz4",
+            Format::Zip => "zip",
+            Format::Lzip => "lzip",
+            Format::Compress => "compress",
+            Format::SevenZip => "7z",
         })
     }
 }
@@ -120,41 +332,88 @@ pub(crate) struct Source {
 
 impl Source {
     /// Opens `input`, adding every raw byte read to `total_raw` (the
-    /// progress counter) as well as to this source's own count.
-    pub(crate) fn open(input: &Input, total_raw: Arc<AtomicU64>) -> io::Result<Source> {
+    /// progress counter) as well as to this source's own count. Refuses
+    /// the formats it does not decode, and zstd frames whose window is
+    /// over `zstd_window_max` bytes (when it gets to them).
+    pub(crate) fn open(
+        input: &Input,
+        zstd_window_max: u64,
+        total_raw: Arc<AtomicU64>,
+    ) -> Result<Source, Error> {
+        let failed = |source| Error::Open {
+            path: input.name(),
+            source,
+        };
         let raw = Arc::new(AtomicU64::new(0));
-        let counted = |inner: Box<dyn Read + Send>| Counting {
-            inner,
+        let rdr: Box<dyn Read + Send> = match input {
+            Input::Stdin => Box::new(io::stdin()),
+            Input::Path(p) => Box::new(File::open(p).map_err(failed)?),
+        };
+        let mut rdr = Counting {
+            inner: rdr,
             own: Arc::clone(&raw),
             total: total_raw,
         };
-        let rdr: Box<dyn Read + Send> = match input {
-            Input::Stdin => Box::new(io::stdin()),
-            Input::Path(p) => Box::new(File::open(p)?),
-        };
-        let mut rdr = counted(rdr);
-        let mut head = [0u8; 4];
-        let n = read_up_to(&mut rdr, &mut head)?;
-        let format = Format::detect(&head[..n]);
+        let head = sniff(&mut rdr).map_err(failed)?;
         // Put the sniffed bytes back in front of the rest.
-        let rdr = io::Cursor::new(head).take(n as u64).chain(rdr);
-        let rdr: Box<dyn Read + Send> = match format {
-            Format::Plain => Box::new(rdr),
+        let rest = io::Cursor::new(head.bytes).take(head.len as u64).chain(rdr);
+        let rdr: Box<dyn Read + Send> = match head.format {
+            Format::Plain => Box::new(rest),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(chunked(flate2::bufread::MultiGzDecoder::new(
-                BufReader::with_capacity(1 << 16, rdr),
-            ))),
-            Format::Zstd => Box::new(chunked(zstd::stream::read::Decoder::with_buffer(
-                BufReader::with_capacity(1 << 16, rdr),
-            )?)),
+            Format::Gzip => Box::new(chunked(Members::new(BufReader::with_capacity(
+                1 << 16,
+                rest,
+            )))),
+            Format::Zstd if head.truncated => Box::new(Truncated),
+            // Skippable frames only: a stream with no content (which the
+            // decoder, given nothing, would call incomplete).
+            Format::Zstd if head.len == 0 => Box::new(io::empty()),
+            Format::Zstd => Box::new(chunked(
+                zstd_frames::decoder(rest, zstd_window_max, head.skipped).map_err(failed)?,
+            )),
+            format => {
+                return Err(Error::Unsupported {
+                    path: input.name(),
+                    format,
+                    stdin: *input == Input::Stdin,
+                })
+            }
         };
-        Ok(Source { rdr, format, raw })
+        Ok(Source {
+            rdr,
+            format: head.format,
+            raw,
+        })
     }
 
     /// Raw bytes consumed from this input so far.
     pub(crate) fn raw_offset(&self) -> u64 {
         self.raw.load(Ordering::Relaxed)
+    }
+}
+
+/// A zstd stream that ends inside a skippable frame.
+struct Truncated;
+
+impl Read for Truncated {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the input ends inside a skippable frame",
+        ))
+    }
+}
+
+/// `n` bytes in the largest binary unit that divides it exactly, for
+/// messages: `128 MiB`, `1536 KiB`, `1000 bytes`.
+pub(crate) fn size_text(n: u64) -> String {
+    match n {
+        0 => "0 bytes".to_string(),
+        _ if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        _ if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        _ if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        _ => format!("{n} bytes"),
     }
 }
 
@@ -215,5 +474,87 @@ impl Read for Counting {
         self.own.fetch_add(n as u64, Ordering::Relaxed);
         self.total.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skippable_frame(size: u32) -> Vec<u8> {
+        let mut frame = vec![0x5a, 0x2a, 0x4d, 0x18];
+        frame.extend_from_slice(&size.to_le_bytes());
+        frame.extend(std::iter::repeat(0xee).take(size as usize));
+        frame
+    }
+
+    #[test]
+    fn magic_numbers_and_text_that_looks_like_them() {
+        let cases: [(&[u8], Format); 16] = [
+            (b"", Format::Plain),
+            (b"\x1f", Format::Plain),
+            (b"\x1f\x8b", Format::Gzip),
+            (b"BZh91AY&SY", Format::Bzip2),
+            (b"BZh91AY&S", Format::Plain),
+            (b"BZh0\x17\x72\x45\x38\x50\x90", Format::Plain),
+            (b"BZh", Format::Plain),
+            (b"LZIP\x01", Format::Lzip),
+            (b"LZIP://x", Format::Plain),
+            (b"PK\x03\x04", Format::Zip),
+            (b"PK\x03", Format::Plain),
+            (b"\x1f\x9d", Format::Compress),
+            (b"7z\xbc\xaf\x27\x1c", Format::SevenZip),
+            (b"\x02\x21\x4c\x18", Format::Lz4),
+            (b"\xfd7zXZ\x00", Format::Xz),
+            (b"\xfd7zXZ", Format::Plain),
+        ];
+        for (head, format) in cases {
+            assert_eq!(Format::detect(head), format, "{head:?}");
+            assert_eq!(Format::sniff(head).unwrap(), format, "{head:?}");
+        }
+    }
+
+    #[test]
+    fn skippable_frames_are_read_past() {
+        let zstd = [0x28, 0xb5, 0x2f, 0xfd, 0x04];
+        for sizes in [&[0][..], &[4], &[3, 0, 70_000]] {
+            let mut stream: Vec<u8> = sizes.iter().flat_map(|&n| skippable_frame(n)).collect();
+            let skipped = stream.len() as u64;
+            // Only skippable frames: zstd, empty.
+            let head = sniff(&mut &stream[..]).unwrap();
+            assert_eq!(
+                (head.format, head.len, head.truncated),
+                (Format::Zstd, 0, false)
+            );
+            stream.extend_from_slice(&zstd);
+            let head = sniff(&mut &stream[..]).unwrap();
+            assert_eq!((head.format, head.skipped), (Format::Zstd, skipped));
+            assert_eq!(head.bytes[..head.len], zstd);
+            // LZ4 frames can follow skippable frames too; text cannot.
+            let lz4 = [&stream[..skipped as usize], b"\x04\x22\x4d\x18"].concat();
+            assert_eq!(Format::detect(&lz4), Format::Lz4);
+            let text = [&stream[..skipped as usize], b"http://a/"].concat();
+            assert_eq!(
+                Format::detect(&text),
+                Format::Zstd,
+                "for the decoder to refuse"
+            );
+        }
+        // Cut inside a skippable frame, in its header or its content.
+        let frame = skippable_frame(100);
+        for cut in [4, 7, 8, 50] {
+            let head = sniff(&mut &frame[..cut]).unwrap();
+            assert_eq!(head.format, Format::Zstd, "cut at {cut}");
+            assert_eq!(head.truncated, cut >= 8, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn sizes_in_messages() {
+        assert_eq!(size_text(128 << 20), "128 MiB");
+        assert_eq!(size_text(1536 << 10), "1536 KiB");
+        assert_eq!(size_text(2 << 30), "2 GiB");
+        assert_eq!(size_text(1000), "1000 bytes");
+        assert_eq!(size_text(0), "0 bytes");
     }
 }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::io;
 
 use super::decode::Format;
+use super::zstd_frames::WindowTooLarge;
 
 /// Why a pipeline run stopped before the end of its input.
 ///
@@ -63,6 +64,35 @@ pub enum Error {
         unprocessed: usize,
         /// What the decompressor said.
         source: io::Error,
+    },
+    /// An input is compressed in a format the pipeline does not decode
+    /// (see [`Format::is_decoded`]). Found from its first bytes, before
+    /// anything of it is read as records.
+    Unsupported {
+        /// The input's name.
+        path: String,
+        /// The format detected.
+        format: Format,
+        /// Whether the input is the standard input (the message then
+        /// suggests a filter rather than a command on the file).
+        stdin: bool,
+    },
+    /// A zstd frame declares a window larger than
+    /// [`PipelineBuilder::zstd_window_max`](super::PipelineBuilder::zstd_window_max):
+    /// decoding it would need that much memory. The frames before it have
+    /// been decoded.
+    ZstdWindow {
+        /// The input's name.
+        path: String,
+        /// Where the frame starts in the compressed input.
+        offset: u64,
+        /// The window size the frame declares, in bytes.
+        window: u64,
+        /// The limit, in bytes.
+        limit: u64,
+        /// Bytes of an incomplete last line that were decompressed but not
+        /// processed.
+        unprocessed: usize,
     },
     /// Writing the main output failed. A
     /// [`BrokenPipe`](io::ErrorKind::BrokenPipe) here means the reader went
@@ -167,6 +197,39 @@ impl fmt::Display for Error {
                 write!(f, "{path}: write error: {source}")
             }
             Error::Filter { source } => write!(f, "{source}"),
+            Error::Unsupported {
+                path,
+                format,
+                stdin,
+            } => {
+                let (command, reads_stdin) = format.decompressor();
+                let file = match (stdin, reads_stdin) {
+                    (false, _) => format!(" {}", shell_word(path)),
+                    (true, true) => String::new(),
+                    (true, false) => " FILE".to_string(),
+                };
+                write!(
+                    f,
+                    "{path}: {} input is not supported (decompress it first: {command}{file} \
+                     | normurl)",
+                    format.input_kind()
+                )
+            }
+            Error::ZstdWindow {
+                path,
+                offset,
+                window,
+                limit,
+                unprocessed,
+            } => {
+                let refused = WindowTooLarge {
+                    window: *window,
+                    limit: *limit,
+                    offset: *offset,
+                };
+                write!(f, "{path}: {refused}")?;
+                incomplete(f, *unprocessed)
+            }
             Error::Stopped { path, line, reason } => write!(f, "{path}:{line}: {reason}"),
             Error::Panicked { path, message } => write!(
                 f,
@@ -174,6 +237,17 @@ impl fmt::Display for Error {
             ),
             Error::Threads { message } => write!(f, "cannot start worker threads: {message}"),
         }
+    }
+}
+
+/// `s` as one shell word: quoted if it holds anything but the characters
+/// of ordinary paths.
+fn shell_word(s: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"_./,:+@%=-".contains(&b);
+    if !s.is_empty() && s.bytes().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
 

@@ -3,10 +3,11 @@ An ordered streaming pipeline: records in, transformed records out, in input
 order, using every core, in bounded memory.
 
 The pipeline knows nothing about URLs. It reads inputs (plain, gzip or
-zstd, detected from their first bytes), splits them into records (lines, or
-NUL-terminated records), runs a [`Transform`] on every record and writes
-the results in input order. The [`normalize`](crate::normalize) module
-provides the transform that the `normurl` command uses.
+zstd, detected from their first bytes; other compression formats are
+refused), splits them into records (lines, or NUL-terminated records), runs
+a [`Transform`] on every record and writes the results in input order. The
+[`normalize`](crate::normalize) module provides the transform that the
+`normurl` command uses.
 
 # Brief overview
 
@@ -53,6 +54,7 @@ assert_eq!(summary.records, 3);
 mod batch;
 mod decode;
 mod error;
+mod gzip_members;
 mod order;
 mod reader;
 mod sequential;
@@ -60,6 +62,7 @@ mod sequential;
 mod tests;
 mod transform;
 mod writer;
+mod zstd_frames;
 
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -121,6 +124,7 @@ pub struct PipelineBuilder {
     max_record_bytes: usize,
     terminator: u8,
     in_flight: usize,
+    zstd_window_max: u64,
 }
 
 impl Default for PipelineBuilder {
@@ -130,7 +134,8 @@ impl Default for PipelineBuilder {
 }
 
 impl PipelineBuilder {
-    /// The defaults: all cores, 1 MiB batches, 1 MiB record limit, `\n`.
+    /// The defaults: all cores, 1 MiB batches, 1 MiB record limit, `\n`,
+    /// 8 MiB zstd windows.
     pub fn new() -> PipelineBuilder {
         PipelineBuilder {
             threads: 0,
@@ -138,6 +143,7 @@ impl PipelineBuilder {
             max_record_bytes: 1 << 20,
             terminator: b'\n',
             in_flight: 0,
+            zstd_window_max: 8 << 20,
         }
     }
 
@@ -180,6 +186,17 @@ impl PipelineBuilder {
         self
     }
 
+    /// The largest window a zstd frame may declare, in bytes (default
+    /// 8 MiB). Decoding a frame takes about its window in memory, and the
+    /// window is the frame's to choose (`zstd --long=31` asks for 2 GiB,
+    /// in a file of any size): a frame over the limit stops the run with
+    /// [`Error::ZstdWindow`], after the frames before it. zstd's levels 1
+    /// to 19 use at most 8 MiB, without `--long`.
+    pub fn zstd_window_max(&mut self, bytes: u64) -> &mut PipelineBuilder {
+        self.zstd_window_max = bytes;
+        self
+    }
+
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
         let threads = threads_for(self.threads);
@@ -189,6 +206,7 @@ impl PipelineBuilder {
             max_record_bytes: self.max_record_bytes,
             terminator: self.terminator,
             in_flight: self.in_flight,
+            zstd_window_max: self.zstd_window_max,
             transform,
             progress: Arc::new(Progress::default()),
         }
@@ -218,6 +236,7 @@ pub struct Pipeline<T> {
     max_record_bytes: usize,
     terminator: u8,
     in_flight: usize,
+    zstd_window_max: u64,
     transform: T,
     progress: Arc<Progress>,
 }

@@ -78,7 +78,12 @@ pub(crate) fn run<T: Transform>(
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
     let in_flight = pipeline.in_flight(workers);
-    let reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
+    let reader = BatchReader::new(
+        inputs,
+        limits,
+        pipeline.zstd_window_max,
+        pipeline.progress.raw_counter(),
+    );
     let names = reader.names().to_vec();
     let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
     let pool = match rayon::ThreadPoolBuilder::new()

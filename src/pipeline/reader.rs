@@ -21,6 +21,7 @@ use memchr::{memchr, memrchr};
 use super::batch::{Batch, Kind, Limits};
 use super::decode::{Format, Input, Source};
 use super::transform::{Merge, Part};
+use super::zstd_frames::WindowTooLarge;
 use super::Error;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -43,6 +44,8 @@ struct Open {
 
 pub(crate) struct BatchReader {
     inputs: Vec<Input>,
+    /// The largest zstd window allowed, in bytes.
+    zstd_window_max: u64,
     names: Vec<String>,
     /// The next input to open.
     next: usize,
@@ -74,10 +77,16 @@ struct Cutter {
 }
 
 impl BatchReader {
-    pub(crate) fn new(inputs: Vec<Input>, limits: Limits, raw_total: Arc<AtomicU64>) -> Self {
+    pub(crate) fn new(
+        inputs: Vec<Input>,
+        limits: Limits,
+        zstd_window_max: u64,
+        raw_total: Arc<AtomicU64>,
+    ) -> Self {
         let names = inputs.iter().map(Input::name).collect();
         BatchReader {
             inputs,
+            zstd_window_max,
             names,
             next: 0,
             src: None,
@@ -125,11 +134,11 @@ impl BatchReader {
                 }
                 let file = self.next;
                 self.next += 1;
-                let source = Source::open(&self.inputs[file], Arc::clone(&self.raw_total))
-                    .map_err(|source| Error::Open {
-                        path: self.names[file].clone(),
-                        source,
-                    })?;
+                let source = Source::open(
+                    &self.inputs[file],
+                    self.zstd_window_max,
+                    Arc::clone(&self.raw_total),
+                )?;
                 self.src = Some(Open {
                     source,
                     file,
@@ -344,6 +353,18 @@ fn read_to<S: Merge>(
 
 fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usize) -> Error {
     let path = names[open.file].clone();
+    let refused = source
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<WindowTooLarge>());
+    if let Some(w) = refused {
+        return Error::ZstdWindow {
+            path,
+            offset: w.offset,
+            window: w.window,
+            limit: w.limit,
+            unprocessed,
+        };
+    }
     match open.source.format {
         Format::Plain => Error::Read {
             path,

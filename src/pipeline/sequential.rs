@@ -16,7 +16,12 @@ pub(crate) fn run<T: Transform>(
     sinks: Sinks<'_>,
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
-    let mut reader = BatchReader::new(inputs, limits, pipeline.progress.raw_counter());
+    let mut reader = BatchReader::new(
+        inputs,
+        limits,
+        pipeline.zstd_window_max,
+        pipeline.progress.raw_counter(),
+    );
     let names = reader.names().to_vec();
     let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
     let mut state = None;

@@ -1,0 +1,319 @@
+//! Input formats through the binary: zstd skippable frames and window
+//! sizes, zero padding after gzip, compression formats normurl does not
+//! decode, and `normurl bench` on compressed files. What each must give is
+//! in README.md, "Guarantees".
+
+mod common;
+
+use std::io::Write;
+
+use common::bin::{file, gzip, numbered_urls, run, zstd, Ran};
+
+/// A zstd skippable frame with this magic number (0x184D2A50 to
+/// 0x184D2A5F) and content, as RFC 8878 §3.1.2 lays it out.
+fn skippable(magic: u32, content: &[u8]) -> Vec<u8> {
+    let mut frame = magic.to_le_bytes().to_vec();
+    frame.extend_from_slice(&(content.len() as u32).to_le_bytes());
+    frame.extend_from_slice(content);
+    frame
+}
+
+/// `bytes` in one zstd frame whose header declares a `1 << log` byte
+/// window (no content size, so no single-segment shortcut).
+fn zstd_with_window(bytes: &[u8], log: u32) -> Vec<u8> {
+    let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    e.window_log(log).unwrap();
+    e.long_distance_matching(true).unwrap();
+    e.write_all(bytes).unwrap();
+    let frame = e.finish().unwrap();
+    // Frame_Header_Descriptor: no Single_Segment_Flag, so a
+    // Window_Descriptor follows, whose exponent is log - 10 (mantissa 0).
+    assert_eq!(frame[4] & 0x20, 0, "not single-segment");
+    assert_eq!(frame[5], ((log - 10) << 3) as u8, "window descriptor");
+    frame
+}
+
+/// What the binary writes for the plain text `text`.
+fn plain_output(text: &str) -> Vec<u8> {
+    run(&[], text.as_bytes()).ok().stdout
+}
+
+#[test]
+fn zstd_streams_that_begin_with_skippable_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "HTTP://A.example/x/../y\nhttp://b.example\n";
+    let expected = plain_output(text);
+    // pzstd's output starts with a skippable frame holding the size of
+    // the next frame; other writers put any content in them.
+    let pzstd = [
+        skippable(0x184D_2A50, &[0xfd, 5, 0, 0]),
+        zstd(text.as_bytes()),
+    ]
+    .concat();
+    let long = [
+        skippable(0x184D_2A5F, &[7; 100_000]),
+        skippable(0x184D_2A53, b""),
+        zstd(text.as_bytes()),
+    ]
+    .concat();
+    for (name, bytes) in [("pzstd.zst", pzstd), ("long.zst", long)] {
+        let path = file(&dir, name, &bytes);
+        for j in ["1", "2"] {
+            let ran = run(&["-j", j, &path], b"").ok();
+            assert_eq!(ran.stdout, expected, "{name} -j {j}");
+        }
+        let ran = run(&[], &bytes).ok();
+        assert_eq!(ran.stdout, expected, "{name} on stdin");
+    }
+    // Only a skippable frame: a zstd stream with no content.
+    let empty = skippable(0x184D_2A50, b"metadata");
+    let path = file(&dir, "empty.zst", &empty);
+    let ran = run(&[&path], b"").ok();
+    assert!(ran.stdout.is_empty(), "{:?}", ran.out());
+    assert!(run(&[], &empty).ok().stdout.is_empty());
+    // Cut inside the skippable frame: a truncated zstd stream, not text.
+    let path = file(&dir, "cut.zst", &empty[..10]);
+    let ran = run(&[&path], b"").failed(&[&format!(
+        "{path}: corrupt or truncated zstd data near compressed byte 10"
+    )]);
+    assert!(ran.stdout.is_empty());
+}
+
+#[test]
+fn zstd_windows_over_the_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = numbered_urls(100);
+    let big = zstd_with_window(text.as_bytes(), 27);
+    assert!(big.len() < 4096);
+    let path = file(&dir, "big.zst", &big);
+    let refusal = format!(
+        "{path}: zstd frame needs a 128 MiB window, more than the zstd memory limit allows \
+         (8 MiB); raise it with --zstd-memory 128M"
+    );
+    for j in ["1", "2"] {
+        let ran = run(&["-j", j, &path], b"").failed(&[&refusal]);
+        assert!(ran.stdout.is_empty());
+        let ran = run(&["-j", j, "--zstd-memory", "128M", &path], b"").ok();
+        assert_eq!(ran.out(), text);
+        run(&["-j", j, "--zstd-memory", "100M", &path], b"")
+            .failed(&["more than the zstd memory limit allows (100 MiB)"]);
+    }
+    // A window at the limit is allowed.
+    let at_limit = zstd_with_window(text.as_bytes(), 23);
+    let path = file(&dir, "at-limit.zst", &at_limit);
+    assert_eq!(run(&[&path], b"").ok().out(), text);
+    // Every frame is checked, not only the first: the lines of the frames
+    // before are written, then the error.
+    let second = numbered_urls(150)[text.len()..].to_string();
+    let two = [
+        zstd(text.as_bytes()),
+        zstd_with_window(second.as_bytes(), 24),
+    ]
+    .concat();
+    let path = file(&dir, "two.zst", &two);
+    for j in ["1", "2"] {
+        let ran = run(&["-j", j, &path], b"").failed(&[&format!(
+            "{path}: zstd frame needs a 16 MiB window, more than the zstd memory limit allows \
+             (8 MiB); raise it with --zstd-memory 16M"
+        )]);
+        assert_eq!(ran.out(), text, "-j {j}");
+    }
+    // A single-segment frame's window is its content size.
+    let content = "x".repeat(1536 << 10);
+    let single = zstd::bulk::compress(content.as_bytes(), 3).unwrap();
+    assert_ne!(single[4] & 0x20, 0, "single-segment");
+    let path = file(&dir, "single.zst", &single);
+    run(&["--zstd-memory", "1M", &path], b"").failed(&[&format!(
+        "{path}: zstd frame needs a 1536 KiB window, more than the zstd memory limit allows \
+         (1 MiB); raise it with --zstd-memory 2M"
+    )]);
+    // A bad size is a usage error.
+    let ran = run(&["--zstd-memory", "lots", &path], b"");
+    assert_eq!(ran.code, Some(2));
+    assert!(ran.stderr.contains("--zstd-memory"), "{}", ran.stderr);
+}
+
+#[test]
+fn gzip_with_zero_padding_and_trailing_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = numbered_urls(1000);
+    let packed = gzip(text.as_bytes());
+    let padded = [packed.clone(), vec![0; 4096]].concat();
+    let path = file(&dir, "padded.gz", &padded);
+    for j in ["1", "2"] {
+        assert_eq!(run(&["-j", j, &path], b"").ok().out(), text, "-j {j}");
+    }
+    assert_eq!(run(&[], &padded).ok().out(), text, "on stdin");
+    let two = [packed.clone(), packed.clone(), vec![0; 3]].concat();
+    let path = file(&dir, "two.gz", &two);
+    assert_eq!(run(&[&path], b"").ok().out(), text.repeat(2));
+    // Trailing garbage: every line of the members before is written, then
+    // the run stops with an error, as before (gzip -dc writes the data too
+    // and exits with status 2). Zeros followed by more are not padding:
+    // gzip -d ignores a member after them as "trailing garbage" too.
+    let good = file(&dir, "good.txt", b"http://good.example/\n");
+    for (name, tail) in [
+        ("garbage.gz", b"garbage\n".to_vec()),
+        (
+            "zeros-then-garbage.gz",
+            [vec![0; 10], b"x".to_vec()].concat(),
+        ),
+        (
+            "zeros-then-member.gz",
+            [vec![0; 10], packed.clone()].concat(),
+        ),
+    ] {
+        let path = file(&dir, name, &[packed.clone(), tail].concat());
+        for j in ["1", "2"] {
+            let ran = run(&["-j", j, &path, &good], b"").failed(&[&format!(
+                "{path}: corrupt or truncated gzip data near compressed byte"
+            )]);
+            assert_eq!(ran.out(), text, "{name} -j {j}");
+        }
+    }
+}
+
+/// A few bytes of each compression format normurl does not decode, with
+/// how messages name it and the command that decompresses it.
+fn unsupported() -> Vec<(&'static str, Vec<u8>, &'static str, &'static str)> {
+    let tail = [0x80, 0x81, 0x82, 0x0a, 0x00, 0xff, 0x10];
+    let with = |head: &[u8]| [head, &tail[..]].concat();
+    vec![
+        (
+            "x.bz2",
+            with(b"BZh91AY&SY"),
+            "bzip2-compressed",
+            "bzip2 -dc",
+        ),
+        (
+            "e.bz2",
+            with(b"BZh1\x17\x72\x45\x38\x50\x90"),
+            "bzip2-compressed",
+            "bzip2 -dc",
+        ),
+        ("x.xz", with(b"\xfd7zXZ\x00"), "xz-compressed", "xz -dc"),
+        (
+            "x.lz4",
+            with(b"\x04\x22\x4d\x18"),
+            "lz4-compressed",
+            "lz4 -dc",
+        ),
+        (
+            "legacy.lz4",
+            with(b"\x02\x21\x4c\x18"),
+            "lz4-compressed",
+            "lz4 -dc",
+        ),
+        ("x.zip", with(b"PK\x03\x04"), "zip archive", "unzip -p"),
+        ("empty.zip", with(b"PK\x05\x06"), "zip archive", "unzip -p"),
+        ("x.lz", with(b"LZIP\x01"), "lzip-compressed", "lzip -dc"),
+        ("x.Z", with(b"\x1f\x9d"), "compress (.Z)", "gzip -dc"),
+        (
+            "x.7z",
+            with(b"7z\xbc\xaf\x27\x1c"),
+            "7z archive",
+            "7z e -so",
+        ),
+        // An lz4 frame after a skippable frame (both formats have them).
+        (
+            "skip.lz4",
+            [skippable(0x184D_2A51, b"meta"), with(b"\x04\x22\x4d\x18")].concat(),
+            "lz4-compressed",
+            "lz4 -dc",
+        ),
+    ]
+}
+
+#[test]
+fn formats_normurl_does_not_decode_are_refused_before_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = file(&dir, "good.txt", b"http://good.example/\n");
+    let out = dir.path().join("out.txt");
+    let out = out.to_str().unwrap();
+    for (name, bytes, format, command) in unsupported() {
+        let path = file(&dir, name, &bytes);
+        let what = format!("{path}: {format} input is not supported");
+        let how = format!("(decompress it first: {command} {path} | normurl)");
+        // After a good file: nothing of it is written, and the output file
+        // is not even created.
+        for j in ["1", "2"] {
+            let ran = run(&["-j", j, &good, &path, "-o", out], b"").failed(&[&what, &how]);
+            assert!(ran.stdout.is_empty());
+            assert!(!std::path::Path::new(out).exists(), "{name}: {out} created");
+        }
+        // On standard input the first bytes are all there is to go on.
+        // unzip and 7z do not read archives from a pipe.
+        let file_arg = if command.starts_with("unzip") || command.starts_with("7z") {
+            " FILE"
+        } else {
+            ""
+        };
+        let ran = run(&[], &bytes).failed(&[
+            &format!("<stdin>: {format} input is not supported"),
+            &format!("(decompress it first: {command}{file_arg} | normurl)"),
+        ]);
+        assert!(ran.stdout.is_empty(), "{name} on stdin");
+    }
+    // The suggested command quotes a path the shell would split.
+    let path = file(&dir, "it's here.bz2", b"BZh91AY&SY");
+    let quoted = path.replace('\'', r"'\''");
+    run(&[&path], b"").failed(&[&format!("bzip2 -dc '{quoted}' | normurl)")]);
+}
+
+#[test]
+fn text_that_begins_like_a_magic_number_is_text() {
+    let dir = tempfile::tempdir().unwrap();
+    for text in [
+        "BZh91AY http://a.example/\n",
+        "BZh9\nhttp://a.example/\n",
+        "BZh\n",
+        "PK http://a.example/\n",
+        "PK\n",
+        "LZIP http://a.example/\n",
+        "7z\n",
+        "P*M\n",
+    ] {
+        let path = file(&dir, "text.txt", text.as_bytes());
+        let ran = run(&[&path], b"").ok();
+        assert_eq!(ran.stdout, plain_output(text), "{text:?}");
+        assert_eq!(ran.out().lines().count(), text.lines().count(), "{text:?}");
+    }
+}
+
+#[test]
+fn bench_reads_compressed_files_as_the_command_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read("samples/urls.txt").unwrap();
+    let gz = file(&dir, "urls.txt.gz", &gzip(&text));
+    let zst = file(&dir, "urls.txt.zst", &zstd(&text));
+    let urls = |ran: &Ran| -> Vec<String> {
+        // file, URLs, valid, threads, ...: the URL and valid counts.
+        ran.out()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let plain = run(
+        &["bench", "--runs", "1", "-j", "2", "samples/urls.txt"],
+        b"",
+    )
+    .ok();
+    let counts = urls(&plain);
+    assert_eq!(counts.len(), 2);
+    assert!(counts[0].starts_with("5000 "), "{}", plain.out());
+    for path in [&gz, &zst] {
+        let ran = run(&["bench", "--runs", "1", "-j", "2", path], b"").ok();
+        assert_eq!(urls(&ran), counts, "{}", ran.out());
+    }
+    let bz2 = file(&dir, "urls.txt.bz2", b"BZh91AY&SY\x80\x81");
+    run(&["bench", "--runs", "1", &bz2], b"").failed(&[&format!(
+        "{bz2}: bzip2-compressed input is not supported (decompress it first: bzip2 -dc {bz2} | normurl)"
+    )]);
+}
