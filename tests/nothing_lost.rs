@@ -133,9 +133,9 @@ fn every_line_is_accounted_for() {
                     .unwrap()
                     .parse()
                     .unwrap();
-                parts.next().expect("a reason");
+                let reason = parts.next().expect("a reason");
                 assert_eq!(parts.next().unwrap(), expected[number - 1], "{what}");
-                invalid.push(number - 1);
+                invalid.push((number - 1, reason));
             }
             assert_eq!(invalid.len() as u64, n("invalid"), "{what}");
             let dedup = options.contains(&"--dedup");
@@ -151,15 +151,26 @@ fn every_line_is_accounted_for() {
                 .find_map(|o| o.strip_prefix("--on-invalid="))
                 .unwrap_or("keep");
             if !dedup && policy != "skip" {
-                // Line N of the output is line N of the input.
+                // Line N of the output is line N of the input; --explain
+                // adds its column to every line, invalid and blank ones too.
+                let explain = options.contains(&"--explain");
                 assert_eq!(written.len(), expected.len(), "{what}");
-                for &i in &invalid {
-                    let want: &[u8] = if policy == "keep" { expected[i] } else { b"" };
+                for &(i, reason) in &invalid {
+                    let mut want: Vec<u8> = if policy == "keep" {
+                        expected[i].to_vec()
+                    } else {
+                        Vec::new()
+                    };
+                    if explain {
+                        want.extend_from_slice(b"\tinvalid:");
+                        want.extend_from_slice(reason);
+                    }
                     assert_eq!(written[i], want, "{what}: line {}", i + 1);
                 }
+                let blank: &[u8] = if explain { b"\t-" } else { b"" };
                 for (i, line) in expected.iter().enumerate() {
                     if line.is_empty() {
-                        assert!(written[i].is_empty(), "{what}: blank line {}", i + 1);
+                        assert_eq!(written[i], blank, "{what}: blank line {}", i + 1);
                     }
                 }
             }
