@@ -3,7 +3,8 @@
 //! every input line: input lines = output lines + skipped + deduplicated,
 //! as `--stats-json` reports them and as counted in the output itself; with
 //! `--on-invalid=keep` every invalid line is written unchanged at its
-//! position, with `--on-invalid=empty` as an empty line at its position.
+//! position, with `--on-invalid=empty` as an empty line at its position
+//! (either with `--explain`'s column appended).
 
 mod common;
 
