@@ -538,9 +538,14 @@ impl Normalizer {
             }
         };
         let key = o.dedup.then(|| key_hash(&data[start..]));
-        if key.is_some() && o.sort_keys {
-            let end = data.len();
-            out.sort_key_from_data(start..end);
+        let key_end = data.len();
+        if let Some(key) = key {
+            // Before --original rewrites what was written.
+            if o.sort_keys {
+                out.dedup_key_sorted(key, start..key_end);
+            } else {
+                out.dedup_key(key);
+            }
         }
         let data = out.data();
         if o.original {
@@ -557,9 +562,6 @@ impl Normalizer {
             } else {
                 fired.write_names(data);
             }
-        }
-        if let Some(key) = key {
-            out.dedup_key(key);
         }
         Ok(())
     }

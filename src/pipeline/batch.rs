@@ -42,16 +42,22 @@ pub(crate) enum Kind {
     Overlong(Part),
 }
 
-/// A record with a dedup key: `data[start..end]` (terminator included),
-/// the record's index in the batch, and the end of its sort key in
-/// `sort_keys` (it starts where the previous keyed record's ends).
+/// A record with a dedup key: `data[start..end]` (terminator included).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Keyed {
     pub(crate) start: u32,
     pub(crate) end: u32,
     pub(crate) key: u128,
+}
+
+/// A record's sort key (see [`Output::dedup_key_sorted`]): the record's
+/// index in the batch and `sort_keys[start..end]`. Apart from [`Keyed`],
+/// so that dedup without an order check does not carry it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SortKey {
     pub(crate) index: u32,
-    pub(crate) sort_end: u32,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
 }
 
 pub(crate) struct Batch<S> {
@@ -69,8 +75,9 @@ pub(crate) struct Batch<S> {
     pub(crate) side: Vec<u8>,
     pub(crate) side_entries: Vec<(u32, u32)>,
     pub(crate) keys: Vec<Keyed>,
-    /// The sort keys of the keyed records (see [`Output::sort_key`]).
+    /// The sort keys of the keyed records, in record order.
     pub(crate) sort_keys: Vec<u8>,
+    pub(crate) sort_ranges: Vec<SortKey>,
     /// Records completed in this batch (for an over-long record: 1 in its
     /// last piece, 0 in the others). When `stop` is set, the records before
     /// the one that stopped.
@@ -93,6 +100,7 @@ impl<S: Merge> Batch<S> {
             side_entries: Vec::new(),
             keys: Vec::new(),
             sort_keys: Vec::new(),
+            sort_ranges: Vec::new(),
             records: 0,
             emitted: 0,
             stats: S::default(),
@@ -123,6 +131,7 @@ impl<S: Merge> Batch<S> {
         self.side_entries.clear();
         self.keys.clear();
         self.sort_keys.clear();
+        self.sort_ranges.clear();
         self.records = 0;
         self.emitted = 0;
         self.stats = S::default();
@@ -148,6 +157,7 @@ pub(crate) fn process<T: Transform>(
         side_entries,
         keys,
         sort_keys,
+        sort_ranges,
         records,
         emitted,
         stats,
@@ -165,6 +175,7 @@ pub(crate) fn process<T: Transform>(
         stats,
         side_entries,
         sort_keys,
+        sort_ranges,
         index: 0,
         side_started: false,
         key: None,
@@ -223,7 +234,6 @@ fn records_loop<T: Transform>(
     let mut one = |record: Record<'_>, out: &mut Output<'_, T::Stats>| -> Result<(), Stop> {
         out.side_started = false;
         out.key = None;
-        let sort_begin = out.sort_keys.len();
         let begin = out.data.len();
         let outcome = if record.bytes().len() > limits.max_record {
             // A long record that arrived whole (it fit in the reader's
@@ -244,17 +254,10 @@ fn records_loop<T: Transform>(
                         start: begin as u32,
                         end: out.data.len() as u32,
                         key,
-                        index: out.index,
-                        sort_end: out.sort_keys.len() as u32,
                     });
-                } else {
-                    out.sort_keys.truncate(sort_begin);
                 }
             }
-            Outcome::Skip => {
-                out.data.truncate(begin);
-                out.sort_keys.truncate(sort_begin);
-            }
+            Outcome::Skip => out.data.truncate(begin),
         }
         *records += 1;
         out.index += 1;

@@ -330,8 +330,10 @@ pub struct Output<'a, S> {
     /// Side entries started by earlier records: (record index in the
     /// batch, start offset in `side`).
     pub(crate) side_entries: &'a mut Vec<(u32, u32)>,
-    /// Sort keys of the batch's keyed records, one after the other.
+    /// Sort keys of the batch's keyed records, one after the other, and
+    /// whose they are.
     pub(crate) sort_keys: &'a mut Vec<u8>,
+    pub(crate) sort_ranges: &'a mut Vec<super::batch::SortKey>,
     /// Index of the current record within the batch.
     pub(crate) index: u32,
     /// Whether the current record already has a side entry.
@@ -369,21 +371,22 @@ impl<S> Output<'_, S> {
         self.key = Some(key);
     }
 
-    /// The current record's sort key, for [`Sinks::check_order`]: append
-    /// the key's bytes. It counts only for a record that also gets a
-    /// [`Output::dedup_key`].
+    /// Attaches a dedup key, as [`Output::dedup_key`] does, and a sort key
+    /// for [`Sinks::check_order`]: the bytes in `data()[range]`, something
+    /// the current record wrote (copied now, so the record may rewrite
+    /// them afterwards). Call it only for a record that is written.
     ///
     /// [`Sinks::check_order`]: super::Sinks::check_order
     #[inline]
-    pub fn sort_key(&mut self) -> &mut Vec<u8> {
-        self.sort_keys
-    }
-
-    /// Makes `data()[range]`, something the current record wrote, its sort
-    /// key too (see [`Output::sort_key`]).
-    #[inline]
-    pub fn sort_key_from_data(&mut self, range: std::ops::Range<usize>) {
+    pub fn dedup_key_sorted(&mut self, key: u128, range: std::ops::Range<usize>) {
+        let start = self.sort_keys.len() as u32;
         self.sort_keys.extend_from_slice(&self.data[range]);
+        self.sort_ranges.push(super::batch::SortKey {
+            index: self.index,
+            start,
+            end: self.sort_keys.len() as u32,
+        });
+        self.key = Some(key);
     }
 
     /// The batch's counters.

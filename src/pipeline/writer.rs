@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use super::batch::{Batch, Keyed, Kind};
+use super::batch::{Batch, Keyed, Kind, SortKey};
 use super::transform::{KeyFilter, Merge, Part};
 use super::{Error, Progress};
 
@@ -62,7 +62,7 @@ impl<'a> Sinks<'a> {
     }
 
     /// Checks that the sort keys of keyed records (see
-    /// [`Output::sort_key`](super::Output::sort_key)) never go down, byte
+    /// [`Output::dedup_key_sorted`](super::Output::dedup_key_sorted)) never go down, byte
     /// by byte, and reports the first record where they do in
     /// [`Summary::unsorted`]. The run goes on either way.
     pub fn check_order(mut self) -> Sinks<'a> {
@@ -152,7 +152,8 @@ pub(crate) struct BatchWriter<'a, S> {
     /// Where keyed batches are reassembled, and side entries formatted.
     scratch: Vec<u8>,
     side_scratch: Vec<u8>,
-    /// The last sort key seen (see [`Sinks::check_order`]).
+    /// The last sort key of the batches written (see
+    /// [`Sinks::check_order`]).
     last_sort_key: Option<Vec<u8>>,
     /// Whether `finish` has run.
     finished: bool,
@@ -264,21 +265,26 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
     /// Compares the batch's sort keys with the one before, and keeps the
     /// first place where they go down.
     fn check_order(&mut self, batch: &Batch<S>) {
-        let mut start = 0;
-        for k in &batch.keys {
-            let key = &batch.sort_keys[start..k.sort_end as usize];
-            start = k.sort_end as usize;
-            if self.summary.unsorted.is_none()
-                && self.last_sort_key.as_deref().is_some_and(|last| key < last)
-            {
+        let key_of = |k: &SortKey| &batch.sort_keys[k.start as usize..k.end as usize];
+        let mut last = self.last_sort_key.as_deref();
+        for k in &batch.sort_ranges {
+            let key = key_of(k);
+            if last.is_some_and(|last| key < last) {
                 self.summary.unsorted = Some(Unsorted {
                     path: self.names[batch.file].clone(),
                     line: self.file_records + u64::from(k.index) + 1,
                 });
+                break;
             }
-            let last = self.last_sort_key.get_or_insert_with(Vec::new);
-            last.clear();
-            last.extend_from_slice(key);
+            last = Some(key);
+        }
+        if self.summary.unsorted.is_some() {
+            // Found: nothing more to compare.
+            self.sinks.check_order = false;
+        } else if let Some(k) = batch.sort_ranges.last() {
+            let kept = self.last_sort_key.get_or_insert_with(Vec::new);
+            kept.clear();
+            kept.extend_from_slice(key_of(k));
         }
     }
 
