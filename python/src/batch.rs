@@ -22,6 +22,10 @@ const PARALLEL_MIN: usize = 16 * 1024;
 pub trait Urls: Sync {
     fn len(&self) -> usize;
     fn url(&self, i: usize) -> Option<&str>;
+    /// Whether some entry may hold a newline (which makes it invalid).
+    fn may_have_newlines(&self) -> bool {
+        true
+    }
 }
 
 impl<O: OffsetSizeTrait> Urls for GenericStringArray<O> {
@@ -32,6 +36,14 @@ impl<O: OffsetSizeTrait> Urls for GenericStringArray<O> {
     #[inline]
     fn url(&self, i: usize) -> Option<&str> {
         self.is_valid(i).then(|| self.value(i))
+    }
+
+    /// One scan of the values the offsets span (null entries' too, which
+    /// at worst asks for the scan per URL).
+    fn may_have_newlines(&self) -> bool {
+        let offsets = self.value_offsets();
+        let (start, end) = (offsets[0].as_usize(), offsets[offsets.len() - 1].as_usize());
+        memchr::memchr(b'\n', &self.value_data()[start..end]).is_some()
     }
 }
 
@@ -151,9 +163,11 @@ fn run_range<U: Urls + ?Sized, S: Sink>(
     config: &Config,
     urls: &U,
     range: Range<usize>,
-    worker: &mut Worker,
+    newlines: bool,
     sink: &mut S,
 ) {
+    let worker = &mut Worker::default();
+    worker.check_newlines = newlines;
     for i in range {
         sink.push(worker, config, urls.url(i));
     }
@@ -163,8 +177,9 @@ fn run_range<U: Urls + ?Sized, S: Sink>(
 /// the calling thread).
 pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize, sink: &mut S) {
     let n = urls.len();
+    let newlines = urls.may_have_newlines();
     if threads <= 1 || n < PARALLEL_MIN {
-        run_range(config, urls, 0..n, &mut Worker::default(), sink);
+        run_range(config, urls, 0..n, newlines, sink);
         return;
     }
     // A few chunks a thread, so that one slow chunk does not hold the
@@ -173,7 +188,7 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
     let size = n.div_ceil(chunks);
     let Some(pool) = pool(threads) else {
         // No thread could be started: the calling thread does the work.
-        run_range(config, urls, 0..n, &mut Worker::default(), sink);
+        run_range(config, urls, 0..n, newlines, sink);
         return;
     };
     let parts: Vec<S> = pool.install(|| {
@@ -182,7 +197,7 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
             .map(|c| {
                 let range = c * size..((c + 1) * size).min(n);
                 let mut part = S::with_capacity(range.len());
-                run_range(config, urls, range, &mut Worker::default(), &mut part);
+                run_range(config, urls, range, newlines, &mut part);
                 part
             })
             .collect()

@@ -20,6 +20,9 @@ pub struct Worker {
     text: Vec<u8>,
     /// What a key is the hash of.
     key: Vec<u8>,
+    /// Whether inputs may hold a newline: false when the caller checked a
+    /// whole chunk's bytes at once, which is cheaper than a scan per URL.
+    pub check_newlines: bool,
     /// `default_scheme`'s retry.
     retry: String,
 }
@@ -33,6 +36,7 @@ impl Default for Worker {
             scratch: Scratch::new(),
             text: Vec::new(),
             key: Vec::new(),
+            check_newlines: true,
             retry: String::new(),
         }
     }
@@ -46,17 +50,17 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// parser would drop it, but the command splits lines there); a line over
 /// the default `--max-line-bytes` is `line-too-long`.
 #[inline]
-fn is_line(input: &str) -> bool {
+fn is_line(input: &str, check_newlines: bool) -> bool {
     !input.is_empty()
         && input.len() <= MAX_LINE_BYTES
-        && memchr::memchr(b'\n', input.as_bytes()).is_none()
+        && !(check_newlines && memchr::memchr(b'\n', input.as_bytes()).is_some())
 }
 
 impl Worker {
     /// Parses `input` into `self.url` as the configuration says (base,
     /// default scheme). Returns whether it is a valid URL.
     fn parse(&mut self, config: &Config, input: &str) -> bool {
-        if !is_line(input) {
+        if !is_line(input, self.check_newlines) {
             return false;
         }
         match &config.default_scheme {
@@ -75,7 +79,7 @@ impl Worker {
             Get::Form(_) if config.base.is_none() && config.default_scheme.is_none() => {
                 // The command's path for a line without a base: parsing
                 // and canonicalizing in one pass.
-                is_line(input)
+                is_line(input, self.check_newlines)
                     && config
                         .canon
                         .parse_apply(input, &mut self.url, &mut self.scratch, out)

@@ -338,6 +338,8 @@ fn components<'py>(
         .components(py, urls, threads)
 }
 
+/// Normalize URLs in bulk over Apache Arrow, with the answers of the
+/// `normurl` command: normalize, key_hash, components, Normalizer.
 #[pymodule(name = "normurl")]
 fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
