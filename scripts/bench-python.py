@@ -165,8 +165,8 @@ def main():
     }
     array = pa.array(sample)
     for name, value in bench_python_libraries(sample, max(1, a.runs // 2)).items():
-        label, n = mine[name]
-        ours = ns(best(a.runs, lambda: n.normalize(array)), len(sample))
+        label, normalizer = mine[name]
+        ours = ns(best(a.runs, lambda: normalizer.normalize(array)), len(sample))
         print(f"{name}: {value:.0f} ns/URL; normurl.normalize ({label}): {ours:.1f} ns/URL, {value / ours:.0f}x faster")
     if not a.no_spark:
         spark_lines = (lines * (a.spark_lines // n + 1))[: a.spark_lines]
