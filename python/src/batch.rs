@@ -56,6 +56,18 @@ impl Urls for StringViewArray {
     fn url(&self, i: usize) -> Option<&str> {
         self.is_valid(i).then(|| self.value(i))
     }
+
+    /// One scan of the data buffers, and of the strings kept in the views.
+    fn may_have_newlines(&self) -> bool {
+        let inline = |&v: &u128| {
+            let len = v as u32 as usize;
+            len <= 12 && v.to_le_bytes()[4..4 + len].contains(&b'\n')
+        };
+        self.data_buffers()
+            .iter()
+            .any(|b| memchr::memchr(b'\n', b).is_some())
+            || self.views().iter().any(inline)
+    }
 }
 
 /// A column of the null type: every entry null.

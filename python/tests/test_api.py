@@ -235,3 +235,38 @@ def test_array_repr_and_type():
     assert keys.type == "fixed_size_binary[16]"
     assert repr(keys) == "<normurl.Array of 2 fixed_size_binary[16] (1 null)>"
     assert keys.to_pylist()[1] is None and len(keys.to_pylist()[0]) == 16
+
+
+def view(data: bytes, buffer=0, offset=0):
+    """A string_view view: inline up to 12 bytes, else a prefix and where."""
+    n = len(data)
+    if n <= 12:
+        return n.to_bytes(4, "little") + data.ljust(12, b"\0")
+    return n.to_bytes(4, "little") + data[:4] + buffer.to_bytes(4, "little") + offset.to_bytes(4, "little")
+
+
+def view_array(views, data):
+    return pa.Array.from_buffers(pa.string_view(), len(views), [None, pa.py_buffer(b"".join(views)), pa.py_buffer(data)])
+
+
+def test_views_checked_before_they_are_read():
+    url = b"http://views.example/path"
+    # Bytes no view points at need not be UTF-8.
+    data = b"\xff\xfe" + url + b"\xff"
+    ok = view_array([view(url, 0, 2), view(b"http://a.b/")], data)
+    assert normurl.normalize(ok).to_pylist() == [url.decode(), "http://a.b/"]
+    for views, data in [
+        ([view(url, 0, 2)], b"\xff\xfe" + url[:-1]),  # past the end
+        ([view(url, 1, 0)], url),  # no such buffer
+        ([view(b"http://\xe9/")], b"ok"),  # not UTF-8, inline
+        ([view(b"http://\xff.example/x")], b"http://\xff.example/x"),  # not UTF-8
+        ([view(b"\xa9.example/x/yz", 0, 1)], b"\xc3\xa9.example/x/yz"),  # starts inside a character
+    ]:
+        with pytest.raises(ValueError, match="urls: invalid Arrow data"):
+            normurl.normalize(view_array(views, data))
+
+
+def test_invalid_utf8_string_array():
+    bad = pa.Array.from_buffers(pa.string(), 1, [None, pa.py_buffer(b"\0\0\0\0\x03\0\0\0"), pa.py_buffer(b"a\xffb")])
+    with pytest.raises(ValueError, match="urls: invalid Arrow data"):
+        normurl.normalize(bad)
