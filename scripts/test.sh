@@ -19,7 +19,7 @@ else
 fi
 # cargo test built the debug binary; it writes the same bytes as a release
 # build, and the Python tests only compare answers with it.
-bin="$PWD/target/debug/normurl"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/debug/normurl"
 
 venv="${NORMURL_VENV:-target/python-venv}"
 python="${PYTHON:-python3}"

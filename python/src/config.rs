@@ -146,6 +146,9 @@ pub struct Config {
     /// Whether `url_canon` changes anything, i.e. whether a component must
     /// be read from a second parse of the canonical URL.
     pub reparse: bool,
+    /// `strip_params` as read (an `@FILE` read here), to rebuild the
+    /// configuration where the file is not (a pickled `Normalizer`).
+    pub strip_params: Option<String>,
 }
 
 impl Config {
@@ -212,6 +215,7 @@ impl Config {
             surt_canon: build(OutputForm::Surt(SurtOptions::CDX))?,
             base,
             default_scheme,
+            strip_params: strip,
         })
     }
 }

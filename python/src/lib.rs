@@ -151,7 +151,12 @@ struct Normalizer {
     config: Config,
     /// `normalize_one`'s buffers (batches make their own).
     worker: Mutex<Worker>,
-    repr: String,
+    /// The arguments, for `repr` and pickling.
+    profile: Option<String>,
+    get: String,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
 }
 
 #[pymethods]
@@ -166,13 +171,6 @@ impl Normalizer {
         default_scheme: Option<String>,
         strip_params: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Normalizer> {
-        let repr = format!(
-            "normurl.Normalizer(profile={}, get={get:?}, rules={}, base={}, default_scheme={})",
-            py_repr(&profile),
-            py_repr(&rules),
-            py_repr(&base),
-            py_repr(&default_scheme)
-        );
         let args = Args {
             profile,
             get: Some(get.to_owned()),
@@ -181,11 +179,37 @@ impl Normalizer {
             base,
             default_scheme,
         };
+        let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
-            config: Config::new(&args).map_err(config_error)?,
+            config,
             worker: Mutex::new(Worker::default()),
-            repr,
+            profile: args.profile,
+            get: get.to_owned(),
+            rules: args.rules,
+            base: args.base,
+            default_scheme: args.default_scheme,
         })
+    }
+
+    /// Pickling (Spark ships a Normalizer made on the driver to its
+    /// workers): the arguments, with an `@FILE` of `strip_params` as the
+    /// names it held.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let args = PyTuple::new(
+            py,
+            [
+                self.profile.as_deref(),
+                Some(self.get.as_str()),
+                self.rules.as_deref(),
+                self.base.as_deref(),
+                self.default_scheme.as_deref(),
+                self.config.strip_params.as_deref(),
+            ],
+        )?;
+        Ok((py.get_type::<Normalizer>().into_any(), args))
     }
 
     /// The normalized form of every URL (see `normurl.normalize`).
@@ -250,7 +274,14 @@ impl Normalizer {
     }
 
     fn __repr__(&self) -> String {
-        self.repr.clone()
+        format!(
+            "normurl.Normalizer(profile={}, get={:?}, rules={}, base={}, default_scheme={})",
+            py_repr(&self.profile),
+            self.get,
+            py_repr(&self.rules),
+            py_repr(&self.base),
+            py_repr(&self.default_scheme)
+        )
     }
 }
 

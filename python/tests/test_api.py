@@ -270,3 +270,20 @@ def test_invalid_utf8_string_array():
     bad = pa.Array.from_buffers(pa.string(), 1, [None, pa.py_buffer(b"\0\0\0\0\x03\0\0\0"), pa.py_buffer(b"a\xffb")])
     with pytest.raises(ValueError, match="urls: invalid Arrow data"):
         normurl.normalize(bad)
+
+
+def test_normalizer_pickles(tmp_path):
+    import pickle
+
+    params = tmp_path / "params.txt"
+    params.write_text("ref\n")
+    n = normurl.Normalizer(profile="aggressive", get="surt", rules="-strip-www", strip_params=f"@{params}")
+    urls = ["https://www.example.com/a/?ref=1&b=2#x", "nope"]
+    expected = n.normalize(urls)
+    assert expected == ["com,example,www)/a?b=2", None]
+    params.unlink()  # the copy holds the names, not the file's name
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy.normalize(urls) == expected
+    assert repr(copy) == repr(n)
+    base = normurl.Normalizer(base="http://a.example/dir/", default_scheme=None)
+    assert pickle.loads(pickle.dumps(base)).normalize_one("x") == "http://a.example/dir/x"
