@@ -164,6 +164,14 @@ impl Config {
             Some(name) => Some(name.parse().map_err(|e| value(format!("--profile: {e}")))?),
             None => None,
         };
+        // The command's order of checks: the rules before the list file
+        // is read.
+        if let Some(edits) = &args.rules {
+            Profile::Whatwg
+                .rules()
+                .edit(edits)
+                .map_err(|e| value(format!("--rules: {e}")))?;
+        }
         let strip = strip_params_text(args.strip_params.as_ref())?;
         let build = |form: OutputForm| -> Result<Canonicalizer, ConfigError> {
             // The command's default: wayback for SURT keys, else whatwg.

@@ -287,3 +287,12 @@ def test_normalizer_pickles(tmp_path):
     assert repr(copy) == repr(n)
     base = normurl.Normalizer(base="http://a.example/dir/", default_scheme=None)
     assert pickle.loads(pickle.dumps(base)).normalize_one("x") == "http://a.example/dir/x"
+
+
+def test_errors_in_the_commands_order(normurl_bin, tmp_path):
+    # A bad rule and a missing list file: the command names the rule.
+    missing = f"@{tmp_path / 'missing.txt'}"
+    expected = command_error(normurl_bin, ["--rules", "+nope", "--strip-params", missing])
+    with pytest.raises(ValueError) as e:
+        normurl.Normalizer(rules="+nope", strip_params=missing)
+    assert str(e.value) == expected
