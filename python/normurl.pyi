@@ -1,0 +1,206 @@
+"""Normalize URLs in bulk over Apache Arrow, with the answers of the
+`normurl` command. See docs/python.md."""
+
+from typing import Any, Literal, Protocol, Sequence, overload
+
+__version__: str
+
+COMPONENTS: tuple[str, ...]
+"""The fields of `components()`, in order: href, protocol, username,
+password, host, hostname, port, pathname, search, hash, origin,
+reversed_host, surt."""
+
+Profile = Literal["whatwg", "semantic", "aggressive", "safe-browsing", "wayback"]
+Get = Literal[
+    "url",
+    "surt",
+    "ssurt",
+    "href",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+    "origin",
+    "reversed_host",
+]
+
+class ArrowArrayExportable(Protocol):
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+
+class ArrowStreamExportable(Protocol):
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+
+ArrowStrings = ArrowArrayExportable | ArrowStreamExportable
+"""A column of string, large_string or string_view (or the null type):
+a pyarrow Array or ChunkedArray, a polars Series, a DuckDB column..."""
+
+StripParams = str | Sequence[str]
+"""Names of more tracking parameters: "a,b", "@FILE" (one name a line),
+or a list of names; `prefix*` names a prefix."""
+
+class Array:
+    """An Arrow array that normurl returned: pass it to `pyarrow.array()`,
+    `polars.Series()` or any Arrow library (PyCapsule interface, no copy).
+
+    >>> a = normurl.normalize(pa.array(["HTTP://A.example/", "nope"]))
+    >>> pa.array(a).to_pylist()
+    ['http://a.example/', None]
+    """
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __len__(self) -> int: ...
+    @property
+    def null_count(self) -> int:
+        """Entries that are null: inputs that are null or not valid URLs."""
+    @property
+    def type(self) -> str:
+        """The Arrow type as pyarrow names it: string, large_string,
+        string_view, fixed_size_binary[16], struct<...>."""
+    def to_pylist(self) -> list[Any]:
+        """The entries as str, bytes or dict, None for nulls."""
+
+class Normalizer:
+    """A parsed configuration for many calls; the arguments are those of
+    `normalize()`.
+
+    >>> n = normurl.Normalizer(profile="aggressive")
+    >>> n.normalize_one("HTTP://www.Example.com/a/?utm_source=x&b=1#top")
+    'http://example.com/a?b=1'
+    """
+
+    def __init__(
+        self,
+        profile: Profile | None = None,
+        get: Get = "url",
+        rules: str | None = None,
+        base: str | None = None,
+        default_scheme: str | None = None,
+        strip_params: StripParams | None = None,
+    ) -> None: ...
+    @overload
+    def normalize(self, urls: Sequence[str | None], threads: int | None = None) -> list[str | None]: ...
+    @overload
+    def normalize(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
+    @overload
+    def key_hash(self, urls: Sequence[str | None], threads: int | None = None) -> list[bytes | None]: ...
+    @overload
+    def key_hash(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
+    @overload
+    def components(self, urls: Sequence[str | None], threads: int | None = None) -> list[dict[str, str] | None]: ...
+    @overload
+    def components(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
+    def normalize_one(self, url: str) -> str | None:
+        """The normalized form of one URL, None when it is not valid.
+
+        >>> normurl.Normalizer(get="surt").normalize_one("https://www.example.com/a?b=1")
+        'com,example)/a?b=1'
+        """
+
+@overload
+def normalize(
+    urls: Sequence[str | None],
+    profile: Profile | None = None,
+    get: Get = "url",
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> list[str | None]: ...
+@overload
+def normalize(
+    urls: ArrowStrings,
+    profile: Profile | None = None,
+    get: Get = "url",
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> Array:
+    """Normalizes every URL as the `normurl` command normalizes a line:
+    one entry per input, None/null where it is not a valid URL (or null,
+    empty, holds a newline, or is over 1 MiB).
+
+    profile, rules, strip_params, base: the command's --profile, --rules,
+    --strip-params, --base. get: url, surt or ssurt (the command's
+    --output), or a component of the canonical URL. Without a profile,
+    whatwg, or wayback for get="surt". default_scheme: parse inputs
+    without a scheme as that scheme + "://" + input. threads: split
+    batches of 16,384 URLs or more across that many threads (0: one per
+    core); None runs on the calling thread. The GIL is released.
+
+    Raises ValueError (bad option, with the command's message), OSError
+    (strip_params="@FILE" unreadable), TypeError (not a column of strings).
+
+    >>> normurl.normalize(["HTTP://Example.COM/a/../b", "nope", None])
+    ['http://example.com/b', None, None]
+    >>> normurl.normalize(["https://www.example.com/?b=2&a=1#x"], profile="aggressive")
+    ['https://example.com/?a=1&b=2']
+    >>> normurl.normalize(["https://www.example.com/a"], get="surt")
+    ['com,example)/a']
+    """
+
+@overload
+def key_hash(
+    urls: Sequence[str | None],
+    profile: Profile | None = None,
+    get: Get = "url",
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> list[bytes | None]: ...
+@overload
+def key_hash(
+    urls: ArrowStrings,
+    profile: Profile | None = None,
+    get: Get = "url",
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> Array:
+    """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
+    x64_128 of what normalize() gives with the same arguments, the key the
+    command's --dedup compares; null for invalid URLs.
+
+    >>> keys = normurl.key_hash(["http://a.example/", "HTTP://A.example"])
+    >>> keys[0] == keys[1], len(keys[0])
+    (True, 16)
+    """
+
+@overload
+def components(
+    urls: Sequence[str | None],
+    profile: Profile | None = None,
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> list[dict[str, str] | None]: ...
+@overload
+def components(
+    urls: ArrowStrings,
+    profile: Profile | None = None,
+    rules: str | None = None,
+    base: str | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: int | None = None,
+) -> Array:
+    """The components of every URL's canonical form, as a struct (or dict)
+    with the fields of COMPONENTS; each field equals normalize(urls,
+    get=field) with the same arguments. Null for invalid URLs.
+
+    >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
+    'com,example,www'
+    """

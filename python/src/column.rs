@@ -1,0 +1,282 @@
+//! Result columns built straight into Arrow buffers: the canonicalizer
+//! appends each URL to the values buffer, and the finished column hands
+//! the buffers to Arrow without a copy.
+
+use std::sync::Arc;
+
+use arrow_array::builder::make_view;
+use arrow_array::{ArrayRef, FixedSizeBinaryArray, StringViewArray, StructArray};
+use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, Field, Fields};
+
+/// The string type of a result: the input's, so that Polars (string_view)
+/// and pyarrow (string) take it without a conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Utf8,
+    LargeUtf8,
+    Utf8View,
+}
+
+/// A string column being built: values, `i64` offsets and validity, laid
+/// out as Arrow's in [`StringColumn::finish`].
+#[derive(Debug)]
+pub struct StringColumn {
+    values: Vec<u8>,
+    offsets: Vec<i64>,
+    nulls: NullBufferBuilder,
+}
+
+impl StringColumn {
+    pub fn with_capacity(rows: usize, bytes: usize) -> StringColumn {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        StringColumn {
+            values: Vec::with_capacity(bytes),
+            offsets,
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Appends one row: what `write` appends to the values, or null when it
+    /// returns false (anything it wrote then is dropped).
+    #[inline]
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool) {
+        let valid = write(&mut self.values);
+        self.end_row(valid);
+    }
+
+    /// The values buffer, for a writer that fills several columns at once;
+    /// [`StringColumn::end_row`] then closes the row.
+    pub fn values(&mut self) -> &mut Vec<u8> {
+        &mut self.values
+    }
+
+    #[inline]
+    pub fn end_row(&mut self, valid: bool) {
+        let last = *self.offsets.last().expect("offsets start with 0");
+        if !valid {
+            self.values.truncate(last as usize);
+        }
+        self.offsets.push(self.values.len() as i64);
+        self.nulls.append(valid);
+    }
+
+    pub fn push_null(&mut self) {
+        self.end_row(false);
+    }
+
+    /// Row `i`, `None` when null.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        if !self.nulls.is_valid(i) {
+            return None;
+        }
+        let bytes = &self.values[self.offsets[i] as usize..self.offsets[i + 1] as usize];
+        // Rows are URL serializations or their parts: ASCII.
+        std::str::from_utf8(bytes).ok()
+    }
+
+    /// Appends the rows of `other` (a later chunk of the same batch).
+    pub fn append(&mut self, other: StringColumn) {
+        let shift = self.values.len() as i64;
+        self.values.extend_from_slice(&other.values);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + shift));
+        let mut nulls = other.nulls;
+        match nulls.finish() {
+            Some(buffer) => self.nulls.append_buffer(&buffer),
+            None => self.nulls.append_n_non_nulls(other.offsets.len() - 1),
+        }
+    }
+
+    /// The Arrow array, in `layout` (or `large_string` when `string`'s
+    /// 32-bit offsets cannot address the values).
+    pub fn finish(mut self, layout: Layout) -> Result<ArrayRef, ArrowError> {
+        let nulls = self.nulls.finish();
+        let ascii = self.values.is_ascii();
+        Ok(match layout {
+            Layout::Utf8 if self.values.len() <= i32::MAX as usize => {
+                let offsets: Vec<i32> = self.offsets.iter().map(|&o| o as i32).collect();
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+                Arc::new(string_array(
+                    offsets,
+                    Buffer::from_vec(self.values),
+                    nulls,
+                    ascii,
+                )?)
+            }
+            Layout::Utf8 | Layout::LargeUtf8 => {
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+                Arc::new(string_array(
+                    offsets,
+                    Buffer::from_vec(self.values),
+                    nulls,
+                    ascii,
+                )?)
+            }
+            Layout::Utf8View => Arc::new(view_array(&self.offsets, self.values, nulls, ascii)?),
+        })
+    }
+}
+
+/// A `string` or `large_string` array over the buffers.
+fn string_array<O: arrow_array::OffsetSizeTrait>(
+    offsets: OffsetBuffer<O>,
+    values: Buffer,
+    nulls: Option<NullBuffer>,
+    ascii: bool,
+) -> Result<arrow_array::GenericStringArray<O>, ArrowError> {
+    if ascii {
+        // SAFETY: the offsets are in bounds and increasing (each row's end
+        // is the values' length after it was written), and ASCII values
+        // are UTF-8 with every offset on a character boundary.
+        Ok(unsafe { arrow_array::GenericStringArray::new_unchecked(offsets, values, nulls) })
+    } else {
+        // Not expected (URL serializations are ASCII): checked if so.
+        arrow_array::GenericStringArray::try_new(offsets, values, nulls)
+    }
+}
+
+/// A `string_view` array: the views point into slices of one buffer, each
+/// under 2 GiB so that every consumer's 32-bit offsets reach them.
+fn view_array(
+    offsets: &[i64],
+    values: Vec<u8>,
+    nulls: Option<NullBuffer>,
+    ascii: bool,
+) -> Result<StringViewArray, ArrowError> {
+    const MAX_BLOCK: usize = i32::MAX as usize;
+    let data = Buffer::from_vec(values);
+    let mut views = Vec::with_capacity(offsets.len() - 1);
+    let mut blocks: Vec<Buffer> = Vec::new();
+    let mut block_start = 0usize;
+    for pair in offsets.windows(2) {
+        let (start, end) = (pair[0] as usize, pair[1] as usize);
+        let bytes = &data.as_slice()[start..end];
+        if bytes.len() <= 12 {
+            views.push(make_view(bytes, 0, 0));
+            continue;
+        }
+        if blocks.is_empty() || end - block_start > MAX_BLOCK {
+            if let Some(last) = blocks.last_mut() {
+                *last = data.slice_with_length(block_start, start - block_start);
+            }
+            block_start = start;
+            blocks.push(data.slice(block_start));
+        }
+        let block = (blocks.len() - 1) as u32;
+        views.push(make_view(bytes, block, (start - block_start) as u32));
+    }
+    if let Some(last) = blocks.last_mut() {
+        let end = *offsets.last().expect("offsets start with 0") as usize;
+        *last = data.slice_with_length(block_start, end - block_start);
+    }
+    let views = ScalarBuffer::from(views);
+    if ascii {
+        // SAFETY: every view's length, block and offset were made from
+        // the row's own bytes, inside its block, and ASCII is UTF-8.
+        Ok(unsafe { StringViewArray::new_unchecked(views, Arc::from(blocks), nulls) })
+    } else {
+        StringViewArray::try_new(views, blocks, nulls)
+    }
+}
+
+/// A column of 16-byte keys.
+#[derive(Debug)]
+pub struct KeyColumn {
+    values: Vec<u8>,
+    nulls: NullBufferBuilder,
+}
+
+impl KeyColumn {
+    pub fn with_capacity(rows: usize) -> KeyColumn {
+        KeyColumn {
+            values: Vec::with_capacity(rows * 16),
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.nulls.len()
+    }
+
+    /// Appends a key (its 16 bytes little-endian: MurmurHash3's digest
+    /// order), or a null row of zeros.
+    #[inline]
+    pub fn push(&mut self, key: Option<u128>) {
+        self.values
+            .extend_from_slice(&key.unwrap_or(0).to_le_bytes());
+        self.nulls.append(key.is_some());
+    }
+
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        self.nulls
+            .is_valid(i)
+            .then(|| &self.values[i * 16..i * 16 + 16])
+    }
+
+    pub fn append(&mut self, other: KeyColumn) {
+        self.values.extend_from_slice(&other.values);
+        let mut nulls = other.nulls;
+        let n = nulls.len();
+        match nulls.finish() {
+            Some(buffer) => self.nulls.append_buffer(&buffer),
+            None => self.nulls.append_n_non_nulls(n),
+        }
+    }
+
+    pub fn finish(mut self) -> Result<ArrayRef, ArrowError> {
+        let nulls = self.nulls.finish();
+        let keys = FixedSizeBinaryArray::try_new(16, Buffer::from_vec(self.values), nulls)?;
+        Ok(Arc::new(keys))
+    }
+}
+
+/// The columns of `components()`: one per name, null together.
+#[derive(Debug)]
+pub struct StructColumn {
+    pub names: &'static [&'static str],
+    pub columns: Vec<StringColumn>,
+}
+
+impl StructColumn {
+    pub fn with_capacity(names: &'static [&'static str], rows: usize) -> StructColumn {
+        StructColumn {
+            names,
+            columns: names
+                .iter()
+                .map(|_| StringColumn::with_capacity(rows, rows * 8))
+                .collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.columns[0].len()
+    }
+
+    pub fn append(&mut self, other: StructColumn) {
+        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
+            mine.append(theirs);
+        }
+    }
+
+    pub fn finish(self, layout: Layout) -> Result<ArrayRef, ArrowError> {
+        let arrays = self
+            .columns
+            .into_iter()
+            .map(|c| c.finish(layout))
+            .collect::<Result<Vec<ArrayRef>, _>>()?;
+        let nulls = arrays[0].logical_nulls();
+        let fields: Fields = self
+            .names
+            .iter()
+            .zip(&arrays)
+            .map(|(name, a)| Field::new(*name, a.data_type().clone(), true))
+            .collect();
+        Ok(Arc::new(StructArray::try_new(fields, arrays, nulls)?))
+    }
+}

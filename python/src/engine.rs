@@ -1,0 +1,199 @@
+//! The per-URL work, with the calls the command makes for one line
+//! (`normurl::normalize::Normalizer`): `Canonicalizer::parse_apply` without
+//! a base, `Url::parse_into` and `Canonicalizer::apply` with one. Buffers
+//! live in a [`Worker`], reused for every URL of a batch.
+
+use normurl::canon::{key_hash, parse_with_default_scheme, reverse_host, Scratch};
+use normurl::{HostKind, Url};
+
+use crate::column::StringColumn;
+use crate::config::{Component, Config, Get};
+
+/// One thread's buffers.
+pub struct Worker {
+    /// The URL as parsed from the input.
+    url: Url,
+    /// The canonical URL, parsed again for its components.
+    canonical: Url,
+    scratch: Scratch,
+    /// The canonical URL's text, or a key before it is hashed.
+    text: Vec<u8>,
+    /// What a key is the hash of.
+    key: Vec<u8>,
+    /// Whether inputs may hold a newline: false when the caller checked a
+    /// whole chunk's bytes at once, which is cheaper than a scan per URL.
+    pub check_newlines: bool,
+    /// `default_scheme`'s retry.
+    retry: String,
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        let blank = || Url::parse("about:blank").expect("a valid URL");
+        Worker {
+            url: blank(),
+            canonical: blank(),
+            scratch: Scratch::new(),
+            text: Vec::new(),
+            key: Vec::new(),
+            check_newlines: true,
+            retry: String::new(),
+        }
+    }
+}
+
+/// The command's default `--max-line-bytes`: longer lines are invalid.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Whether the command could see `input` as one line holding a URL: an
+/// empty line is blank, not a URL; a line never holds a newline (the URL
+/// parser would drop it, but the command splits lines there); a line over
+/// the default `--max-line-bytes` is `line-too-long`.
+#[inline]
+fn is_line(input: &str, check_newlines: bool) -> bool {
+    !input.is_empty()
+        && input.len() <= MAX_LINE_BYTES
+        && !(check_newlines && memchr::memchr(b'\n', input.as_bytes()).is_some())
+}
+
+impl Worker {
+    /// Parses `input` into `self.url` as the configuration says (base,
+    /// default scheme). Returns whether it is a valid URL.
+    fn parse(&mut self, config: &Config, input: &str) -> bool {
+        if !is_line(input, self.check_newlines) {
+            return false;
+        }
+        match &config.default_scheme {
+            Some(scheme) => {
+                parse_with_default_scheme(&mut self.url, input, scheme, &mut self.retry).is_ok()
+            }
+            None => self.url.parse_into(input, config.base.as_ref()).is_ok(),
+        }
+    }
+
+    /// Appends what `get` asks for to `out`; returns false, having written
+    /// nothing, when `input` is not a valid URL.
+    #[inline]
+    pub fn write(&mut self, config: &Config, input: &str, out: &mut Vec<u8>) -> bool {
+        match config.get {
+            Get::Form(_) if config.base.is_none() && config.default_scheme.is_none() => {
+                // The command's path for a line without a base: parsing
+                // and canonicalizing in one pass.
+                is_line(input, self.check_newlines)
+                    && config
+                        .canon
+                        .parse_apply(input, &mut self.url, &mut self.scratch, out)
+                        .is_ok()
+            }
+            Get::Form(_) => {
+                if !self.parse(config, input) {
+                    return false;
+                }
+                config.canon.apply(&self.url, &mut self.scratch, out);
+                true
+            }
+            Get::Component(c) => {
+                if !self.parse(config, input) {
+                    return false;
+                }
+                match self.canonical(config) {
+                    Some(url) => {
+                        write_component(url, c, out);
+                        true
+                    }
+                    None => false,
+                }
+            }
+        }
+    }
+
+    /// The canonical URL (in the URL form) of the URL just parsed.
+    fn canonical(&mut self, config: &Config) -> Option<&Url> {
+        if !config.reparse {
+            return Some(&self.url);
+        }
+        self.text.clear();
+        config
+            .url_canon
+            .apply(&self.url, &mut self.scratch, &mut self.text);
+        // The canonical form is a valid URL serialization (the library
+        // promises it); should it ever fail, the URL counts as invalid
+        // rather than anything panicking.
+        let text = std::str::from_utf8(&self.text).ok()?;
+        self.canonical.parse_into(text, None).ok()?;
+        Some(&self.canonical)
+    }
+
+    /// The dedup key of `input`: the 128-bit hash of what `write` writes,
+    /// as the command's `--dedup` computes it.
+    pub fn key(&mut self, config: &Config, input: &str) -> Option<u128> {
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        let valid = self.write(config, input, &mut key);
+        let hash = valid.then(|| key_hash(&key));
+        self.key = key;
+        hash
+    }
+
+    /// Every component of `input`'s canonical URL, in
+    /// [`Component::ALL`]'s order, then its SURT, each appended to the
+    /// values of its column. Returns false for an invalid URL (the caller
+    /// then closes the row as null, which drops anything written).
+    pub fn components(
+        &mut self,
+        config: &Config,
+        input: &str,
+        columns: &mut [StringColumn],
+    ) -> bool {
+        if !self.parse(config, input) {
+            return false;
+        }
+        let (components, surt) = columns.split_at_mut(Component::ALL.len());
+        config
+            .surt_canon
+            .apply(&self.url, &mut self.scratch, surt[0].values());
+        let Some(url) = self.canonical(config) else {
+            return false;
+        };
+        for (c, column) in Component::ALL.into_iter().zip(components) {
+            write_component(url, c, column.values());
+        }
+        true
+    }
+}
+
+/// Appends component `c` of `url`.
+fn write_component(url: &Url, c: Component, out: &mut Vec<u8>) {
+    let s = match c {
+        Component::Href => url.href(),
+        Component::Protocol => url.protocol(),
+        Component::Username => url.username(),
+        Component::Password => url.password(),
+        Component::Host => url.host(),
+        Component::Hostname => url.hostname(),
+        Component::Port => url.port(),
+        Component::Pathname => url.pathname(),
+        Component::Search => url.search(),
+        Component::Hash => url.hash(),
+        Component::Origin => {
+            out.extend_from_slice(url.origin().as_bytes());
+            return;
+        }
+        Component::ReversedHost => {
+            write_reversed_host(url, out);
+            return;
+        }
+    };
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// A domain's labels reversed and joined by commas (`com,example,www`),
+/// as in SURT keys; IP addresses and empty hosts as they are, as SSURT
+/// keeps them.
+fn write_reversed_host(url: &Url, out: &mut Vec<u8>) {
+    let host = url.hostname().as_bytes();
+    match url.host_kind() {
+        HostKind::Domain | HostKind::Opaque if !host.is_empty() => reverse_host(host, false, out),
+        _ => out.extend_from_slice(host),
+    }
+}

@@ -1,0 +1,384 @@
+//! The `normurl` Python module: the normurl library's per-line work over
+//! Arrow arrays (or lists of str), with the command's options and
+//! answers. See docs/python.md.
+
+mod arrow_io;
+mod batch;
+mod column;
+mod config;
+mod engine;
+
+use std::sync::Mutex;
+
+use arrow_array::ArrayRef;
+use arrow_schema::ArrowError;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::arrow_io::Array;
+use crate::batch::Sink;
+use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
+use crate::config::{Args, Config, ConfigError, StripParams};
+use crate::engine::Worker;
+
+/// The fields of `components()`'s struct, in order: the URL API's getters,
+/// the reversed host, the SURT.
+pub(crate) const COMPONENT_COLUMNS: &[&str] = &[
+    "href",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+    "origin",
+    "reversed_host",
+    "surt",
+];
+
+fn config_error(e: ConfigError) -> PyErr {
+    match e {
+        ConfigError::Value(m) => PyValueError::new_err(m),
+        ConfigError::Io(m) => PyOSError::new_err(m),
+    }
+}
+
+fn result_error(e: ArrowError) -> PyErr {
+    PyValueError::new_err(format!("normurl: could not build the result: {e}"))
+}
+
+/// `strip_params`: a str in the command's syntax, or a list of names.
+fn strip_params(arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<StripParams>> {
+    let Some(arg) = arg.filter(|a| !a.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(text) = arg.extract::<String>() {
+        return Ok(Some(StripParams::Text(text)));
+    }
+    if arg.is_instance_of::<PyList>() || arg.is_instance_of::<PyTuple>() {
+        if let Ok(names) = arg.extract::<Vec<String>>() {
+            return Ok(Some(StripParams::Names(names)));
+        }
+    }
+    Err(PyTypeError::new_err(
+        "strip_params: expected a str (\"a,b\" or \"@FILE\") or a list of str",
+    ))
+}
+
+/// An optional string argument as `repr` shows it.
+fn py_repr(arg: &Option<String>) -> String {
+    arg.as_ref()
+        .map_or_else(|| "None".into(), |s| format!("{s:?}"))
+}
+
+/// `threads`: `None` is the calling thread, 0 one thread per core.
+fn resolve_threads(threads: Option<usize>) -> usize {
+    match threads {
+        None => 1,
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+    }
+}
+
+/// Runs a batch: Arrow in, [`Array`] out; a list in, a list out.
+fn batch<'py, S: Sink>(
+    py: Python<'py>,
+    config: &Config,
+    urls: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    finish: fn(S, Layout) -> Result<ArrayRef, ArrowError>,
+    item: fn(Python<'py>, &S, usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let threads = resolve_threads(threads);
+    if let Some(input) = arrow_io::import(urls)? {
+        let sink = py.detach(|| batch::run_chunks::<S>(config, &input.chunks, threads));
+        let array = finish(sink, input.layout).map_err(result_error)?;
+        return Ok(Bound::new(py, Array::new(array))?.into_any());
+    }
+    if urls.is_instance_of::<PyList>() || urls.is_instance_of::<PyTuple>() {
+        let items: Vec<Bound<'py, PyAny>> = urls.try_iter()?.collect::<PyResult<_>>()?;
+        let strings = arrow_io::list_items(&items)?;
+        let mut sink = S::with_capacity(strings.len());
+        py.detach(|| batch::run(config, &strings[..], threads, &mut sink));
+        let out = (0..sink.len())
+            .map(|i| item(py, &sink, i))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyList::new(py, out)?.into_any());
+    }
+    Err(arrow_io::not_a_column(urls))
+}
+
+fn string_item<'py>(py: Python<'py>, c: &StringColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c.get(i) {
+        Some(s) => PyString::new(py, s).into_any(),
+        None => py.None().into_bound(py),
+    })
+}
+
+fn key_item<'py>(py: Python<'py>, c: &KeyColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c.get(i) {
+        Some(k) => PyBytes::new(py, k).into_any(),
+        None => py.None().into_bound(py),
+    })
+}
+
+fn struct_item<'py>(py: Python<'py>, c: &StructColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    if c.columns[0].get(i).is_none() {
+        return Ok(py.None().into_bound(py));
+    }
+    let dict = PyDict::new(py);
+    for (name, column) in c.names.iter().zip(&c.columns) {
+        dict.set_item(name, column.get(i))?;
+    }
+    Ok(dict.into_any())
+}
+
+/// A parsed normurl configuration, for calling many times: the same
+/// arguments and methods as the module's functions, plus
+/// `normalize_one(url)`.
+///
+/// >>> n = normurl.Normalizer(profile="aggressive")
+/// >>> n.normalize_one("HTTP://www.Example.com/a/?utm_source=x&b=1#top")
+/// 'http://example.com/a?b=1'
+/// >>> n.normalize(["http://a.example/./b", "not a url"])
+/// ['http://a.example/b', None]
+#[pyclass(module = "normurl", name = "Normalizer", frozen)]
+struct Normalizer {
+    config: Config,
+    /// `normalize_one`'s buffers (batches make their own).
+    worker: Mutex<Worker>,
+    /// The arguments, for `repr` and pickling.
+    profile: Option<String>,
+    get: String,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
+}
+
+#[pymethods]
+impl Normalizer {
+    #[new]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None))]
+    fn new(
+        profile: Option<String>,
+        get: &str,
+        rules: Option<String>,
+        base: Option<String>,
+        default_scheme: Option<String>,
+        strip_params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Normalizer> {
+        let args = Args {
+            profile,
+            get: Some(get.to_owned()),
+            rules,
+            strip_params: self::strip_params(strip_params)?,
+            base,
+            default_scheme,
+        };
+        let config = Config::new(&args).map_err(config_error)?;
+        Ok(Normalizer {
+            config,
+            worker: Mutex::new(Worker::default()),
+            profile: args.profile,
+            get: get.to_owned(),
+            rules: args.rules,
+            base: args.base,
+            default_scheme: args.default_scheme,
+        })
+    }
+
+    /// Pickling (Spark ships a Normalizer made on the driver to its
+    /// workers): the arguments, with an `@FILE` of `strip_params` as the
+    /// names it held.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let args = PyTuple::new(
+            py,
+            [
+                self.profile.as_deref(),
+                Some(self.get.as_str()),
+                self.rules.as_deref(),
+                self.base.as_deref(),
+                self.default_scheme.as_deref(),
+                self.config.strip_params.as_deref(),
+            ],
+        )?;
+        Ok((py.get_type::<Normalizer>().into_any(), args))
+    }
+
+    /// The normalized form of every URL (see `normurl.normalize`).
+    #[pyo3(signature = (urls, threads=None))]
+    fn normalize<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        batch::<StringColumn>(
+            py,
+            &self.config,
+            urls,
+            threads,
+            StringColumn::finish,
+            string_item,
+        )
+    }
+
+    /// The dedup key of every URL (see `normurl.key_hash`).
+    #[pyo3(signature = (urls, threads=None))]
+    fn key_hash<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        batch::<KeyColumn>(py, &self.config, urls, threads, |c, _| c.finish(), key_item)
+    }
+
+    /// The components of every URL (see `normurl.components`).
+    #[pyo3(signature = (urls, threads=None))]
+    fn components<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        batch::<StructColumn>(
+            py,
+            &self.config,
+            urls,
+            threads,
+            StructColumn::finish,
+            struct_item,
+        )
+    }
+
+    /// The normalized form of one URL, or None when it is not a valid URL.
+    ///
+    /// >>> normurl.Normalizer(get="surt").normalize_one("https://www.example.com/a?b=1")
+    /// 'com,example)/a?b=1'
+    fn normalize_one(&self, url: &Bound<'_, PyString>) -> Option<String> {
+        let url = url.to_str().ok()?;
+        let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = Vec::new();
+        if !worker.write(&self.config, url, &mut out) {
+            return None;
+        }
+        String::from_utf8(out).ok()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "normurl.Normalizer(profile={}, get={:?}, rules={}, base={}, default_scheme={})",
+            py_repr(&self.profile),
+            self.get,
+            py_repr(&self.rules),
+            py_repr(&self.base),
+            py_repr(&self.default_scheme)
+        )
+    }
+}
+
+/// Normalizes every URL of `urls`, as the `normurl` command normalizes a
+/// line: one entry per input, `None`/null where the input is not a valid
+/// URL (or is null).
+///
+/// `urls` is an Arrow array of strings (pyarrow Array or ChunkedArray,
+/// polars Series, any object with `__arrow_c_array__` or
+/// `__arrow_c_stream__`), giving a `normurl.Array` of the same string
+/// type; or a list of str/None, giving a list.
+///
+/// >>> normurl.normalize(["HTTP://Example.COM/a/../b", "nope", None])
+/// ['http://example.com/b', None, None]
+/// >>> normurl.normalize(["https://www.example.com/?b=2&a=1#x"], profile="aggressive")
+/// ['https://example.com/?a=1&b=2']
+/// >>> normurl.normalize(["https://www.example.com/a"], get="surt")
+/// ['com,example)/a']
+#[pyfunction]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn normalize<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    profile: Option<String>,
+    get: &str,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
+    strip_params: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Normalizer::new(profile, get, rules, base, default_scheme, strip_params)?
+        .normalize(py, urls, threads)
+}
+
+/// The dedup key of every URL: the 128-bit MurmurHash3 (x64_128, seed 0)
+/// of what `normalize` gives with the same arguments, as 16 bytes (the
+/// digest, little-endian halves: `mmh3.hash_bytes`). It is the key the
+/// command's `--dedup` compares. Null where the input is not a valid URL.
+///
+/// >>> keys = normurl.key_hash(["http://a.example/", "HTTP://A.example"])
+/// >>> keys[0] == keys[1], len(keys[0])
+/// (True, 16)
+#[pyfunction]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn key_hash<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    profile: Option<String>,
+    get: &str,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
+    strip_params: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Normalizer::new(profile, get, rules, base, default_scheme, strip_params)?
+        .key_hash(py, urls, threads)
+}
+
+/// The components of every URL's canonical form: a struct array (or a
+/// list of dicts) with the URL API's getters (href, protocol, username,
+/// password, host, hostname, port, pathname, search, hash, origin), the
+/// reversed host and the SURT. Each field equals `normalize(urls,
+/// get=field)` with the same arguments.
+///
+/// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
+/// 'com,example,www'
+#[pyfunction]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn components<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    profile: Option<String>,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
+    strip_params: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Normalizer::new(profile, "url", rules, base, default_scheme, strip_params)?
+        .components(py, urls, threads)
+}
+
+/// Normalize URLs in bulk over Apache Arrow, with the answers of the
+/// `normurl` command: normalize, key_hash, components, Normalizer.
+#[pymodule(name = "normurl")]
+fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(key_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(components, m)?)?;
+    m.add_class::<Normalizer>()?;
+    m.add_class::<Array>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("COMPONENTS", PyTuple::new(m.py(), COMPONENT_COLUMNS)?)?;
+    Ok(())
+}

@@ -1,0 +1,298 @@
+"""The Python API: input types, nulls, results, components, Normalizer,
+threads, and the errors (with the command's messages)."""
+
+import pyarrow as pa
+import pytest
+
+import normurl
+from conftest import mixed_lines, run_command
+
+URLS = [
+    "HTTP://Example.COM/a/../b",
+    None,
+    "not a url",
+    "",
+    "https://www.example.com/a/?utm_source=x&b=2&a=1#top",
+    "http://line\nbreak.example/",
+    "https://xn--bcher-kva.de/ü",
+]
+WHATWG = [
+    "http://example.com/b",
+    None,
+    None,
+    None,
+    "https://www.example.com/a/?utm_source=x&b=2&a=1#top",
+    None,
+    "https://xn--bcher-kva.de/%C3%BC",
+]
+
+
+@pytest.mark.parametrize("kind", [pa.string(), pa.large_string(), pa.string_view()])
+def test_string_types_give_the_same_type_back(kind):
+    result = normurl.normalize(pa.array(URLS, type=kind))
+    assert isinstance(result, normurl.Array)
+    array = pa.array(result)
+    assert array.type == kind
+    assert array.to_pylist() == WHATWG
+    assert result.to_pylist() == WHATWG
+    assert (len(result), result.null_count) == (7, 4)
+
+
+def test_chunked_and_sliced_inputs():
+    chunked = pa.chunked_array([URLS[:3], URLS[3:], []], type=pa.string())
+    assert normurl.normalize(chunked).to_pylist() == WHATWG
+    sliced = pa.array(["x"] + URLS)[1:]
+    assert normurl.normalize(sliced).to_pylist() == WHATWG
+    empty = normurl.normalize(pa.chunked_array([], type=pa.string_view()))
+    assert (len(empty), empty.type) == (0, "string_view")
+
+
+def test_all_null_column():
+    # pyarrow gives a list of None the null type.
+    result = normurl.normalize(pa.array([None, None]))
+    assert result.to_pylist() == [None, None] and result.type == "string"
+
+
+def test_lists_give_lists():
+    assert normurl.normalize(URLS) == WHATWG
+    assert normurl.normalize(tuple(URLS)) == WHATWG
+    assert normurl.normalize([]) == []
+    # A lone surrogate cannot be UTF-8: no line of the command holds one.
+    assert normurl.normalize(["http://a.example/\ud800"]) == [None]
+
+
+def test_long_strings_in_views():
+    # string_view keeps strings of up to 12 bytes in the view itself.
+    urls = ["http://a.b/", "http://a.bc/", "http://a.example/" + "x" * 100] * 3
+    result = pa.array(normurl.normalize(pa.array(urls, type=pa.string_view())))
+    assert result.to_pylist() == urls
+
+
+def test_results_are_shared_not_copied():
+    result = normurl.normalize(pa.array(["http://a.example/x"] * 3))
+    first, second = pa.array(result), pa.array(result)
+    # Both imports point at the one buffer normurl built.
+    assert first.buffers()[2].address == second.buffers()[2].address
+
+
+def test_threads_give_the_same_answer():
+    lines = mixed_lines(count=40_000)
+    array = pa.array(lines)
+    one = normurl.normalize(array, profile="aggressive").to_pylist()
+    assert normurl.normalize(array, profile="aggressive", threads=2).to_pylist() == one
+    assert normurl.normalize(array, profile="aggressive", threads=0).to_pylist() == one
+    assert normurl.normalize(lines, profile="aggressive", threads=3) == one
+    keys = normurl.key_hash(array).to_pylist()
+    assert normurl.key_hash(array, threads=2).to_pylist() == keys
+    comps = normurl.components(array).to_pylist()
+    assert normurl.components(array, threads=2).to_pylist() == comps
+
+
+def test_components_exact():
+    [c] = normurl.components(["HTTPS://u:p@WWW.Example.com:8443/a/../b?q=1#f"])
+    assert c == {
+        "href": "https://u:p@www.example.com:8443/b?q=1#f",
+        "protocol": "https:",
+        "username": "u",
+        "password": "p",
+        "host": "www.example.com:8443",
+        "hostname": "www.example.com",
+        "port": "8443",
+        "pathname": "/b",
+        "search": "?q=1",
+        "hash": "#f",
+        "origin": "https://www.example.com:8443",
+        "reversed_host": "com,example,www",
+        # Without a profile, the SURT is the CDX key (wayback), as the
+        # command's --output surt.
+        "surt": "com,example:8443)/b?q=1",
+    }
+    assert list(c) == list(normurl.COMPONENTS)
+    [ip, opaque, bad, null] = normurl.components(["http://1.2.3.4/", "mailto:a@b", "nope", None])
+    assert (ip["reversed_host"], ip["surt"]) == ("1.2.3.4", "4,3,2,1)/")
+    assert (opaque["hostname"], opaque["pathname"], opaque["origin"]) == ("", "a@b", "null")
+    assert bad is None and null is None
+
+
+@pytest.mark.parametrize("profile", [None, "aggressive", "wayback"])
+def test_components_equal_normalize_get(profile):
+    lines = mixed_lines(count=3000)
+    table = pa.array(normurl.components(pa.array(lines), profile=profile))
+    assert table.type.num_fields == len(normurl.COMPONENTS)
+    for name in normurl.COMPONENTS:
+        column = table.field(name).to_pylist()
+        assert column == normurl.normalize(lines, profile=profile, get=name), name
+    assert table.null_count == normurl.normalize(pa.array(lines), profile=profile).null_count
+
+
+def test_components_of_the_canonical_url():
+    [c] = normurl.components(["https://www.Example.com/a/?utm_source=x#top"], profile="aggressive")
+    assert (c["hostname"], c["pathname"], c["search"], c["hash"]) == ("example.com", "/a", "", "")
+    assert c["surt"] == "com,example)/a"
+
+
+def test_normalizer():
+    n = normurl.Normalizer(profile="aggressive", get="url")
+    lines = mixed_lines(count=500)
+    batch = n.normalize(lines)
+    assert [n.normalize_one(l) for l in lines] == batch
+    assert n.normalize_one("nope") is None
+    assert n.key_hash(lines) == normurl.key_hash(lines, profile="aggressive")
+    assert n.components(lines) == normurl.components(lines, profile="aggressive")
+    assert repr(n) == 'normurl.Normalizer(profile="aggressive", get="url", rules=None, base=None, default_scheme=None)'
+    assert normurl.Normalizer(get="hostname").normalize_one("http://WWW.A.example:81/") == "www.a.example"
+
+
+def test_default_scheme():
+    n = normurl.Normalizer(default_scheme="http")
+    assert n.normalize_one("www.Example.com/a b") == "http://www.example.com/a%20b"
+    assert n.normalize_one("  example.com") == "http://example.com/"
+    assert n.normalize_one("mailto:x@y") == "mailto:x@y"
+    assert normurl.normalize(["example.com/x"], default_scheme="HTTPS", profile="aggressive") == ["https://example.com/x"]
+    assert normurl.normalize(["example.com/x"]) == [None]
+    with pytest.raises(ValueError, match="not a URL scheme"):
+        normurl.Normalizer(default_scheme="1http")
+    with pytest.raises(ValueError, match="cannot be used with base"):
+        normurl.Normalizer(default_scheme="http", base="http://a/")
+
+
+def command_error(binary, args):
+    """The command's message for a usage error, without `normurl: `."""
+    done = run_command(binary, args, check=False)
+    assert done.returncode == 2
+    message = done.stderr.decode().strip()
+    assert message.startswith("normurl: ")
+    return message[len("normurl: ") :]
+
+
+@pytest.mark.parametrize(
+    "kwargs, args",
+    [
+        ({"profile": "agressive"}, ["--profile", "agressive"]),
+        ({"rules": "+strip-www,-nope"}, ["--rules=+strip-www,-nope"]),
+        ({"strip_params": "a,*"}, ["--strip-params", "a,*"]),
+        ({"base": "not a base"}, ["--base", "not a base"]),
+        ({"base": "http://[::1"}, ["--base", "http://[::1"]),
+    ],
+)
+def test_errors_carry_the_commands_message(normurl_bin, kwargs, args):
+    expected = command_error(normurl_bin, args)
+    for call in (
+        lambda: normurl.normalize([], **kwargs),
+        lambda: normurl.key_hash(pa.array([], pa.string()), **kwargs),
+        lambda: normurl.Normalizer(**kwargs),
+    ):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == expected
+
+
+def test_strip_params_file_errors(normurl_bin, tmp_path):
+    missing = tmp_path / "missing.txt"
+    expected = command_error(normurl_bin, ["--strip-params", f"@{missing}"])
+    with pytest.raises(OSError) as e:
+        normurl.normalize([], strip_params=f"@{missing}")
+    assert str(e.value) == expected
+    with pytest.raises(TypeError, match="strip_params"):
+        normurl.normalize([], strip_params=3)
+
+
+def test_get_errors():
+    with pytest.raises(ValueError) as e:
+        normurl.normalize([], get="registered_domain")
+    assert str(e.value).startswith('--get: unknown output form "registered_domain"; the forms are: url, surt, ssurt, href')
+    # Names are the command's, lowercase.
+    with pytest.raises(ValueError, match="unknown output form"):
+        normurl.Normalizer(get="URL")
+
+
+@pytest.mark.parametrize(
+    "urls, needle",
+    [
+        (pa.array([1, 2]), "of type Int64"),
+        (pa.array([b"http://a/"]), "of type Binary"),
+        (pa.array(["http://a/"]).dictionary_encode(), "of type Dictionary"),
+        (pa.record_batch({"url": ["http://a/"]}), "of type Struct"),
+        ("http://a/", "got one str"),
+        ({"http://a/"}, "got set"),
+        (42, "got int"),
+    ],
+)
+def test_non_string_input_is_a_type_error(urls, needle):
+    with pytest.raises(TypeError) as e:
+        normurl.normalize(urls)
+    assert needle in str(e.value)
+    assert str(e.value).startswith("urls: expected an Arrow array")
+
+
+def test_list_items_must_be_str_or_none():
+    with pytest.raises(TypeError, match=r"urls\[1\]: expected str or None, got bytes"):
+        normurl.normalize(["http://a/", b"http://b/"])
+
+
+def test_array_repr_and_type():
+    keys = normurl.key_hash(pa.array(["http://a/", None]))
+    assert keys.type == "fixed_size_binary[16]"
+    assert repr(keys) == "<normurl.Array of 2 fixed_size_binary[16] (1 null)>"
+    assert keys.to_pylist()[1] is None and len(keys.to_pylist()[0]) == 16
+
+
+def view(data: bytes, buffer=0, offset=0):
+    """A string_view view: inline up to 12 bytes, else a prefix and where."""
+    n = len(data)
+    if n <= 12:
+        return n.to_bytes(4, "little") + data.ljust(12, b"\0")
+    return n.to_bytes(4, "little") + data[:4] + buffer.to_bytes(4, "little") + offset.to_bytes(4, "little")
+
+
+def view_array(views, data):
+    return pa.Array.from_buffers(pa.string_view(), len(views), [None, pa.py_buffer(b"".join(views)), pa.py_buffer(data)])
+
+
+def test_views_checked_before_they_are_read():
+    url = b"http://views.example/path"
+    # Bytes no view points at need not be UTF-8.
+    data = b"\xff\xfe" + url + b"\xff"
+    ok = view_array([view(url, 0, 2), view(b"http://a.b/")], data)
+    assert normurl.normalize(ok).to_pylist() == [url.decode(), "http://a.b/"]
+    for views, data in [
+        ([view(url, 0, 2)], b"\xff\xfe" + url[:-1]),  # past the end
+        ([view(url, 1, 0)], url),  # no such buffer
+        ([view(b"http://\xe9/")], b"ok"),  # not UTF-8, inline
+        ([view(b"http://\xff.example/x")], b"http://\xff.example/x"),  # not UTF-8
+        ([view(b"\xa9.example/x/yz", 0, 1)], b"\xc3\xa9.example/x/yz"),  # starts inside a character
+    ]:
+        with pytest.raises(ValueError, match="urls: invalid Arrow data"):
+            normurl.normalize(view_array(views, data))
+
+
+def test_invalid_utf8_string_array():
+    bad = pa.Array.from_buffers(pa.string(), 1, [None, pa.py_buffer(b"\0\0\0\0\x03\0\0\0"), pa.py_buffer(b"a\xffb")])
+    with pytest.raises(ValueError, match="urls: invalid Arrow data"):
+        normurl.normalize(bad)
+
+
+def test_normalizer_pickles(tmp_path):
+    import pickle
+
+    params = tmp_path / "params.txt"
+    params.write_text("ref\n")
+    n = normurl.Normalizer(profile="aggressive", get="surt", rules="-strip-www", strip_params=f"@{params}")
+    urls = ["https://www.example.com/a/?ref=1&b=2#x", "nope"]
+    expected = n.normalize(urls)
+    assert expected == ["com,example,www)/a?b=2", None]
+    params.unlink()  # the copy holds the names, not the file's name
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy.normalize(urls) == expected
+    assert repr(copy) == repr(n)
+    base = normurl.Normalizer(base="http://a.example/dir/", default_scheme=None)
+    assert pickle.loads(pickle.dumps(base)).normalize_one("x") == "http://a.example/dir/x"
+
+
+def test_errors_in_the_commands_order(normurl_bin, tmp_path):
+    # A bad rule and a missing list file: the command names the rule.
+    missing = f"@{tmp_path / 'missing.txt'}"
+    expected = command_error(normurl_bin, ["--rules", "+nope", "--strip-params", missing])
+    with pytest.raises(ValueError) as e:
+        normurl.Normalizer(rules="+nope", strip_params=missing)
+    assert str(e.value) == expected
