@@ -4,77 +4,17 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io;
 
 use normurl::dedup::{DedupConfig, Deduper};
 
 use common::bin::{normurl, numbered_urls, run_command};
 
-/// Counts the heap bytes of the threads that ask for it (see [`measure`]).
-struct Counting;
-
-thread_local! {
-    /// Bytes allocated by this thread since it started counting (negative
-    /// when it frees what it had before), and the most at one time.
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    // try_with: the allocator also runs while a thread's locals are torn
-    // down.
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every call is passed on to the system allocator unchanged; the
-// counting touches only `const` thread-locals, which do not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        count(-(layout.size() as isize));
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, layout, size) };
-        if !q.is_null() {
-            count(size as isize - layout.size() as isize);
-        }
-        q
-    }
-}
+#[path = "common/heap.rs"]
+mod heap;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The most heap memory `f` had allocated at one time, on this thread.
-fn measure(f: impl FnOnce()) -> usize {
-    let start = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    f();
-    (PEAK.with(Cell::get) - start) as usize
-}
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// Uniform keys, `distinct` of them, then every other one again.
 fn keys(distinct: u64) -> impl Iterator<Item = u128> {
@@ -88,7 +28,7 @@ fn allocations_stay_within_the_budget() {
     for limit in [256 << 10, 1 << 20, 4 << 20] {
         let dir = tempfile::tempdir().unwrap();
         let mut stats = None;
-        let peak = measure(|| {
+        let ((), peak) = heap::peak_heap_during(|| {
             let mut dedup = Deduper::new(DedupConfig {
                 memory_limit: limit,
                 temp_dir: Some(dir.path().to_path_buf()),

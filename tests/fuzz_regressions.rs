@@ -18,8 +18,6 @@
 #[path = "../fuzz/src/lib.rs"]
 mod fuzz;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -247,65 +245,11 @@ fn cjk_labels(n: usize) -> String {
     vec![label; (n / 3000).max(1)].join(".")
 }
 
-/// The heap in use by the current thread, and its peak since the last
-/// reset, counted by [`Counting`].
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    // `try_with`: an allocation can happen while the thread's locals are
-    // being torn down; it is then simply not counted.
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every method forwards to `System` with the same arguments, so it
-// upholds `GlobalAlloc`'s contract exactly as `System` does; the counting
-// only touches thread-locals that need no allocation.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller upholds `alloc`'s contract for `layout`.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller upholds `dealloc`'s contract.
-        unsafe { System.dealloc(ptr, layout) };
-        count(-(layout.size() as isize));
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller upholds `realloc`'s contract.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            count(new_size as isize - layout.size() as isize);
-        }
-        p
-    }
-}
+#[path = "common/heap.rs"]
+mod heap;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The peak heap growth of the current thread while `f` runs.
-fn peak_heap_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(start));
-    let value = f();
-    let peak = PEAK.with(Cell::get);
-    (value, (peak - start) as usize)
-}
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// Each pathological input, at 100k bytes (1 MB for the long hosts):
 /// every check passes, and parsing needs heap and gives an href linear in
@@ -326,7 +270,7 @@ fn pathological_inputs_pass_every_check_in_linear_memory() {
     ]);
     let mut problems = Vec::new();
     for (name, input) in &cases {
-        let ((result, href_len), peak) = peak_heap_during(|| {
+        let ((result, href_len), peak) = heap::peak_heap_during(|| {
             let result = Url::parse(input);
             let len = result.as_ref().map_or(0, |u| u.href().len());
             (result.is_ok(), len)
