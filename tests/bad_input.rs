@@ -482,13 +482,14 @@ fn writing_to_a_full_disk() {
 }
 
 #[test]
+// The injection hook exists in debug builds only (debug_panic_hook in
+// src/normalize/mod.rs): elsewhere the test says it did not run, rather
+// than passing without asserting.
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the panic injection hook exists in debug builds only"
+)]
 fn a_worker_panic_ends_the_run_with_an_error() {
-    if !cfg!(debug_assertions) {
-        // The injection hook exists in debug builds only (see
-        // debug_panic_hook in src/normalize/mod.rs).
-        eprintln!("release build: no panic injection hook");
-        return;
-    }
     let mut input = numbered_urls(100_000);
     let middle = input[input.len() / 2..].find('\n').unwrap() + input.len() / 2 + 1;
     input.insert_str(middle, "http://boom.example/\n");
