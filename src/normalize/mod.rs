@@ -380,10 +380,7 @@ impl Normalizer {
             }
             Some(r) => {
                 let base_text = self.field_text(line, text, r, base_scratch)?;
-                match parse_into(base, base_text, o.base.as_ref()) {
-                    Ok(b) => Ok(b),
-                    Err(e) => Err(Invalid::Base(e)),
-                }
+                parse_into(base, base_text, o.base.as_ref()).map_err(Invalid::Base)
             }
         };
         let url_text = self.field_text(line, text, range, scratch)?;

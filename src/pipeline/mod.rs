@@ -311,6 +311,25 @@ impl<T: Transform> Pipeline<T> {
         Arc::clone(&self.progress)
     }
 
+    /// The reader of `inputs` and the writer to `sinks` of a run, which
+    /// the sequential and the parallel pipeline share.
+    fn ends<'a>(
+        &self,
+        inputs: Vec<Input>,
+        sinks: Sinks<'a>,
+    ) -> (reader::BatchReader, writer::BatchWriter<'a, T::Stats>) {
+        let limits = self.limits();
+        let reader = reader::BatchReader::new(
+            inputs,
+            limits,
+            self.zstd_window_max,
+            self.progress.raw_counter(),
+        );
+        let names = reader.names().to_vec();
+        let writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
+        (reader, writer)
+    }
+
     fn limits(&self) -> Limits {
         Limits {
             term: self.terminator,

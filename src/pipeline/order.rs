@@ -78,14 +78,7 @@ pub(crate) fn run<T: Transform>(
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
     let in_flight = pipeline.in_flight(workers);
-    let reader = BatchReader::new(
-        inputs,
-        limits,
-        pipeline.zstd_window_max,
-        pipeline.progress.raw_counter(),
-    );
-    let names = reader.names().to_vec();
-    let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
+    let (reader, mut writer) = pipeline.ends(inputs, sinks);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("normurl-worker-{i}"))

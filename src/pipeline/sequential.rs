@@ -6,8 +6,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::batch::{process, Batch};
-use super::reader::BatchReader;
-use super::writer::{BatchWriter, Report, Sinks};
+use super::writer::{Report, Sinks};
 use super::{panic_message, Error, Input, Pipeline, Transform};
 
 pub(crate) fn run<T: Transform>(
@@ -16,14 +15,7 @@ pub(crate) fn run<T: Transform>(
     sinks: Sinks<'_>,
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
-    let mut reader = BatchReader::new(
-        inputs,
-        limits,
-        pipeline.zstd_window_max,
-        pipeline.progress.raw_counter(),
-    );
-    let names = reader.names().to_vec();
-    let mut writer = BatchWriter::new(sinks, names, limits.term, pipeline.progress());
+    let (mut reader, mut writer) = pipeline.ends(inputs, sinks);
     let mut state = None;
     let mut batch = Batch::new();
     loop {

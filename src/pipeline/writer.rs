@@ -155,8 +155,6 @@ pub(crate) struct BatchWriter<'a, S> {
     /// The last sort key of the batches written (see
     /// [`Sinks::check_order`]).
     last_sort_key: Option<Vec<u8>>,
-    /// Whether `finish` has run.
-    finished: bool,
     /// Whether writing the output, or the side output, has failed: each
     /// output reports its first error only, and is not written again.
     output_failed: bool,
@@ -185,7 +183,6 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
             scratch: Vec::new(),
             side_scratch: Vec::new(),
             last_sort_key: None,
-            finished: false,
             output_failed: false,
             side_failed: false,
             errors: Vec::new(),
@@ -340,11 +337,7 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
     /// Lets the key filter write what it held back, then flushes both
     /// outputs, also after an error: what was written before a stop must
     /// reach the reader, and a flush that fails is reported with the rest.
-    /// Runs once; later calls do nothing.
-    pub(crate) fn finish(&mut self) {
-        if std::mem::replace(&mut self.finished, true) {
-            return;
-        }
+    fn finish(&mut self) {
         if !self.output_failed {
             if let Some(filter) = self.sinks.filter.as_deref_mut() {
                 let mut counted = Counted {
@@ -402,7 +395,8 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
         self.names[file].clone()
     }
 
-    /// Finishes (see [`BatchWriter::finish`]) and returns the totals and
+    /// Finishes (see [`BatchWriter::finish`]): the end of every run, also
+    /// one that stopped. Returns the totals and
     /// every error; the reader's byte counts are filled in by the caller.
     pub(crate) fn into_report(mut self) -> Report<S> {
         self.finish();
