@@ -10,9 +10,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    // clap prints --help and --version and exits 0, or exits 2 on a usage
-    // error, before this returns.
-    let args = cli::args::Args::parse();
+    let args = match cli::args::Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => return cli::args::clap_error(&e),
+    };
     match cli::Config::from_args(args).and_then(cli::run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

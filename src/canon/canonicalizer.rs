@@ -69,6 +69,18 @@ pub enum IdnForm {
     Unicode,
 }
 
+impl FromStr for IdnForm {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<IdnForm, ConfigError> {
+        match s {
+            "ascii" => Ok(IdnForm::Ascii),
+            "unicode" => Ok(IdnForm::Unicode),
+            _ => Err(ConfigError::UnknownIdnForm(s.to_string())),
+        }
+    }
+}
+
 /// Canonicalizes parsed URLs with a fixed set of rules and options.
 ///
 /// Build it once (from a [`Profile`] and edits) and share it between

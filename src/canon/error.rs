@@ -25,6 +25,8 @@ pub enum ConfigError {
     UnknownOutput(String),
     /// A parameter name in a strip list is empty, or is only `*`.
     EmptyParamName,
+    /// No domain form (`--idn`) has this name.
+    UnknownIdnForm(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -45,6 +47,9 @@ impl fmt::Display for ConfigError {
                     f,
                     "unknown output form {name:?}; the forms are: url, surt, ssurt"
                 )
+            }
+            ConfigError::UnknownIdnForm(name) => {
+                write!(f, "unknown form {name:?}; the forms are: ascii, unicode")
             }
             ConfigError::EmptyParamName => f.write_str(
                 "empty parameter name in a strip list (a name, or a prefix ending in *)",

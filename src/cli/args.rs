@@ -5,7 +5,9 @@ use std::ffi::OsString;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, Args as ClapArgs, Parser, Subcommand};
+use normurl::canon::{IdnForm, Profile};
+use normurl::normalize::{InvalidUtf8, OnInvalid};
 
 const ABOUT: &str = "Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).";
 
@@ -45,6 +47,7 @@ line, 2 for usage errors and I/O errors.";
     long_about = LONG_ABOUT,
     after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
     max_term_width = 100
 )]
 pub struct Args {
@@ -60,8 +63,29 @@ pub enum Command {
     Inspect(InspectArgs),
     /// Measure URL parsing speed (parse and serialize, from memory) on URL files.
     Bench(BenchArgs),
-    /// List the canonicalization profiles and rules, one line each.
-    Rules,
+    /// List the profiles and the rules with the profiles that use them, or
+    /// the rules of one profile.
+    Rules(RulesArgs),
+    /// Write a shell completion script to standard output (bash, zsh, fish,
+    /// elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Write the manual page (roff) to standard output: `normurl man >
+    /// normurl.1`.
+    Man,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct RulesArgs {
+    /// List the rules of this profile only.
+    #[arg(value_name = "PROFILE")]
+    pub profile: Option<Profile>,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -104,18 +128,18 @@ pub struct NormalizeArgs {
     /// tracking parameters, session ids and www.), safe-browsing, wayback.
     /// `normurl rules` lists profiles and rules. Default: whatwg, or wayback
     /// with --output surt (the keys of CDX files).
-    #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
+    #[arg(short = 'p', long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// Add or remove single rules on top of the profile, e.g.
-    /// `+sort-query,-strip-www`.
-    #[arg(long, value_name = "EDITS", allow_hyphen_values = true)]
-    pub rules: Option<String>,
+    /// `+sort-query,-strip-www`; may be repeated (the edits apply in order).
+    #[arg(long, value_name = "EDITS", allow_hyphen_values = true, action = ArgAction::Append)]
+    pub rules: Vec<String>,
 
     /// More query parameters for the strip-tracking rule: NAME,... or @FILE
-    /// (one name per line).
-    #[arg(long, value_name = "LIST")]
-    pub strip_params: Option<String>,
+    /// (one name per line); may be repeated.
+    #[arg(long, value_name = "LIST", action = ArgAction::Append)]
+    pub strip_params: Vec<String>,
 
     /// What to write for each URL: url (the canonical URL), surt (the SURT
     /// key of CDX files, `com,example)/path`) or ssurt (urlcanon's SSURT).
@@ -125,13 +149,13 @@ pub struct NormalizeArgs {
     /// How to write domain names: ascii (punycode, as URLs are serialized)
     /// or unicode.
     #[arg(long, value_name = "FORM", default_value = "ascii")]
-    pub idn: String,
+    pub idn: IdnForm,
 
     /// Write only the first line for each distinct URL (or key, with
     /// --output surt), in input order. With --field, whole lines are kept
     /// or dropped by their URL field. Lines without a valid URL have no
     /// key and are all written (--on-invalid=skip drops them).
-    #[arg(long)]
+    #[arg(short = 'u', long)]
     pub dedup: bool,
 
     /// Memory budget of --dedup (K, M, G suffixes): the key set, counting
@@ -142,6 +166,11 @@ pub struct NormalizeArgs {
     /// spilled line (125M per billion lines), needed whatever the budget.
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
     pub dedup_memory: usize,
+
+    /// Where --dedup spills keys past its memory budget (default: TMPDIR,
+    /// or /tmp).
+    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup")]
+    pub temp_dir: Option<PathBuf>,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
     /// adjacent duplicates are dropped, in constant memory. If the keys are
@@ -172,13 +201,15 @@ pub struct NormalizeArgs {
     #[arg(short = 'z', long)]
     pub null: bool,
 
-    /// What to do with bytes that are not UTF-8.
-    #[arg(long, value_enum, value_name = "POLICY", default_value_t = Utf8Policy::Percent)]
-    pub invalid_utf8: Utf8Policy,
+    /// What to do with bytes that are not UTF-8: percent (encode each
+    /// invalid byte as %XX before parsing: lossless, idempotent), replace
+    /// (with U+FFFD: lossy) or reject (the line is invalid, invalid-utf8).
+    #[arg(long, value_name = "POLICY", default_value = "percent")]
+    pub invalid_utf8: InvalidUtf8,
 
     /// Normalize only field N (from 1) of each line and keep the rest of the
     /// line byte for byte. Heritrix crawl.log: 4 is the URL, 6 the referrer.
-    #[arg(long, value_name = "N")]
+    #[arg(short = 'f', long, value_name = "N", value_parser = parse_field)]
     pub field: Option<NonZeroUsize>,
 
     /// The field separator for --field and --base-field: a single character,
@@ -196,7 +227,7 @@ pub struct NormalizeArgs {
 
     /// Resolve the --field URL against the URL in field M of the same line
     /// (for example the page an extracted link came from).
-    #[arg(long, value_name = "M", requires = "field")]
+    #[arg(long, value_name = "M", requires = "field", value_parser = parse_field)]
     pub base_field: Option<NonZeroUsize>,
 
     /// Lines longer than this are invalid (line-too-long); they are passed
@@ -212,9 +243,12 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "BYTES", default_value = "8M", value_parser = parse_size)]
     pub zstd_memory: usize,
 
-    /// What to write for a line without a valid URL.
-    #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidPolicy::Keep)]
-    pub on_invalid: InvalidPolicy,
+    /// What to write for a line without a valid URL: keep (the line
+    /// unchanged), empty (an empty line, so output line N stays input line
+    /// N), skip (nothing) or fail (stop with exit status 1, naming the
+    /// line).
+    #[arg(long, value_name = "POLICY", default_value = "keep")]
+    pub on_invalid: OnInvalid,
 
     /// Write every invalid line to FILE as LINE_NUMBER<TAB>REASON<TAB>LINE
     /// (line numbers count over all inputs, from 1).
@@ -233,6 +267,12 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Write each line as soon as it is read and normalized (for `tail -f
+    /// crawl.log | normurl`); on by default when standard output is a
+    /// terminal. Slower on large files.
+    #[arg(long)]
+    pub line_buffered: bool,
+
     /// Write the same summary as JSON to FILE (created before the input is
     /// read; written also when the run stops early, with the counts of
     /// what was done).
@@ -245,28 +285,40 @@ pub struct NormalizeArgs {
     pub batch_bytes: usize,
 }
 
-/// `--invalid-utf8`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Utf8Policy {
-    /// Percent-encode each invalid byte as %XX before parsing (lossless, idempotent).
-    Percent,
-    /// Replace invalid sequences with U+FFFD (lossy).
-    Replace,
-    /// The line is invalid (invalid-utf8).
-    Reject,
+/// Ends the command after clap's error `e`: help and version go to
+/// standard output (status 0); a usage error is one line on standard error,
+/// `normurl: ...`, with status 2, as every other error of the command.
+pub fn clap_error(e: &clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    use std::io::Write;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // Printing help fails only when its reader has gone away.
+            let _ = e.print();
+            std::process::ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+        }
+        _ => {
+            let _ = writeln!(std::io::stderr().lock(), "normurl: {}", one_line(e));
+            std::process::ExitCode::from(2)
+        }
+    }
 }
 
-/// `--on-invalid`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum InvalidPolicy {
-    /// Write the input line unchanged.
-    Keep,
-    /// Write an empty line (output line N stays input line N).
-    Empty,
-    /// Write nothing.
-    Skip,
-    /// Stop with exit status 1, naming the line.
-    Fail,
+/// clap's message without its `error: ` prefix, tips and usage block.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    // The message is the first paragraph; a list of missing arguments
+    // continues it on indented lines.
+    let paragraph: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = paragraph.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    format!("{message} (see normurl --help)")
 }
 
 /// Parses a count such as `-j`'s: any decimal number, however large (it
@@ -277,6 +329,15 @@ fn parse_count(s: &str) -> Result<usize, String> {
         return Err(format!("invalid number {s:?} (expected 0, 1, 2, ...)"));
     }
     Ok(digits.parse::<usize>().unwrap_or(usize::MAX))
+}
+
+/// Parses a field number: counted from 1, as `cut` and `sort` count.
+fn parse_field(s: &str) -> Result<NonZeroUsize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("fields count from 1".to_string()),
+        Ok(n) => Ok(NonZeroUsize::MIN.saturating_add(n - 1)),
+        Err(_) => Err(format!("{s:?} is not a field number (1, 2, ...)")),
+    }
 }
 
 /// Parses `1048576`, `64K`, `1M`, `1MiB`, `2G` (powers of 1024).

@@ -6,14 +6,12 @@ use std::path::PathBuf;
 
 use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
 use normurl::dedup::{DedupConfig, DedupMode};
-use normurl::normalize::{
-    Delimiter, FieldOutput, InvalidUtf8, OnInvalid, Options as NormalizeOptions, Select,
-};
+use normurl::normalize::{Delimiter, FieldOutput, Options as NormalizeOptions, Select};
 use normurl::pipeline::{self, Format, Input};
 use normurl::Url;
 
 use super::args::{
-    Args, BenchArgs, Command, InspectArgs, InvalidPolicy, NormalizeArgs, Utf8Policy,
+    Args, BenchArgs, Command, CompletionsArgs, InspectArgs, NormalizeArgs, RulesArgs,
 };
 use super::{files, Failure};
 
@@ -21,8 +19,16 @@ use super::{files, Failure};
 #[derive(Debug)]
 pub enum Config {
     Normalize(Box<Normalize>),
-    Rules,
-    Inspect { url: String, base: Option<String> },
+    /// `normurl rules [PROFILE]`.
+    Rules(Option<Profile>),
+    /// `normurl completions SHELL`.
+    Completions(clap_complete::Shell),
+    /// `normurl man`.
+    Man,
+    Inspect {
+        url: String,
+        base: Option<String>,
+    },
     Bench(Bench),
 }
 
@@ -46,6 +52,8 @@ pub struct Normalize {
     pub dedup: Option<DedupConfig>,
     /// `--check-sorted`: keys out of order fail the run.
     pub check_sorted: bool,
+    /// `--line-buffered` (or standard output is a terminal).
+    pub line_buffered: bool,
 }
 
 /// Where the output goes.
@@ -84,7 +92,9 @@ impl Config {
                 runs: runs.get(),
                 threads: pipeline::threads_for(threads),
             })),
-            Some(Command::Rules) => Ok(Config::Rules),
+            Some(Command::Rules(RulesArgs { profile })) => Ok(Config::Rules(profile)),
+            Some(Command::Completions(CompletionsArgs { shell })) => Ok(Config::Completions(shell)),
+            Some(Command::Man) => Ok(Config::Man),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
         }
     }
@@ -197,17 +207,8 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let options = NormalizeOptions {
         select,
         base,
-        invalid_utf8: match a.invalid_utf8 {
-            Utf8Policy::Percent => InvalidUtf8::Percent,
-            Utf8Policy::Replace => InvalidUtf8::Replace,
-            Utf8Policy::Reject => InvalidUtf8::Reject,
-        },
-        on_invalid: match a.on_invalid {
-            InvalidPolicy::Keep => OnInvalid::Keep,
-            InvalidPolicy::Empty => OnInvalid::Empty,
-            InvalidPolicy::Skip => OnInvalid::Skip,
-            InvalidPolicy::Fail => OnInvalid::Fail,
-        },
+        invalid_utf8: a.invalid_utf8,
+        on_invalid: a.on_invalid,
         rejects: a.rejects.is_some(),
         canon,
         dedup: a.dedup,
@@ -222,8 +223,11 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             DedupMode::Exact
         },
         memory_limit: a.dedup_memory,
-        temp_dir: None,
+        temp_dir: a.temp_dir.clone(),
     });
+    let line_buffered = a.line_buffered
+        || (matches!(output, Target::Stdout)
+            && std::io::IsTerminal::is_terminal(&std::io::stdout()));
     Ok(Normalize {
         inputs,
         output,
@@ -238,6 +242,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         stats_json: a.stats_json,
         dedup,
         check_sorted: a.check_sorted,
+        line_buffered,
     })
 }
 
@@ -250,27 +255,19 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
         .form
         .parse()
         .map_err(|e| usage(format!("--output: {e}")))?;
-    let profile: Profile = match &a.profile {
-        Some(name) => name.parse().map_err(|e| usage(format!("--profile: {e}")))?,
+    let profile = match a.profile {
+        Some(profile) => profile,
         None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,
         None => Profile::Whatwg,
     };
-    let idn = match a.idn.as_str() {
-        "ascii" => IdnForm::Ascii,
-        "unicode" => IdnForm::Unicode,
-        other => {
-            return Err(usage(format!(
-                "--idn: unknown form {other:?} (expected ascii or unicode)"
-            )))
-        }
-    };
+    let idn = a.idn;
     let mut builder = Canonicalizer::builder(profile);
-    if let Some(edits) = &a.rules {
+    for edits in &a.rules {
         builder
             .rules(edits)
             .map_err(|e| usage(format!("--rules: {e}")))?;
     }
-    if let Some(list) = &a.strip_params {
+    for list in &a.strip_params {
         let text = match list.strip_prefix('@') {
             Some(path) => std::fs::read_to_string(path)
                 .map_err(|source| Failure::Io {

@@ -9,6 +9,7 @@ mod files;
 mod inspect;
 mod json;
 mod progress;
+mod rules;
 mod run;
 mod signals;
 mod stats;
@@ -104,22 +105,39 @@ pub fn run(config: Config) -> Result<(), Failure> {
             }
         }
         Config::Bench(cfg) => bench::run(&cfg, &mut io::stdout().lock()),
-        Config::Rules => {
-            let mut text = String::from("Profiles (--profile):\n");
-            for p in normurl::canon::Profile::ALL {
-                text.push_str(&format!("  {:<20} {}\n", p.name(), p.description()));
-            }
-            text.push_str("\nRules (--rules +name,-name):\n");
-            for r in normurl::canon::Rule::ALL {
-                text.push_str(&format!("  {:<20} {}\n", r.name(), r.description()));
-            }
-            match io::Write::write_all(&mut io::stdout().lock(), text.as_bytes()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Io {
-                    path: STDOUT.into(),
-                    source: e,
-                }),
-                _ => Ok(()),
-            }
+        Config::Rules(profile) => print(&rules::list(profile)),
+        Config::Completions(shell) => {
+            let mut text = Vec::new();
+            let mut command = <args::Args as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "normurl", &mut text);
+            print_bytes(&text)
         }
+        Config::Man => {
+            let mut text = Vec::new();
+            let command = <args::Args as clap::CommandFactory>::command();
+            clap_mangen::Man::new(command)
+                .render(&mut text)
+                .map_err(|source| Failure::Io {
+                    path: STDOUT.into(),
+                    source,
+                })?;
+            print_bytes(&text)
+        }
+    }
+}
+
+/// Writes `text` to standard output; its reader going away is not an error.
+fn print(text: &str) -> Result<(), Failure> {
+    print_bytes(text.as_bytes())
+}
+
+fn print_bytes(text: &[u8]) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match io::Write::write_all(&mut out, text).and_then(|()| io::Write::flush(&mut out)) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Io {
+            path: STDOUT.into(),
+            source: e,
+        }),
+        _ => Ok(()),
     }
 }

@@ -25,6 +25,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         .batch_bytes(cfg.batch_bytes)
         .terminator(cfg.terminator)
         .zstd_window_max(cfg.zstd_memory)
+        .line_buffered(cfg.line_buffered)
         .build(Normalizer::new(cfg.options));
 
     // Every output is opened before any input is read, and none is

@@ -18,6 +18,9 @@ pub(crate) struct Limits {
     pub(crate) max_record: usize,
     /// How many bytes the reader tries to put in one batch.
     pub(crate) batch_bytes: usize,
+    /// Hand out the complete records of each read at once, without
+    /// waiting to fill the batch (line-buffered mode).
+    pub(crate) eager: bool,
 }
 
 impl Limits {

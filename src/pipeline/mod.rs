@@ -125,6 +125,7 @@ pub struct PipelineBuilder {
     terminator: u8,
     in_flight: usize,
     zstd_window_max: u64,
+    line_buffered: bool,
 }
 
 impl Default for PipelineBuilder {
@@ -144,6 +145,7 @@ impl PipelineBuilder {
             terminator: b'\n',
             in_flight: 0,
             zstd_window_max: 8 << 20,
+            line_buffered: false,
         }
     }
 
@@ -197,6 +199,16 @@ impl PipelineBuilder {
         self
     }
 
+    /// Hands records on as soon as they arrive instead of filling batches,
+    /// and flushes the outputs after each batch (default off): for inputs
+    /// that grow while they are read (`tail -f crawl.log | normurl`),
+    /// where waiting for a full batch would hold lines back indefinitely.
+    /// The output is the same; throughput on large files is lower.
+    pub fn line_buffered(&mut self, on: bool) -> &mut PipelineBuilder {
+        self.line_buffered = on;
+        self
+    }
+
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
         let threads = threads_for(self.threads);
@@ -207,6 +219,7 @@ impl PipelineBuilder {
             terminator: self.terminator,
             in_flight: self.in_flight,
             zstd_window_max: self.zstd_window_max,
+            line_buffered: self.line_buffered,
             transform,
             progress: Arc::new(Progress::default()),
         }
@@ -237,6 +250,7 @@ pub struct Pipeline<T> {
     terminator: u8,
     in_flight: usize,
     zstd_window_max: u64,
+    line_buffered: bool,
     transform: T,
     progress: Arc<Progress>,
 }
@@ -326,7 +340,8 @@ impl<T: Transform> Pipeline<T> {
             self.progress.raw_counter(),
         );
         let names = reader.names().to_vec();
-        let writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
+        let mut writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
+        writer.flush_each = self.line_buffered;
         (reader, writer)
     }
 
@@ -335,6 +350,7 @@ impl<T: Transform> Pipeline<T> {
             term: self.terminator,
             max_record: self.max_record_bytes,
             batch_bytes: self.batch_bytes,
+            eager: self.line_buffered,
         }
     }
 

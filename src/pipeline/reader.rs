@@ -225,7 +225,7 @@ impl Cutter {
             target = target.max(BOM.len());
         }
         loop {
-            let read = read_to(open, batch, target, &mut self.bytes_in);
+            let read = read_to(open, batch, target, limits.eager, &mut self.bytes_in);
             if open.at_start && (batch.len >= BOM.len() || open.exhausted || read.is_err()) {
                 open.at_start = false;
                 if batch.input[..batch.len].starts_with(BOM) {
@@ -290,7 +290,7 @@ impl Cutter {
     ) -> Result<(), ReadFailure> {
         let limits = self.limits;
         let target = batch.len + limits.batch_bytes;
-        if let Err(source) = read_to(open, batch, target, &mut self.bytes_in) {
+        if let Err(source) = read_to(open, batch, target, limits.eager, &mut self.bytes_in) {
             // The pieces before this one are handed out already; this one
             // goes too, however short (how far the last piece got must not
             // depend on the batch size), without a terminator: the error
@@ -326,11 +326,13 @@ impl Cutter {
     }
 }
 
-/// Reads into `batch` until it holds `target` bytes or the input ends.
+/// Reads into `batch` until it holds `target` bytes or the input ends, or,
+/// when `eager`, until one read gave something.
 fn read_to<S: Merge>(
     open: &mut Open,
     batch: &mut Batch<S>,
     target: usize,
+    eager: bool,
     bytes_in: &mut u64,
 ) -> io::Result<()> {
     if batch.input.len() < target {
@@ -343,6 +345,9 @@ fn read_to<S: Merge>(
                 batch.len += n;
                 open.bytes += n as u64;
                 *bytes_in += n as u64;
+                if eager {
+                    break;
+                }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),

@@ -162,6 +162,8 @@ pub(crate) struct BatchWriter<'a, S> {
     /// Every error so far, the first one being why the run stopped.
     errors: Vec<Error>,
     summary: Summary<S>,
+    /// Flush both outputs after each batch (line-buffered mode).
+    pub(crate) flush_each: bool,
 }
 
 impl<'a, S: Merge> BatchWriter<'a, S> {
@@ -187,6 +189,7 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
             side_failed: false,
             errors: Vec::new(),
             summary: Summary::default(),
+            flush_each: false,
         }
     }
 
@@ -205,6 +208,9 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
         }
         self.write_output(batch);
         self.write_side(batch);
+        if self.flush_each {
+            self.flush_outputs();
+        }
         self.summary.output_records += batch.emitted;
         self.summary.stats.merge(&batch.stats);
         self.records += batch.records;
@@ -368,6 +374,11 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
                 }
             }
         }
+        self.flush_outputs();
+    }
+
+    /// Flushes both outputs; a failure is reported once per output.
+    fn flush_outputs(&mut self) {
         if !self.output_failed {
             if let Err(source) = self.sinks.output.flush() {
                 self.output_failed = true;

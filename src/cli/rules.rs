@@ -1,0 +1,89 @@
+//! `normurl rules`: the profiles, and each rule with the profiles that use
+//! it; `normurl rules PROFILE`: the rules of one profile.
+
+use normurl::canon::{Profile, Rule};
+
+/// The text `normurl rules [PROFILE]` prints.
+pub fn list(profile: Option<Profile>) -> String {
+    match profile {
+        Some(p) => of_profile(p),
+        None => all(),
+    }
+}
+
+fn all() -> String {
+    let mut text = String::from("Profiles (--profile):\n");
+    for p in Profile::ALL {
+        text.push_str(&format!("  {:<20} {}\n", p.name(), p.description()));
+    }
+    text.push_str("\nRules (--rules +name,-name), with the profiles that use them:\n");
+    for r in Rule::ALL {
+        let users: Vec<&str> = Profile::ALL
+            .iter()
+            .filter(|p| p.rules().contains(r))
+            .map(|p| p.name())
+            .collect();
+        let users = if users.is_empty() {
+            "(none: add it with --rules)".to_string()
+        } else {
+            users.join(", ")
+        };
+        text.push_str(&format!(
+            "  {:<26} {}\n  {:<26} in: {}\n",
+            r.name(),
+            r.description(),
+            "",
+            users
+        ));
+    }
+    text
+}
+
+fn of_profile(p: Profile) -> String {
+    let mut text = format!("{}: {}\n", p.name(), p.description());
+    let rules = p.rules();
+    if rules.is_empty() {
+        text.push_str("  (no rules: the WHATWG serialization only)\n");
+    }
+    for r in rules.iter() {
+        text.push_str(&format!("  {:<26} {}\n", r.name(), r.description()));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_profile_lists_exactly_its_rules() {
+        let text = list(Some(Profile::Aggressive));
+        for r in Rule::ALL {
+            let listed = text
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(r.name()));
+            assert_eq!(
+                listed,
+                Profile::Aggressive.rules().contains(r),
+                "{}",
+                r.name()
+            );
+        }
+        assert!(list(Some(Profile::Whatwg)).contains("no rules"));
+    }
+
+    #[test]
+    fn every_rule_names_its_profiles() {
+        let text = list(None);
+        let wayback_rules = Profile::Wayback.rules();
+        for r in Rule::ALL {
+            let at = text.find(&format!("  {:<26} ", r.name())).unwrap();
+            let users = text[at..].lines().nth(1).unwrap();
+            assert_eq!(
+                users.contains("wayback"),
+                wayback_rules.contains(r),
+                "{users}"
+            );
+        }
+    }
+}
