@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod bin;
+pub mod urlgen;
 
 use serde_json::Value;
 
