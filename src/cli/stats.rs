@@ -13,10 +13,8 @@ use super::json::Object;
 pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     let st = &s.stats;
-    let mut t = String::new();
-    let mut line = |label: &str, value: String| {
-        let _ = writeln!(t, "{label:<24}{value:>16}");
-    };
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut line = |label: &str, value: String| rows.push((label.to_string(), value));
     line("lines", group(s.records));
     line("valid", group(st.valid));
     line("invalid", group(st.invalid()));
@@ -38,6 +36,12 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
         "MB/s",
         format!("{:.1}", per_second(s.bytes_in as f64 / 1e6, secs)),
     );
+    // Reasons' names are long; the columns fit the longest label.
+    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0) + 2;
+    let mut t = String::new();
+    for (label, value) in rows {
+        let _ = writeln!(t, "{label:<width$}{value:>14}");
+    }
     t
 }
 
