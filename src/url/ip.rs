@@ -158,48 +158,12 @@ pub(crate) fn parse_ipv6(input: &[u8]) -> Result<[u16; 8], ParseError> {
             }
         }
         if at(p) == Some(b'.') {
-            // An IPv4 address in the last two pieces.
+            // An IPv4 address in the last two pieces (the IPv6 parser's
+            // step 6.5): it ends the address.
             if length == 0 {
                 return Err(ERR);
             }
-            p -= length;
-            if piece_index > 6 {
-                return Err(ERR);
-            }
-            let mut numbers_seen = 0;
-            while p < len {
-                let mut ipv4_piece: Option<u16> = None;
-                if numbers_seen > 0 {
-                    if input[p] == b'.' && numbers_seen < 4 {
-                        p += 1;
-                    } else {
-                        return Err(ERR);
-                    }
-                }
-                if !at(p).is_some_and(|b| b.is_ascii_digit()) {
-                    return Err(ERR);
-                }
-                while let Some(b) = at(p).filter(u8::is_ascii_digit) {
-                    let number = (b - b'0') as u16;
-                    ipv4_piece = match ipv4_piece {
-                        None => Some(number),
-                        Some(0) => return Err(ERR),
-                        Some(v) => Some(v * 10 + number),
-                    };
-                    if ipv4_piece > Some(255) {
-                        return Err(ERR);
-                    }
-                    p += 1;
-                }
-                address[piece_index] = address[piece_index] * 0x100 + ipv4_piece.unwrap_or(0);
-                numbers_seen += 1;
-                if numbers_seen == 2 || numbers_seen == 4 {
-                    piece_index += 1;
-                }
-            }
-            if numbers_seen != 4 {
-                return Err(ERR);
-            }
+            piece_index = parse_ipv4_in_ipv6(input, p - length, &mut address, piece_index)?;
             break;
         } else if at(p) == Some(b':') {
             p += 1;
@@ -212,18 +176,75 @@ pub(crate) fn parse_ipv6(input: &[u8]) -> Result<[u16; 8], ParseError> {
         address[piece_index] = value;
         piece_index += 1;
     }
-    if let Some(compress) = compress {
-        let mut swaps = piece_index - compress;
-        piece_index = 7;
-        while piece_index != 0 && swaps > 0 {
-            address.swap(piece_index, compress + swaps - 1);
-            piece_index -= 1;
-            swaps -= 1;
-        }
-    } else if piece_index != 8 {
-        return Err(ERR);
+    match compress {
+        Some(compress) => move_compressed_pieces(&mut address, compress, piece_index),
+        None if piece_index != 8 => return Err(ERR),
+        None => {}
     }
     Ok(address)
+}
+
+/// The IPv6 parser's step 6.5: the dotted IPv4 address that begins at
+/// `p` fills `address` from `piece_index` on, to the end of the input.
+/// Returns the piece index after it.
+fn parse_ipv4_in_ipv6(
+    input: &[u8],
+    mut p: usize,
+    address: &mut [u16; 8],
+    mut piece_index: usize,
+) -> Result<usize, ParseError> {
+    const ERR: ParseError = ParseError::InvalidIpv6Address;
+    let at = |i: usize| input.get(i).copied();
+    if piece_index > 6 {
+        return Err(ERR);
+    }
+    let mut numbers_seen = 0;
+    while p < input.len() {
+        let mut ipv4_piece: Option<u16> = None;
+        if numbers_seen > 0 {
+            if input[p] == b'.' && numbers_seen < 4 {
+                p += 1;
+            } else {
+                return Err(ERR);
+            }
+        }
+        if !at(p).is_some_and(|b| b.is_ascii_digit()) {
+            return Err(ERR);
+        }
+        while let Some(b) = at(p).filter(u8::is_ascii_digit) {
+            let number = (b - b'0') as u16;
+            ipv4_piece = match ipv4_piece {
+                None => Some(number),
+                Some(0) => return Err(ERR),
+                Some(v) => Some(v * 10 + number),
+            };
+            if ipv4_piece > Some(255) {
+                return Err(ERR);
+            }
+            p += 1;
+        }
+        address[piece_index] = address[piece_index] * 0x100 + ipv4_piece.unwrap_or(0);
+        numbers_seen += 1;
+        if numbers_seen == 2 || numbers_seen == 4 {
+            piece_index += 1;
+        }
+    }
+    if numbers_seen != 4 {
+        return Err(ERR);
+    }
+    Ok(piece_index)
+}
+
+/// The IPv6 parser's step 7: the pieces after the `::` at `compress`
+/// move to the end of the address, zeros taking their place.
+fn move_compressed_pieces(address: &mut [u16; 8], compress: usize, pieces: usize) {
+    let mut swaps = pieces - compress;
+    let mut piece_index = 7;
+    while piece_index != 0 && swaps > 0 {
+        address.swap(piece_index, compress + swaps - 1);
+        piece_index -= 1;
+        swaps -= 1;
+    }
 }
 
 /// The [IPv6 serializer](https://url.spec.whatwg.org/#concept-ipv6-serializer),
