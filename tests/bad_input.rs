@@ -1,7 +1,7 @@
 //! Bad input and I/O faults, each through the binary (issue 5): random
 //! bytes, a 100 MB line, millions of empty lines, pathological URLs,
 //! damaged compressed files, unreadable and missing inputs, a full disk, a
-//! panicking worker. What each must give is in README.md, "Guarantees".
+//! panicking worker. What each must give is in docs/guarantees.md.
 //!
 //! Speed is not asserted here, but every pathological line is about a
 //! megabyte: an algorithm quadratic in the line would make this file take

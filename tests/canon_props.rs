@@ -32,27 +32,67 @@ fn canonicalizers() -> Vec<Canonicalizer> {
     all
 }
 
+/// Every canonicalizer's output of `input` parses, canonicalizes to
+/// itself, and (for URL output) no rule fires on it.
+fn check_idempotent(input: &str) -> Result<(), TestCaseError> {
+    let Ok(url) = Url::parse(input) else {
+        return Ok(());
+    };
+    let mut scratch = Scratch::new();
+    for canon in canonicalizers() {
+        let mut out = Vec::new();
+        canon.apply(&url, &mut scratch, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        let reparsed = Url::parse(&text);
+        prop_assert!(
+            reparsed.is_ok(),
+            "{:?}: {input:?} -> {text:?} does not parse",
+            canon.rules()
+        );
+        let reparsed = reparsed.unwrap();
+        let mut again = Vec::new();
+        let fired = canon.apply(&reparsed, &mut scratch, &mut again);
+        prop_assert_eq!(
+            String::from_utf8(again).unwrap(),
+            text.clone(),
+            "{:?}: {:?}",
+            canon.rules(),
+            input
+        );
+        if canon.output() == OutputForm::Url && text.is_ascii() {
+            prop_assert!(
+                fired.is_empty(),
+                "{:?}: {} fired on canonical {:?}",
+                canon.rules(),
+                fired,
+                text
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The long run (`cargo test --test canon_props -- --ignored`, run by CI).
+#[test]
+#[ignore = "long: about a minute; CI runs it"]
+fn long_run_of_idempotence() {
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: 100_000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&canon_url(), |input| check_idempotent(&input))
+        .unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn outputs_parse_and_are_idempotent(input in canon_url()) {
-        let Ok(url) = Url::parse(&input) else { return Ok(()) };
-        let mut scratch = Scratch::new();
-        for canon in canonicalizers() {
-            let mut out = Vec::new();
-            canon.apply(&url, &mut scratch, &mut out);
-            let text = String::from_utf8(out).unwrap();
-            let reparsed = Url::parse(&text);
-            prop_assert!(reparsed.is_ok(), "{:?}: {input:?} -> {text:?} does not parse", canon.rules());
-            let reparsed = reparsed.unwrap();
-            let mut again = Vec::new();
-            let fired = canon.apply(&reparsed, &mut scratch, &mut again);
-            prop_assert_eq!(String::from_utf8(again).unwrap(), text.clone(), "{:?}: {:?}", canon.rules(), input);
-            if canon.output() == OutputForm::Url && text.is_ascii() {
-                prop_assert!(fired.is_empty(), "{:?}: {} fired on canonical {:?}", canon.rules(), fired, text);
-            }
-        }
+        check_idempotent(&input)?;
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Input formats through the binary: zstd skippable frames and window
 //! sizes, zero padding after gzip, compression formats normurl does not
 //! decode, and `normurl bench` on compressed files. What each must give is
-//! in README.md, "Guarantees".
+//! in docs/guarantees.md.
 
 mod common;
 

@@ -4,7 +4,7 @@
 //! errors during a stop, outputs created before reading, `--stats` after a
 //! closed pipe, `-j` of any size, `--explain`'s columns, `--base-field`'s
 //! `-`, and `--assume-sorted` on unsorted input. What each must give is in
-//! README.md, "Guarantees".
+//! docs/guarantees.md.
 
 mod common;
 

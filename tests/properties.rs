@@ -323,3 +323,24 @@ proptest! {
         check_reuse(&inputs).map_err(TestCaseError::fail)?;
     }
 }
+
+/// The long run (`cargo test --test properties -- --ignored`, run by CI):
+/// the same properties on 200,000 generated URLs and relative references.
+#[test]
+#[ignore = "long: about a minute; CI runs it"]
+fn long_run_of_the_properties() {
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: 200_000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&url_like(), |input| prop_check(&input, None))
+        .unwrap();
+    runner
+        .run(&(relative_like(), base()), |(input, base)| {
+            prop_check(&input, Some(&base))
+        })
+        .unwrap();
+}
