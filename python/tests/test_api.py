@@ -296,3 +296,33 @@ def test_errors_in_the_commands_order(normurl_bin, tmp_path):
     with pytest.raises(ValueError) as e:
         normurl.Normalizer(rules="+nope", strip_params=missing)
     assert str(e.value) == expected
+
+
+def test_batches_release_the_gil():
+    # A Python thread counts while normalize works on a large Arrow array.
+    # It gives the GIL back after every step (sleep(0)), so it counts
+    # exactly when the main thread does not hold the GIL: with the GIL held
+    # for the whole call, it could not count at all during it.
+    import threading
+    import time
+
+    urls = pa.array([f"HTTP://Example.COM/{i}/../a?b={i}&a=1#x" for i in range(300_000)])
+    counter = [0]
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            counter[0] += 1
+            time.sleep(0)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        before = counter[0]
+        out = normurl.normalize(urls, profile="aggressive", threads=1)
+        during = counter[0] - before
+    finally:
+        stop.set()
+        thread.join()
+    assert len(out) == len(urls)
+    assert during > 1000, f"the counting thread ran {during} steps during the call"

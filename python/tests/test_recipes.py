@@ -48,6 +48,23 @@ def test_duckdb_recipe():
     assert rows == [("http://a.example/?a=2&b=1",), (None,), (None,)]
 
 
+def test_pandas_recipe():
+    import pandas as pd
+
+    canonical = recipe("pandas")["canonical"]
+    urls = ["HTTP://www.A.example/x/../?b=1&a=2#f", None, "nope"]
+    for series in [
+        pd.Series(urls, index=[10, 20, 30], name="url"),
+        pd.Series(urls, index=[10, 20, 30], name="url", dtype="string[pyarrow]"),
+        pd.Series(urls, index=[10, 20, 30], name="url", dtype=pd.ArrowDtype(pa.large_string())),
+    ]:
+        out = canonical(series)
+        assert out.index.tolist() == [10, 20, 30]
+        assert out.name == "url"
+        assert out.tolist()[0] == "http://a.example/?a=2&b=1"
+        assert out.isna().tolist() == [False, True, True]
+
+
 def java_missing():
     if os.environ.get("JAVA_HOME") and os.path.exists(os.path.join(os.environ["JAVA_HOME"], "bin", "java")):
         return None

@@ -306,8 +306,32 @@ pub fn clap_error(e: &clap::Error) -> std::process::ExitCode {
     }
 }
 
-/// clap's message without its `error: ` prefix, tips and usage block.
+/// clap's message as one line: a value an option's parser refused is
+/// `--option: why` (the why names the value) or `--option VALUE: why`, as
+/// the command's other errors and the Python package's say it; anything
+/// else is clap's first paragraph without its `error: ` prefix.
 fn one_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let why = std::error::Error::source(e).map(ToString::to_string);
+    if let (ErrorKind::ValueValidation, Some(arg), Some(value), Some(why)) = (
+        e.kind(),
+        context(ContextKind::InvalidArg),
+        context(ContextKind::InvalidValue),
+        why,
+    ) {
+        // `--field <N>` is the option's name and its value's.
+        let option = arg.split(' ').next().unwrap_or(arg);
+        let option = option.trim_matches(|c| matches!(c, '[' | ']' | '<' | '>'));
+        return if why.contains(value) {
+            format!("{option}: {why}")
+        } else {
+            format!("{option} {value}: {why}")
+        };
+    }
     let text = e.to_string();
     // The message is the first paragraph; a list of missing arguments
     // continues it on indented lines.
