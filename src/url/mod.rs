@@ -31,6 +31,7 @@ mod ip;
 mod parser;
 mod path;
 pub(crate) mod percent;
+mod reference;
 mod scan;
 mod scheme;
 pub(crate) mod tables;
@@ -60,6 +61,7 @@ pub(crate) mod staged {
 pub use error::ParseError;
 pub use host::HostKind;
 pub use percent::{percent_decode, AsciiSet};
+pub use reference::{Mode, Order, Reference, ReferenceError};
 pub use scheme::SchemeType;
 
 use std::cmp::Ordering;
