@@ -10,7 +10,6 @@ use normurl::normalize::{
     Delimiter, FieldOutput, InvalidUtf8, OnInvalid, Options as NormalizeOptions, Select,
 };
 use normurl::pipeline::{self, Format, Input};
-use normurl::Url;
 
 use super::args::{
     Args, BenchArgs, Command, InspectArgs, InvalidPolicy, NormalizeArgs, Utf8Policy,
@@ -172,12 +171,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             return Err(Failure::Usage(format!("{option} must be at most 1G")));
         }
     }
-    let base = match &a.base {
-        None => None,
-        Some(s) => Some(Url::parse(s).map_err(|e| {
-            Failure::Usage(format!("--base {s:?} is not a valid URL: {}", e.message()))
-        })?),
-    };
+    let (base, resolution) = super::resolve::options(&a.resolve, a.base.as_deref())?;
     let select = match a.field {
         None => Select::Line,
         Some(field) => Select::Field {
@@ -197,6 +191,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let options = NormalizeOptions {
         select,
         base,
+        resolution,
         invalid_utf8: match a.invalid_utf8 {
             Utf8Policy::Percent => InvalidUtf8::Percent,
             Utf8Policy::Replace => InvalidUtf8::Replace,

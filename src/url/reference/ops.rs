@@ -262,28 +262,46 @@ impl Reference {
     /// ```
     pub fn resolve(&self, base: &Reference, mode: Mode) -> Result<Reference, ReferenceError> {
         match mode {
-            Mode::Generic => self.generic_resolve(base),
-            Mode::Legacy => {
-                if self.scheme.is_some() && same_scheme(self, base) {
-                    let mut url = self.clone();
-                    let scheme = url.scheme.take();
-                    let mut base = base.clone();
-                    base.scheme = scheme;
-                    url.generic_resolve(&base)
-                } else {
-                    self.generic_resolve(base)
-                }
+            // *Generic Resolution* and *Legacy Resolution* need a scheme.
+            Mode::Generic | Mode::Legacy if self.scheme.is_none() && base.scheme.is_none() => {
+                Err(ReferenceError::NoScheme)
             }
+            Mode::Generic | Mode::Legacy => self.rebase_in(base, mode),
             Mode::Whatwg => self.rebase(base)?.force(),
         }
     }
 
-    /// *Generic Resolution*.
-    fn generic_resolve(&self, base: &Reference) -> Result<Reference, ReferenceError> {
-        if self.scheme.is_some() || base.scheme.is_some() {
-            Ok(base.goto(self))
-        } else {
-            Err(ReferenceError::NoScheme)
+    /// Resolution in `mode` without its last requirement, for relative
+    /// bases: [`Mode::Whatwg`]'s [rebase](Reference::rebase) without
+    /// forcing, and [`Mode::Generic`]'s and [`Mode::Legacy`]'s
+    /// [goto](Reference::goto) (after legacy's scheme rule) even when
+    /// neither reference has a scheme. The result may be relative.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::{Mode, Reference};
+    ///
+    /// let page = Reference::parse("/docs/guide/intro.html")?;
+    /// let link = Reference::parse("../img/a.png")?;
+    /// for mode in Mode::ALL {
+    ///     assert_eq!(link.rebase_in(&page, mode)?.normalize().to_string(), "/docs/img/a.png");
+    /// }
+    /// # Ok::<(), normurl::ReferenceError>(())
+    /// ```
+    pub fn rebase_in(&self, base: &Reference, mode: Mode) -> Result<Reference, ReferenceError> {
+        match mode {
+            Mode::Whatwg => self.rebase(base),
+            Mode::Legacy if same_scheme(self, base) => {
+                let mut url = self.clone();
+                url.scheme = None;
+                let mut r = base.goto(&url);
+                // The reference's spelling of the scheme, as the
+                // specification's legacy resolution gives.
+                r.scheme.clone_from(&self.scheme);
+                Ok(r)
+            }
+            Mode::Legacy | Mode::Generic => Ok(base.goto(self)),
         }
     }
 

@@ -108,10 +108,10 @@ impl Parser {
         let s = self.state;
         // Tabs and newlines are skipped everywhere, C0 controls and spaces
         // at the start; trailing ones are cut at the end.
-        if matches!(c, Some('\t' | '\n' | '\r')) || (s & START != 0 && c <= Some(' ')) {
-            if c.is_some() {
-                return Ok(());
-            }
+        let skipped = matches!(c, Some('\t' | '\n' | '\r'))
+            || (s & START != 0 && c.is_some_and(|c| c <= ' '));
+        if skipped {
+            return Ok(());
         }
         if c.is_none() {
             self.buffer.truncate(self.end);
