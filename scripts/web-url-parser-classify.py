@@ -25,7 +25,9 @@ def nonchar(s):
     return any(0xFDD0<=ord(c)<=0xFDEF or (ord(c)&0xFFFE)==0xFFFE for c in s)
 def classify(f,data,want,got,profile):
     if f=='decomps-charsets.dat':
-        return 'query-encoding','basic URL parser, query state step 3 (encoding override: percent-encode after encoding, &#NNNN; for unmappable)'
+        if '&#' in (want or ''):
+            return 'query-encoding','percent-encode after encoding: an unmappable character becomes %26%23NNNN%3B (the suite keeps &#NNNN; unencoded)'
+        return 'query-encoding','query state step 1: the encoding override does not apply to ws:, wss: and non-special URLs (UTF-8)'
     if '\ufffd' in data and f not in ('decomps-charsets.dat',) and want and '%EF%BF%BD' not in (want or '') :
         return 'surrogates','harness: the escaped data holds lone surrogates, which a Rust string cannot (U+FFFD here); UTF-8 percent-encode'
     if nonchar(data) or '\ufffd' in data:

@@ -57,6 +57,6 @@ pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
 struct ReadmeDoctests;
 
 pub use crate::url::{
-    percent_decode, AsciiSet, HostKind, Mode, Order, ParseError, Reference, ReferenceError,
-    SchemeType, Url,
+    percent_decode, AsciiSet, HostKind, Mode, Order, ParseError, QueryEncoding, Reference,
+    ReferenceError, SchemeType, Url,
 };

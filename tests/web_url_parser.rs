@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use normurl::canon::{Canonicalizer, Profile};
-use normurl::{Mode, Reference, Url};
+use normurl::{Mode, QueryEncoding, Reference, Url};
 
 const DIR: &str = "tests/data/web-url-parser";
 const KNOWN: &str = "tests/data/web-url-parser/known-differences.tsv";
@@ -117,8 +117,17 @@ fn parse(t: &Test) -> Option<Url> {
         .get("base")
         .filter(|b| !b.is_empty())
         .unwrap_or(data);
-    let base = Url::parse(base).ok()?;
-    Url::parse_with_base(data, &base).ok()
+    // `#charset`: the document's encoding, the query encoding override.
+    // Labels that are no Encoding Standard encoding (ibm037, utf-7) mean
+    // UTF-8, as Web::URL::Parser's description says of encodings that are
+    // not ASCII-compatible.
+    let encoding = t
+        .fields
+        .get("charset")
+        .and_then(|label| QueryEncoding::for_label(label))
+        .unwrap_or(QueryEncoding::UTF_8);
+    let base = Url::parse_with_encoding(base, None, encoding).ok()?;
+    Url::parse_with_encoding(data, Some(&base), encoding).ok()
 }
 
 /// What reproduces the suite's expectation for a case the WHATWG
