@@ -124,3 +124,71 @@ fn whatwg_resolution_fails_where_legacy_does_not() {
         "mailto:x\n"
     );
 }
+
+#[test]
+fn query_encoding_encodes_the_queries_of_special_urls() {
+    let input = "http://example.jp/東京?q=東京&e=€\nws://h/?q=東京\nsch://h/?q=東京\n";
+    let out = run(&["--query-encoding", "Shift_JIS"], input.as_bytes())
+        .ok()
+        .out();
+    assert_eq!(
+        out,
+        "http://example.jp/%E6%9D%B1%E4%BA%AC?q=%93%8C%8B%9E&e=%26%238364%3B\n\
+         ws://h/?q=%E6%9D%B1%E4%BA%AC\n\
+         sch://h/?q=%E6%9D%B1%E4%BA%AC\n"
+    );
+    // Relative links of a Shift_JIS page, resolved in each mode.
+    for mode in ["whatwg", "legacy", "generic"] {
+        let args = [
+            "--query-encoding",
+            "sjis",
+            "--resolve",
+            mode,
+            "--base",
+            "http://example.jp/a/b",
+        ];
+        assert_eq!(
+            run(&args, "c?q=東京\n".as_bytes()).ok().out(),
+            "http://example.jp/a/c?q=%93%8C%8B%9E\n",
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn charset_field_gives_each_line_its_encoding() {
+    let input = "http://a.jp/p\t?q=東京\tEUC-JP\n\
+                 http://a.jp/p\t?q=東京\tgbk\n\
+                 http://a.jp/p\t?q=東京\t-\n\
+                 http://a.jp/p\t?q=東京\tno-such-label\n";
+    let args = [
+        "--field",
+        "2",
+        "--base-field",
+        "1",
+        "--charset-field",
+        "3",
+        "-d",
+        "\\t",
+        "--only-field",
+    ];
+    let out = run(&args, input.as_bytes()).ok().out();
+    assert_eq!(
+        out,
+        "http://a.jp/p?q=%C5%EC%B5%FE\n\
+         http://a.jp/p?q=%96|%BE%A9\n\
+         http://a.jp/p?q=%E6%9D%B1%E4%BA%AC\n\
+         http://a.jp/p?q=%E6%9D%B1%E4%BA%AC\n"
+    );
+}
+
+#[test]
+fn an_unknown_query_encoding_is_a_usage_error() {
+    let bad = run(&["--query-encoding", "klingon"], b"http://h/\n");
+    assert_eq!(bad.code, Some(2));
+    assert!(
+        bad.stderr.contains("unknown encoding label \"klingon\""),
+        "{}",
+        bad.stderr
+    );
+}

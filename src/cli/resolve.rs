@@ -1,10 +1,13 @@
-//! `--resolve` and `--relative`: how relative references are resolved
-//! (src/url/reference), as options of their own, turned into the
-//! normalizer's [`Resolution`] and base here.
+//! `--resolve`, `--relative`, `--query-encoding`, `--charset-field`: how
+//! references are read and resolved (src/url/reference, src/url/encoding),
+//! as options of their own, turned into the normalizer's [`Resolution`] and
+//! base here.
 
 use clap::{Args as ClapArgs, ValueEnum};
 use normurl::normalize::Resolution;
-use normurl::{Mode, Reference, Url};
+use std::num::NonZeroUsize;
+
+use normurl::{Mode, QueryEncoding, Reference, Url};
 
 use super::Failure;
 
@@ -24,6 +27,23 @@ pub struct ResolveArgs {
     /// but not made absolute. Profiles do not apply.
     #[arg(long)]
     pub relative: bool,
+
+    /// The encoding of the pages the URLs come from (an Encoding Standard
+    /// label: shift_jis, euc-jp, gbk, windows-1252...): as browsers do, the
+    /// query of http(s), ftp and file URLs is encoded in it before
+    /// percent-encoding, characters it lacks as %26%23NNNN%3B. Default UTF-8.
+    #[arg(long, value_name = "LABEL", value_parser = parse_encoding)]
+    pub query_encoding: Option<QueryEncoding>,
+
+    /// The field holding each line's page encoding (a crawler's record of
+    /// the charset), which overrides --query-encoding for that line; an
+    /// empty field, -, or an unknown label leaves --query-encoding.
+    #[arg(long, value_name = "N", requires = "field")]
+    pub charset_field: Option<NonZeroUsize>,
+}
+
+fn parse_encoding(label: &str) -> Result<QueryEncoding, String> {
+    label.parse()
 }
 
 /// `--resolve`.
@@ -49,6 +69,8 @@ pub fn options(a: &ResolveArgs, base: Option<&str>) -> Result<(Option<Url>, Reso
         mode,
         relative: a.relative,
         base: None,
+        query_encoding: a.query_encoding.unwrap_or_default(),
+        charset_field: a.charset_field,
     };
     let Some(s) = base else {
         return Ok((None, resolution));

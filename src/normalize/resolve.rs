@@ -2,12 +2,13 @@
 //! `--relative`): the [`Reference`] model of `src/url/reference`, used
 //! where the WHATWG parser's own resolution is not what is asked for.
 
+use std::num::NonZeroUsize;
 use std::ops::Range;
 
 use super::{Invalid, Normalizer, ParseBuffers};
 use crate::canon::RuleSet;
 use crate::pipeline::Output;
-use crate::{Mode, ParseError, Reference, ReferenceError, Url};
+use crate::{Mode, ParseError, QueryEncoding, Reference, ReferenceError, Url};
 
 use super::Stats;
 
@@ -26,6 +27,7 @@ use super::Stats;
 ///         mode: Mode::Whatwg,
 ///         relative: true,
 ///         base: Some(Reference::parse("/docs/guide/")?),
+///         ..Resolution::default()
 ///     },
 ///     ..Options::default()
 /// };
@@ -47,6 +49,15 @@ pub struct Resolution {
     /// With [`relative`](Resolution::relative): the base, which may itself
     /// be a relative reference (the base field is rebased onto it).
     pub base: Option<Reference>,
+    /// The query encoding of the pages the URLs come from
+    /// ([`Url::parse_with_encoding`]); UTF-8 for no override. Not used with
+    /// [`relative`](Resolution::relative), which writes UTF-8.
+    pub query_encoding: QueryEncoding,
+    /// The field holding each line's encoding label (a crawler's record of
+    /// the page's charset), which overrides
+    /// [`query_encoding`](Resolution::query_encoding); an empty field, `-`,
+    /// or a label that is no encoding leaves that in force.
+    pub charset_field: Option<NonZeroUsize>,
 }
 
 /// The closest WHATWG parse error to a reference error, for the counts
@@ -65,20 +76,38 @@ pub(super) fn parse_error(e: ReferenceError) -> ParseError {
 }
 
 /// Resolves `input` against `base` in `mode` (not the WHATWG parser's
-/// own) into `slot`.
+/// own) into `slot`, the query in `encoding`.
 pub(super) fn resolve_into<'s>(
     slot: &'s mut Option<Url>,
     input: &str,
     base: &Url,
     mode: Mode,
+    encoding: QueryEncoding,
 ) -> Result<&'s Url, ParseError> {
-    match Reference::resolve_url(input, base, mode) {
+    let base = Reference::from_url(base);
+    let resolved = Reference::parse_against(input, &base)
+        .and_then(|r| r.resolve(&base, mode)?.to_url_with_encoding(encoding));
+    match resolved {
         Ok(url) => Ok(slot.insert(url)),
         Err(e) => Err(parse_error(e)),
     }
 }
 
 impl Normalizer {
+    /// The query encoding of `line`: its `--charset-field` label if it
+    /// names an encoding, else `--query-encoding`.
+    pub(super) fn line_encoding(&self, line: &[u8]) -> QueryEncoding {
+        let res = &self.options.resolution;
+        let from_field = match (res.charset_field, self.options.select) {
+            (Some(n), super::Select::Field { delimiter, .. }) => delimiter
+                .field(line, n.get())
+                .and_then(|r| std::str::from_utf8(&line[r]).ok())
+                .and_then(QueryEncoding::for_label),
+            _ => None,
+        };
+        from_field.unwrap_or(res.query_encoding)
+    }
+
     /// `--relative`: parses the line's reference, rebases it onto the
     /// base field's reference (itself rebased onto the base) or the base,
     /// and writes it normalized.

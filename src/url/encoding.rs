@@ -22,12 +22,14 @@ use super::AsciiSet;
 ///
 /// let sjis: QueryEncoding = "Shift_JIS".parse()?;
 /// assert_eq!(sjis.name(), "Shift_JIS");
-/// let url = Url::parse_with_encoding("http://example.jp/search?q=日本", None, sjis)?;
-/// assert_eq!(url.href(), "http://example.jp/search?q=%93%FA%96%7B");
+/// let url = Url::parse_with_encoding("http://example.jp/search?q=東京", None, sjis)?;
+/// assert_eq!(url.href(), "http://example.jp/search?q=%93%8C%8B%9E");
 /// // Paths are UTF-8 whatever the page's encoding.
-/// let url = Url::parse_with_encoding("http://example.jp/日本?q=日本", None, sjis)?;
-/// assert_eq!(url.href(), "http://example.jp/%E6%97%A5%E6%9C%AC?q=%93%FA%96%7B");
-/// // A labels that is no encoding is an error; UTF-16 is written as UTF-8.
+/// let url = Url::parse_with_encoding("http://example.jp/東京?q=東京", None, sjis)?;
+/// assert_eq!(url.href(), "http://example.jp/%E6%9D%B1%E4%BA%AC?q=%93%8C%8B%9E");
+/// // Encoded bytes that are ASCII stay as they are: 本 is 0x96 0x7B `{`.
+/// assert_eq!(Url::parse_with_encoding("http://h/?本", None, sjis)?.query(), Some("%96{"));
+/// // A label that is no encoding is an error; UTF-16 is written as UTF-8.
 /// assert!("shift-jisx".parse::<QueryEncoding>().is_err());
 /// assert_eq!("utf-16le".parse::<QueryEncoding>()?.name(), "UTF-8");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -4,6 +4,7 @@
 
 use super::parse::{parse_host_text, ParseMode};
 use super::{Authority, Mode, Order, Reference, ReferenceError, Url};
+use crate::QueryEncoding;
 
 impl Reference {
     /// The order: the type of the first component, or
@@ -341,6 +342,23 @@ impl Reference {
     /// ```
     pub fn to_url(&self) -> Result<Url, ReferenceError> {
         Url::parse(&self.to_string()).map_err(ReferenceError::Host)
+    }
+
+    /// [`Reference::to_url`] for a document in `encoding`: the query is
+    /// encoded as [`Url::parse_with_encoding`] does.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::{QueryEncoding, Reference};
+    ///
+    /// let sjis = QueryEncoding::for_label("shift_jis").unwrap();
+    /// let r = Reference::parse("http://h/?q=東京")?;
+    /// assert_eq!(r.to_url_with_encoding(sjis)?.href(), "http://h/?q=%93%8C%8B%9E");
+    /// # Ok::<(), normurl::ReferenceError>(())
+    /// ```
+    pub fn to_url_with_encoding(&self, encoding: QueryEncoding) -> Result<Url, ReferenceError> {
+        Url::parse_with_encoding(&self.to_string(), None, encoding).map_err(ReferenceError::Host)
     }
 
     /// A fragment-only reference (`#f`).
