@@ -282,7 +282,9 @@ impl Reference {
     /// use normurl::Reference;
     ///
     /// let base = Reference::parse("file:///c:/dir/")?;
-    /// assert_eq!(Reference::parse_against("d|\\x", &base)?.to_string(), "/d:/x");
+    /// let r = Reference::parse_against("d|\\x", &base)?;
+    /// assert_eq!(r.drive(), Some("d|"));
+    /// assert_eq!(r.normalize().to_string(), "/d:/x");
     /// # Ok::<(), normurl::ReferenceError>(())
     /// ```
     pub fn parse_against(input: &str, base: &Reference) -> Result<Reference, ReferenceError> {

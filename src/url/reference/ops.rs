@@ -2,7 +2,7 @@
 //! the three resolutions. Pure operations on [`Reference`]s; none of them
 //! normalises (that is [`Reference::normalize`]'s job).
 
-use super::parse::{parse_host_text, ParseMode};
+use super::parse::{parse_authority, parse_host_text, ParseMode};
 use super::{Authority, Mode, Order, Reference, ReferenceError, Url};
 use crate::QueryEncoding;
 
@@ -197,9 +197,8 @@ impl Reference {
         let mut r = self.clone();
         if r.authority.as_ref().map_or(true, |a| a.host.is_empty()) {
             let auth = r.take_first_segment().ok_or(ReferenceError::Force)?;
-            let parsed = super::parse::parse(&format!("//{auth}"), ParseMode::Web)
-                .map_err(|_| ReferenceError::Force)?;
-            let new = parsed.authority.ok_or(ReferenceError::Force)?;
+            // The segment as it is: no trimming, as the full parser would.
+            let new = parse_authority(&auth, ParseMode::Web).map_err(|_| ReferenceError::Force)?;
             // Components the segment does not give are kept, as spec-url's
             // `assign` does.
             let old = r.authority.take().unwrap_or_default();

@@ -89,6 +89,10 @@ pub(super) fn parse(input: &str, mode: ParseMode) -> Result<Reference, Reference
         buffer: String::new(),
         end: 0,
     };
+    // Leading and trailing C0 controls and spaces go first, as in the
+    // WHATWG parser: the buffer-end trimming of spec-url would decide too
+    // late whether a last segment such as `A| ` is a drive.
+    let input = input.trim_matches(|c: char| c <= ' ');
     for c in input.chars().map(Some).chain([None]) {
         p.step(c)?;
     }
@@ -211,7 +215,7 @@ impl Parser {
 /// last `@`, the password starts at the first `:` before it, the port at
 /// the first `:` after it outside brackets. The host is then parsed as a
 /// domain in web and file modes, as an opaque host otherwise.
-fn parse_authority(input: &str, mode: ParseMode) -> Result<Authority, ReferenceError> {
+pub(super) fn parse_authority(input: &str, mode: ParseMode) -> Result<Authority, ReferenceError> {
     let (mut at, mut colon, mut port) = (None, None, input.len());
     let mut brackets = false;
     for (i, b) in input.bytes().enumerate() {
