@@ -14,10 +14,10 @@ use super::Failure;
 #[derive(Debug, ClapArgs)]
 pub struct ResolveArgs {
     /// How --base and --base-field resolve relative references: whatwg (as
-    /// browsers do), legacy (RFC 3986 non-strict: a scheme equal to the
-    /// base's is ignored, for any scheme), generic (RFC 3986 strict, as
-    /// Java's URI, Go's net/url: `http:g` stays `http:g`, which is then
-    /// read as http://g/).
+    /// browsers do), legacy (RFC 3986 non-strict, as Python's urljoin: a
+    /// scheme equal to the base's is ignored, for any scheme), generic
+    /// (RFC 3986 strict, as Java's URI and Go's net/url: `http:g` stays
+    /// `http:g`, which is then read as http://g/).
     #[arg(long, value_enum, value_name = "MODE", default_value_t = ResolveMode::Whatwg)]
     pub resolve: ResolveMode,
 

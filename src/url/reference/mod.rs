@@ -147,7 +147,7 @@ pub enum Mode {
     Generic,
     /// RFC 3986's non-strict resolution: a scheme in the reference equal
     /// (ignoring case) to the base's is dropped first, for any scheme, then
-    /// as [`Mode::Generic`].
+    /// as [`Mode::Generic`]. Python's `urljoin` resolves this way.
     Legacy,
     /// The WHATWG URL Standard's, as browsers resolve: the scheme is dropped
     /// for special schemes only, a base with an opaque path takes only a
