@@ -85,7 +85,7 @@ pub fn options(a: &ResolveArgs, base: Option<&str>) -> Result<(Option<Url>, Reso
     match Url::parse(s) {
         Ok(url) => Ok((Some(url), resolution)),
         Err(e) if Reference::parse(s).is_ok() => Err(Failure::Usage(format!(
-            "--base {s:?} is not an absolute URL ({}): add --relative to write references rebased onto it",
+            "--base {s:?} is not a valid URL: {} (it is a relative reference: add --relative to write references rebased onto it)",
             e.message()
         ))),
         Err(e) => Err(Failure::Usage(format!(
