@@ -24,7 +24,7 @@ pub struct ResolveArgs {
     /// Write normalized references, not absolute URLs: lines may be
     /// relative (`../a/./b` gives `../a/b`), and are rebased onto --base
     /// (which may then be relative too, such as /docs/) and --base-field
-    /// but not made absolute. Profiles do not apply.
+    /// but not made absolute. Profiles and --query-encoding do not apply.
     #[arg(long)]
     pub relative: bool,
 
