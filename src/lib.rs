@@ -56,4 +56,7 @@ pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use crate::url::{percent_decode, AsciiSet, HostKind, ParseError, SchemeType, Url};
+pub use crate::url::{
+    percent_decode, AsciiSet, HostKind, Mode, Order, ParseError, QueryEncoding, Reference,
+    ReferenceError, SchemeType, Url,
+};

@@ -145,6 +145,7 @@ impl Config {
         Options {
             select: self.select,
             base: self.base.then(|| Url::parse(BASE).expect("BASE parses")),
+            resolution: Default::default(),
             invalid_utf8: self.run.invalid_utf8,
             on_invalid: self.run.on_invalid,
             rejects: self.rejects,

@@ -230,6 +230,9 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "M", requires = "field", value_parser = parse_field)]
     pub base_field: Option<NonZeroUsize>,
 
+    #[command(flatten)]
+    pub resolve: super::resolve::ResolveArgs,
+
     /// Lines longer than this are invalid (line-too-long); they are passed
     /// through in pieces, never held in memory whole. Accepts K, M, G
     /// suffixes (powers of 1024).

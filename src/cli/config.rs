@@ -8,7 +8,6 @@ use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
 use normurl::dedup::{DedupConfig, DedupMode};
 use normurl::normalize::{Delimiter, FieldOutput, Options as NormalizeOptions, Select};
 use normurl::pipeline::{self, Format, Input};
-use normurl::Url;
 
 use super::args::{
     Args, BenchArgs, Command, CompletionsArgs, InspectArgs, NormalizeArgs, RulesArgs,
@@ -182,12 +181,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             return Err(Failure::Usage(format!("{option} must be at most 1G")));
         }
     }
-    let base = match &a.base {
-        None => None,
-        Some(s) => Some(Url::parse(s).map_err(|e| {
-            Failure::Usage(format!("--base {s:?} is not a valid URL: {}", e.message()))
-        })?),
-    };
+    let (base, resolution) = super::resolve::options(&a.resolve, a.base.as_deref())?;
     let select = match a.field {
         None => Select::Line,
         Some(field) => Select::Field {
@@ -207,6 +201,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let options = NormalizeOptions {
         select,
         base,
+        resolution,
         invalid_utf8: a.invalid_utf8,
         on_invalid: a.on_invalid,
         rejects: a.rejects.is_some(),

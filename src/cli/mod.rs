@@ -9,6 +9,7 @@ mod files;
 mod inspect;
 mod json;
 mod progress;
+mod resolve;
 mod rules;
 mod run;
 mod signals;

@@ -30,6 +30,7 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 */
 
 mod fields;
+mod resolve;
 mod stats;
 mod utf8;
 
@@ -40,9 +41,10 @@ use std::str::FromStr;
 
 use crate::canon::{key_hash, Canonicalizer, Profile, RuleSet, Scratch};
 use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
-use crate::{ParseError, Url};
+use crate::{Mode, ParseError, QueryEncoding, Url};
 
 pub use fields::Delimiter;
+pub use resolve::Resolution;
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 
@@ -184,6 +186,8 @@ pub struct Options {
     pub select: Select,
     /// A base URL for relative references.
     pub base: Option<Url>,
+    /// How relative references are resolved (`--resolve`, `--relative`).
+    pub resolution: Resolution,
     /// What to do with bytes that are not UTF-8.
     pub invalid_utf8: InvalidUtf8,
     /// What to write for invalid lines.
@@ -308,6 +312,8 @@ struct ParseBuffers {
     base: Option<Url>,
     scratch: Vec<u8>,
     base_scratch: Vec<u8>,
+    /// The line's query encoding (`--query-encoding`, `--charset-field`).
+    encoding: QueryEncoding,
 }
 
 impl Normalizer {
@@ -359,8 +365,10 @@ impl Normalizer {
             base,
             scratch,
             base_scratch,
+            encoding,
         } = buffers;
         let o = &self.options;
+        let (mode, encoding) = (o.resolution.mode, *encoding);
         let Select::Field {
             base_field: Some(m),
             delimiter,
@@ -368,7 +376,8 @@ impl Normalizer {
         } = o.select
         else {
             let url_text = self.field_text(line, text, range, scratch)?;
-            return parse_into(url, url_text, o.base.as_ref()).map_err(Invalid::Url);
+            return parse_into(url, url_text, o.base.as_ref(), mode, encoding)
+                .map_err(Invalid::Url);
         };
         // A base matters only to a relative reference: an absolute URL is
         // valid whatever the base field holds. `-` (a crawl.log seed's
@@ -380,16 +389,16 @@ impl Normalizer {
             }
             Some(r) => {
                 let base_text = self.field_text(line, text, r, base_scratch)?;
-                parse_into(base, base_text, o.base.as_ref()).map_err(Invalid::Base)
+                parse_into(base, base_text, o.base.as_ref(), mode, encoding).map_err(Invalid::Base)
             }
         };
         let url_text = self.field_text(line, text, range, scratch)?;
         match line_base {
-            Ok(b) => parse_into(url, url_text, Some(b)).map_err(Invalid::Url),
+            Ok(b) => parse_into(url, url_text, Some(b), mode, encoding).map_err(Invalid::Url),
             // Without the line's base only an absolute URL is valid; a
             // relative one is invalid for the base's reason. (--base is the
             // base of the base field, not a stand-in for it.)
-            Err(why) => parse_into(url, url_text, None).map_err(|e| match e {
+            Err(why) => parse_into(url, url_text, None, mode, encoding).map_err(|e| match e {
                 ParseError::RelativeUrlWithoutBase => why,
                 e => Invalid::Url(e),
             }),
@@ -564,24 +573,24 @@ impl Normalizer {
     }
 }
 
-/// Parses `input` into the recycled URL in `slot`.
+/// Parses `input` into the recycled URL in `slot`, resolving it against
+/// `base` in `mode`, its query in `encoding`.
 fn parse_into<'s>(
     slot: &'s mut Option<Url>,
     input: &str,
     base: Option<&Url>,
+    mode: Mode,
+    encoding: QueryEncoding,
 ) -> Result<&'s Url, ParseError> {
+    if let Some(base) = base.filter(|_| mode != Mode::Whatwg) {
+        return resolve::resolve_into(slot, input, base, mode, encoding);
+    }
     match slot {
         Some(url) => {
-            url.parse_into(input, base)?;
+            url.parse_into_with_encoding(input, base, encoding)?;
             Ok(url)
         }
-        None => {
-            let url = match base {
-                Some(b) => Url::parse_with_base(input, b)?,
-                None => Url::parse(input)?,
-            };
-            Ok(slot.insert(url))
-        }
+        None => Ok(slot.insert(Url::parse_with_encoding(input, base, encoding)?)),
     }
 }
 
@@ -651,7 +660,10 @@ impl Transform for Normalizer {
             parse: buffers,
             canon: canon_scratch,
         } = state;
-        let written = if self.has_base() {
+        buffers.encoding = self.line_encoding(line);
+        let written = if self.options.resolution.relative {
+            self.relative_emit(buffers, line, text, range.clone(), out)
+        } else if self.has_base() || !buffers.encoding.is_utf8() {
             self.parse(buffers, line, text, range.clone())
                 .and_then(|url| {
                     self.emit(line, range, out, |data| {

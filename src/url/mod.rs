@@ -19,11 +19,12 @@
 //! | byte classes, tab/newline pre-scan | `tables.rs` |
 //! | special schemes, default ports | `scheme.rs` |
 //!
-//! Not implemented: the `encoding` argument of the basic URL parser (query
-//! encoding override for legacy non-UTF-8 documents). normurl always encodes
-//! queries as UTF-8, which is what the spec does whenever no encoding is
-//! given.
+//! The `encoding` argument of the basic URL parser (the query encoding of
+//! documents in legacy encodings) is [`Url::parse_with_encoding`]
+//! (`encoding.rs`); every other entry point encodes queries as UTF-8, as
+//! the spec does when no encoding is given.
 
+mod encoding;
 mod error;
 mod fast;
 mod host;
@@ -31,6 +32,7 @@ mod ip;
 mod parser;
 mod path;
 pub(crate) mod percent;
+mod reference;
 mod scan;
 mod scheme;
 pub(crate) mod tables;
@@ -57,9 +59,11 @@ pub(crate) mod staged {
     }
 }
 
+pub use encoding::QueryEncoding;
 pub use error::ParseError;
 pub use host::HostKind;
 pub use percent::{percent_decode, AsciiSet};
+pub use reference::{Mode, Order, Reference, ReferenceError};
 pub use scheme::SchemeType;
 
 use std::cmp::Ordering;
@@ -194,6 +198,52 @@ impl Url {
     /// ```
     pub fn parse_into(&mut self, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
         let result = parser::parse(self, input, base);
+        self.settle(result, input)
+    }
+
+    /// Parses `input` (against `base`, if given) as a document in the
+    /// encoding `encoding` does: the
+    /// [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
+    /// with its *encoding* argument. The query of a special URL other than
+    /// `ws:`/`wss:` is encoded in that encoding before it is
+    /// percent-encoded, characters it cannot represent as `%26%23NNNN%3B`;
+    /// everything else is as [`Url::parse_with_base`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::{QueryEncoding, Url};
+    ///
+    /// let euc_jp = QueryEncoding::for_label("euc-jp").unwrap();
+    /// let base = Url::parse("http://example.jp/dir/page.html")?;
+    /// let url = Url::parse_with_encoding("find?q=一丁", Some(&base), euc_jp)?;
+    /// assert_eq!(url.href(), "http://example.jp/dir/find?q=%B0%EC%C3%FA");
+    /// let gbk = QueryEncoding::for_label("gbk").unwrap();
+    /// assert_eq!(Url::parse_with_encoding("http://h/?€က", None, gbk)?.query(), Some("%80%26%234096%3B"));
+    /// # Ok::<(), normurl::ParseError>(())
+    /// ```
+    pub fn parse_with_encoding(
+        input: &str,
+        base: Option<&Url>,
+        encoding: QueryEncoding,
+    ) -> Result<Url, ParseError> {
+        let mut url = Url::empty();
+        url.parse_into_with_encoding(input, base, encoding)?;
+        Ok(url)
+    }
+
+    /// [`Url::parse_with_encoding`] into `self`, reusing its buffer (see
+    /// [`Url::parse_into`]). With UTF-8 this is [`Url::parse_into`].
+    pub fn parse_into_with_encoding(
+        &mut self,
+        input: &str,
+        base: Option<&Url>,
+        encoding: QueryEncoding,
+    ) -> Result<(), ParseError> {
+        if encoding.is_utf8() {
+            return self.parse_into(input, base);
+        }
+        let result = parser::parse_with_encoding(self, input, base, encoding.encoding());
         self.settle(result, input)
     }
 

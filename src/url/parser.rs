@@ -12,6 +12,7 @@
 //! algorithm are not implemented: normurl parses whole URLs and only needs
 //! the result.
 
+use super::encoding::encode_after_encoding;
 use super::host::{parse_host, HostKind};
 use super::ip::push_decimal;
 use super::path::{
@@ -77,6 +78,29 @@ pub(crate) fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>)
     }
 }
 
+/// [`parse`] with the query encoding override `encoding` (not UTF-8): the
+/// state machine only, so that the UTF-8 path and its fast path stay as
+/// they are.
+pub(crate) fn parse_with_encoding(
+    url: &mut Url,
+    input: &str,
+    base: Option<&Url>,
+    encoding: &'static encoding_rs::Encoding,
+) -> Result<(), ParseError> {
+    let out = std::mem::take(&mut url.serialization).into_bytes();
+    let trimmed = trim_c0_control_or_space(input.as_bytes());
+    let cleaned;
+    let input = if has_tab_or_newline(trimmed) {
+        cleaned = remove_tab_or_newline(trimmed);
+        &cleaned[..]
+    } else {
+        trimmed
+    };
+    let mut parser = Parser::new(input, base, out);
+    parser.encoding = Some(encoding);
+    parser.run(url)
+}
+
 /// Parses without the fast path (for tests proving both agree).
 pub(crate) fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
     let out = std::mem::take(&mut url.serialization).into_bytes();
@@ -94,6 +118,8 @@ pub(crate) fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Resu
 struct Parser<'a> {
     input: &'a [u8],
     base: Option<&'a Url>,
+    /// The query encoding override; `None` for UTF-8.
+    encoding: Option<&'static encoding_rs::Encoding>,
     out: Vec<u8>,
     scheme_type: SchemeType,
     scheme_end: usize,
@@ -113,6 +139,7 @@ impl<'a> Parser<'a> {
         Parser {
             input,
             base,
+            encoding: None,
             out,
             scheme_type: SchemeType::NotSpecial,
             scheme_end: 0,
@@ -768,7 +795,7 @@ impl<'a> Parser<'a> {
         self.after_path(end)
     }
 
-    /// [Query state](https://url.spec.whatwg.org/#query-state), UTF-8 only.
+    /// [Query state](https://url.spec.whatwg.org/#query-state).
     fn query_state(&mut self, pos: usize) -> Result<(), ParseError> {
         self.query_start = Some(self.out.len());
         self.out.push(b'?');
@@ -779,7 +806,16 @@ impl<'a> Parser<'a> {
         } else {
             &AsciiSet::QUERY
         };
-        set.encode(&input[pos..end], &mut self.out);
+        // Step 1: an encoding override applies to special URLs but ws: and wss:.
+        let encoding = self.encoding.filter(|_| {
+            self.is_special() && !matches!(self.scheme_type, SchemeType::Ws | SchemeType::Wss)
+        });
+        // The query is whole characters: it lies between ASCII delimiters.
+        let query = encoding.and_then(|e| Some((e, std::str::from_utf8(&input[pos..end]).ok()?)));
+        match query {
+            Some((encoding, query)) => encode_after_encoding(encoding, query, set, &mut self.out),
+            None => set.encode(&input[pos..end], &mut self.out),
+        }
         if end < input.len() {
             self.fragment_state(end + 1)
         } else {

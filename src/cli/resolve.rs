@@ -1,0 +1,96 @@
+//! `--resolve`, `--relative`, `--query-encoding`, `--charset-field`: how
+//! references are read and resolved (src/url/reference, src/url/encoding),
+//! as options of their own, turned into the normalizer's [`Resolution`] and
+//! base here.
+
+use clap::{Args as ClapArgs, ValueEnum};
+use normurl::normalize::Resolution;
+use std::num::NonZeroUsize;
+
+use normurl::{Mode, QueryEncoding, Reference, Url};
+
+use super::Failure;
+
+#[derive(Debug, ClapArgs)]
+pub struct ResolveArgs {
+    /// How --base and --base-field resolve relative references: whatwg (as
+    /// browsers do), legacy (RFC 3986 non-strict, as Python's urljoin: a
+    /// scheme equal to the base's is ignored, for any scheme), generic
+    /// (RFC 3986 strict, as Java's URI and Go's net/url: `http:g` stays
+    /// `http:g`, which is then read as http://g/).
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = ResolveMode::Whatwg)]
+    pub resolve: ResolveMode,
+
+    /// Write normalized references, not absolute URLs: lines may be
+    /// relative (`../a/./b` gives `../a/b`), and are rebased onto --base
+    /// (which may then be relative too, such as /docs/) and --base-field
+    /// but not made absolute. Profiles and --query-encoding do not apply.
+    #[arg(long)]
+    pub relative: bool,
+
+    /// The encoding of the pages the URLs come from (an Encoding Standard
+    /// label: shift_jis, euc-jp, gbk, windows-1252...): as browsers do, the
+    /// query of http(s), ftp and file URLs is encoded in it before
+    /// percent-encoding, characters it lacks as %26%23NNNN%3B. Default UTF-8.
+    #[arg(long, value_name = "LABEL", value_parser = parse_encoding)]
+    pub query_encoding: Option<QueryEncoding>,
+
+    /// The field holding each line's page encoding (a crawler's record of
+    /// the charset), which overrides --query-encoding for that line; an
+    /// empty field, -, or an unknown label leaves --query-encoding.
+    #[arg(long, value_name = "N", requires = "field")]
+    pub charset_field: Option<NonZeroUsize>,
+}
+
+fn parse_encoding(label: &str) -> Result<QueryEncoding, String> {
+    label.parse()
+}
+
+/// `--resolve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResolveMode {
+    /// The WHATWG URL Standard's resolution.
+    Whatwg,
+    /// RFC 3986 non-strict resolution.
+    Legacy,
+    /// RFC 3986 strict resolution.
+    Generic,
+}
+
+/// The base URL (for absolute output) and the resolution options, from
+/// `--base` and these options. A relative `--base` needs `--relative`.
+pub fn options(a: &ResolveArgs, base: Option<&str>) -> Result<(Option<Url>, Resolution), Failure> {
+    let mode = match a.resolve {
+        ResolveMode::Whatwg => Mode::Whatwg,
+        ResolveMode::Legacy => Mode::Legacy,
+        ResolveMode::Generic => Mode::Generic,
+    };
+    let mut resolution = Resolution {
+        mode,
+        relative: a.relative,
+        base: None,
+        query_encoding: a.query_encoding.unwrap_or_default(),
+        charset_field: a.charset_field,
+    };
+    let Some(s) = base else {
+        return Ok((None, resolution));
+    };
+    if a.relative {
+        let r = Reference::parse(s).map_err(|e| {
+            Failure::Usage(format!("--base {s:?} is not a valid URL reference: {e}"))
+        })?;
+        resolution.base = Some(r);
+        return Ok((None, resolution));
+    }
+    match Url::parse(s) {
+        Ok(url) => Ok((Some(url), resolution)),
+        Err(e) if Reference::parse(s).is_ok() => Err(Failure::Usage(format!(
+            "--base {s:?} is not a valid URL: {} (it is a relative reference: add --relative to write references rebased onto it)",
+            e.message()
+        ))),
+        Err(e) => Err(Failure::Usage(format!(
+            "--base {s:?} is not a valid URL: {}",
+            e.message()
+        ))),
+    }
+}
