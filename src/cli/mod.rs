@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod config;
 mod files;
+mod get;
 mod inspect;
 mod json;
 mod progress;

@@ -1,0 +1,109 @@
+//! The options that choose what is written for each URL (`-g/--get`,
+//! `--json`, `--add-field`), the Public Suffix List of the components
+//! (`--psl`), and the scheme of inputs without one (`--default-scheme`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args as ClapArgs;
+use normurl::canon::{OutputForm, SurtOptions};
+use normurl::component::PublicSuffixList;
+use normurl::normalize::{AddField, DefaultScheme, Get, Options};
+
+use super::args::NormalizeArgs;
+use super::Failure;
+
+#[derive(Debug, ClapArgs)]
+pub struct GetArgs {
+    /// What to write for each URL: url (the canonical URL), surt (the SURT
+    /// key of CDX files, `com,example)/path`), ssurt (urlcanon's SSURT), a
+    /// component (host, registered_domain, url_host_tld, ...: `normurl
+    /// rules` lists them), or a template of components such as
+    /// '{registered_domain}\t{url}' (\t is a tab). Components are those of
+    /// the URL after the profile's rules.
+    #[arg(short = 'g', long, value_name = "WHAT", default_value = "url")]
+    pub get: String,
+
+    /// Write one JSON object per line with every component (an invalid
+    /// line gives {"invalid":REASON,"input":LINE}, a blank line {}).
+    #[arg(long, conflicts_with_all = ["get", "explain", "add_field"])]
+    pub json: bool,
+
+    /// With --field: keep the line as it is and write the --get value as a
+    /// new column, first or last (joined by the delimiter, a space without
+    /// -d), instead of replacing the URL field.
+    #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
+    pub add_field: Option<String>,
+
+    /// Read the Public Suffix List of the components from FILE (the format
+    /// of publicsuffix.org's public_suffix_list.dat) instead of the bundled
+    /// copy (`normurl rules` says its date).
+    #[arg(long, value_name = "FILE")]
+    pub psl: Option<PathBuf>,
+
+    /// Parse lines without a scheme (example.com/a, //example.com/a,
+    /// example.com:8080/x) as if they began with SCHEME:// (http or
+    /// https). mailto:x, urn:x and the like have a scheme.
+    #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
+    pub default_scheme: Option<String>,
+}
+
+/// The canonicalizer's output form of `--get`: the SURT forms are the
+/// canonicalizer's; every other value writes components of its URL form.
+pub fn output_form(a: &GetArgs) -> OutputForm {
+    match a.get.as_str() {
+        "surt" => OutputForm::Surt(SurtOptions::CDX),
+        "ssurt" => OutputForm::Ssurt,
+        _ => OutputForm::Url,
+    }
+}
+
+/// The normalizer's options of these arguments (`n.get`), the others
+/// left at their defaults.
+pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
+    let mut options = Options::default();
+    let a = &n.get;
+    let usage = |e: String| Failure::Usage(e);
+    options.get = if a.json {
+        Some(Get::Json)
+    } else {
+        match a.get.as_str() {
+            "url" | "surt" | "ssurt" => None,
+            t => Some(Get::Template(
+                t.parse().map_err(|e| usage(format!("--get: {e}")))?,
+            )),
+        }
+    };
+    if options.get.is_some() && n.idn != "ascii" {
+        return Err(usage(
+            "--idn unicode works only with --get url, surt or ssurt".into(),
+        ));
+    }
+    if let Some(place) = &a.add_field {
+        options.add_field = Some(
+            place
+                .parse::<AddField>()
+                .map_err(|e| usage(format!("--add-field: {e}")))?,
+        );
+    }
+    if let Some(scheme) = &a.default_scheme {
+        options.default_scheme = Some(
+            scheme
+                .parse::<DefaultScheme>()
+                .map_err(|e| usage(format!("--default-scheme: {e}")))?,
+        );
+    }
+    if let Some(path) = &a.psl {
+        options.psl = Some(Arc::new(read_psl(path)?));
+    }
+    Ok(options)
+}
+
+fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
+        path: name.clone(),
+        source,
+    })?;
+    PublicSuffixList::parse(&text).map_err(|e| Failure::Usage(format!("--psl {name}: {e}")))
+}
