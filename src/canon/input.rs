@@ -34,9 +34,7 @@ use crate::{ParseError, Url};
 /// assert_eq!(scheme_less("/a/b"), None);
 /// ```
 pub fn scheme_less(input: &str) -> Option<&'static str> {
-    let s = input
-        .trim_start_matches(|c: char| c <= ' ')
-        .as_bytes();
+    let s = input.trim_start_matches(|c: char| c <= ' ').as_bytes();
     if s.starts_with(b"//") {
         return Some(":");
     }

@@ -40,7 +40,7 @@ line, 2 for usage errors and I/O errors.";
 #[derive(Debug, Parser)]
 #[command(
     name = "normurl",
-    version,
+    version = super::get::VERSION,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = AFTER_HELP,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args as ClapArgs;
 use normurl::canon::{OutputForm, SurtOptions};
-use normurl::component::PublicSuffixList;
+use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
 use normurl::normalize::{AddField, DefaultScheme, Get, Options};
 
 use super::args::NormalizeArgs;
@@ -26,7 +26,7 @@ pub struct GetArgs {
 
     /// Write one JSON object per line with every component (an invalid
     /// line gives {"invalid":REASON,"input":LINE}, a blank line {}).
-    #[arg(long, conflicts_with_all = ["get", "explain", "add_field"])]
+    #[arg(long, conflicts_with_all = ["get", "explain", "add_field", "original"])]
     pub json: bool,
 
     /// With --field: keep the line as it is and write the --get value as a
@@ -46,6 +46,30 @@ pub struct GetArgs {
     /// https). mailto:x, urn:x and the like have a scheme.
     #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
     pub default_scheme: Option<String>,
+}
+
+/// `--version`: the crate's version and the bundled list's date (a test
+/// checks that it is [`BUNDLED_DATE`]).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (Public Suffix List of 2026-08-19)"
+);
+
+/// The part of `normurl rules` about `--get`: the components, and the
+/// date of the bundled Public Suffix List.
+pub fn components_help() -> String {
+    let mut text =
+        String::from("\nComponents (--get NAME, or {NAME} in a template; url is href):\n");
+    let names: Vec<&str> = Component::ALL.iter().map(|c| c.name()).collect();
+    for row in names.chunks(3) {
+        let cells: Vec<String> = row.iter().map(|n| format!("{n:<28}")).collect();
+        text.push_str(&format!("  {}\n", cells.join("").trim_end()));
+    }
+    text.push_str(&format!(
+        "\nPublic Suffix List: the bundled copy of {BUNDLED_DATE} ({} rules); --psl FILE reads another.\n",
+        PublicSuffixList::bundled().len()
+    ));
+    text
 }
 
 /// The canonicalizer's output form of `--get`: the SURT forms are the
@@ -106,4 +130,14 @@ fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
         source,
     })?;
     PublicSuffixList::parse(&text).map_err(|e| Failure::Usage(format!("--psl {name}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_names_the_bundled_list() {
+        assert!(VERSION.contains(BUNDLED_DATE), "{VERSION}");
+    }
 }

@@ -114,6 +114,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             for r in normurl::canon::Rule::ALL {
                 text.push_str(&format!("  {:<20} {}\n", r.name(), r.description()));
             }
+            text.push_str(&get::components_help());
             match io::Write::write_all(&mut io::stdout().lock(), text.as_bytes()) {
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Io {
                     path: STDOUT.into(),

@@ -142,7 +142,10 @@ impl Normalizer {
             // The profile's output is a valid URL's serialization, ASCII:
             // neither fails, but an error is better than a panic.
             let text = std::str::from_utf8(bytes).map_err(|_| Invalid::Utf8)?;
-            (parse_into(canonical, text, None).map_err(Invalid::Url)?, fired)
+            (
+                parse_into(canonical, text, None).map_err(Invalid::Url)?,
+                fired,
+            )
         };
         let fields = Fields::new(url, self.psl());
         match get {
