@@ -259,3 +259,52 @@ fn rules_and_version_name_the_list() {
     let version = ok(&["--version"], "");
     assert!(version.contains("Public Suffix List of 20"), "{version}");
 }
+
+#[test]
+fn inspect_shows_rules_and_get() {
+    let out = ok(
+        &[
+            "inspect",
+            "--profile",
+            "aggressive",
+            "--rules",
+            "-sort-query",
+            "-g",
+            "registered_domain",
+            "HTTP://www.Example.co.uk/a/?z=1&a=2#x",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["href"], "http://www.example.co.uk/a/?z=1&a=2#x");
+    assert_eq!(v["rules"]["strip-www"], "http://example.co.uk/a/?z=1&a=2#x");
+    assert!(v["rules"].get("sort-query").is_none(), "{out}");
+    assert_eq!(v["canonical"], "http://example.co.uk/a?z=1&a=2");
+    assert_eq!(v["get"], "example.co.uk");
+    run(&["inspect", "--profile", "nope", "http://a/"], b"").failed(&["--profile"]);
+}
+
+/// --default-scheme with components (the path that parses before it
+/// writes) and with --field.
+#[test]
+fn default_scheme_with_components() {
+    assert_eq!(
+        ok(
+            &[
+                "--default-scheme",
+                "http",
+                "--get",
+                "{scheme} {registered_domain}"
+            ],
+            "www.example.co.uk/a\n"
+        ),
+        "http example.co.uk\n"
+    );
+    assert_eq!(
+        ok(
+            &["--default-scheme", "https", "--field", "2", "-d", ","],
+            "a,example.com:8443/x,b\n"
+        ),
+        "a,https://example.com:8443/x,b\n"
+    );
+}

@@ -72,6 +72,8 @@ pub struct InspectArgs {
     /// Resolve the URL against this base URL.
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
+    #[command(flatten)]
+    pub canon: super::get::InspectCanonArgs,
 }
 
 #[derive(Debug, ClapArgs)]

@@ -22,7 +22,11 @@ use super::{files, Failure};
 pub enum Config {
     Normalize(Box<Normalize>),
     Rules,
-    Inspect { url: String, base: Option<String> },
+    Inspect {
+        url: String,
+        base: Option<String>,
+        canon: super::inspect::Canon,
+    },
     Bench(Bench),
 }
 
@@ -74,7 +78,11 @@ pub struct Bench {
 impl Config {
     pub fn from_args(args: Args) -> Result<Config, Failure> {
         match args.command {
-            Some(Command::Inspect(InspectArgs { url, base })) => Ok(Config::Inspect { url, base }),
+            Some(Command::Inspect(InspectArgs { url, base, canon })) => Ok(Config::Inspect {
+                url,
+                base,
+                canon: super::get::inspect_canon(&canon)?,
+            }),
             Some(Command::Bench(BenchArgs {
                 files,
                 runs,

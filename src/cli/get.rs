@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args as ClapArgs;
-use normurl::canon::{OutputForm, SurtOptions};
+use normurl::canon::{OutputForm, Profile, SurtOptions};
 use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
 use normurl::normalize::{AddField, DefaultScheme, Get, Options};
 
 use super::args::NormalizeArgs;
+use super::inspect::Canon;
 use super::Failure;
 
 #[derive(Debug, ClapArgs)]
@@ -46,6 +47,45 @@ pub struct GetArgs {
     /// https). mailto:x, urn:x and the like have a scheme.
     #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
     pub default_scheme: Option<String>,
+}
+
+/// `normurl inspect`'s canonicalization options.
+#[derive(Debug, ClapArgs)]
+pub struct InspectCanonArgs {
+    /// Show the URL after each rule of this profile that changes it (see
+    /// `normurl rules`), and the canonical URL.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Add or remove rules on top of the profile (whatwg without one).
+    #[arg(long, value_name = "EDITS", allow_hyphen_values = true)]
+    pub rules: Option<String>,
+    /// Show this component or template of the canonical URL as `get`.
+    #[arg(short = 'g', long, value_name = "WHAT")]
+    pub get: Option<String>,
+}
+
+/// What `inspect` shows of its canonicalization options.
+pub fn inspect_canon(a: &InspectCanonArgs) -> Result<Canon, Failure> {
+    let usage = Failure::Usage;
+    let rules = match (&a.profile, &a.rules) {
+        (None, None) => None,
+        (profile, edits) => {
+            let profile: Profile = match profile {
+                Some(p) => p.parse().map_err(|e| usage(format!("--profile: {e}")))?,
+                None => Profile::Whatwg,
+            };
+            let rules = profile.rules();
+            Some(match edits {
+                Some(e) => rules.edit(e).map_err(|e| usage(format!("--rules: {e}")))?,
+                None => rules,
+            })
+        }
+    };
+    let get = match &a.get {
+        Some(t) => Some(t.parse().map_err(|e| usage(format!("--get: {e}")))?),
+        None => None,
+    };
+    Ok(Canon { rules, get })
 }
 
 /// `--version`: the crate's version and the bundled list's date (a test
