@@ -274,23 +274,26 @@ impl Component {
 pub struct Fields<'a> {
     url: &'a Url,
     psl: &'a PublicSuffixList,
-    /// The host without trailing dots, for a domain; else empty.
-    domain: &'a str,
     split: OnceCell<Split>,
 }
 
 impl<'a> Fields<'a> {
     /// The components of `url`, with the suffixes of `psl`.
     pub fn new(url: &'a Url, psl: &'a PublicSuffixList) -> Fields<'a> {
-        let domain = match url.host_kind() {
-            HostKind::Domain => url.hostname().trim_end_matches('.'),
-            _ => "",
-        };
         Fields {
             url,
             psl,
-            domain,
             split: OnceCell::new(),
+        }
+    }
+
+    /// The host without trailing dots, for a domain; else empty. Not
+    /// stored: the getters, which most templates are, never need it.
+    #[inline]
+    fn domain(&self) -> &'a str {
+        match self.url.host_kind() {
+            HostKind::Domain => self.url.hostname().trim_end_matches('.'),
+            _ => "",
         }
     }
 
@@ -300,7 +303,7 @@ impl<'a> Fields<'a> {
     }
 
     fn split(&self) -> &Split {
-        self.split.get_or_init(|| self.psl.split(self.domain))
+        self.split.get_or_init(|| self.psl.split(self.domain()))
     }
 
     /// Appends component `c` to `out`. `scratch` is for the SURT forms,
@@ -326,8 +329,7 @@ impl<'a> Fields<'a> {
             Surt | UrlSurtkey | Ssurt => return write_surt(c, url, scratch, out),
             ReversedHost => return self.write_reversed(b',', out),
             UrlHostNameReversed => return self.write_reversed(b'.', out),
-            UrlHostName if url.host_kind() == HostKind::Domain => self.domain,
-            UrlHostName => url.hostname(),
+            UrlHostName => self.domain_or_host(),
             UrlHostTld => self.label(0),
             UrlHost2ndLastPart => self.label(1),
             UrlHost3rdLastPart => self.label(2),
@@ -341,7 +343,7 @@ impl<'a> Fields<'a> {
     /// The components that come from the Public Suffix List.
     fn psl_component(&self, c: Component) -> &'a str {
         use Component::*;
-        let d = self.domain;
+        let d = self.domain();
         if d.is_empty() {
             return "";
         }
@@ -361,14 +363,23 @@ impl<'a> Fields<'a> {
 
     /// Label `i` of the domain from the right (0 is the top-level domain).
     fn label(&self, i: usize) -> &'a str {
-        if self.domain.is_empty() {
+        let d = self.domain();
+        if d.is_empty() {
             return "";
         }
-        self.domain.rsplit('.').nth(i).unwrap_or("")
+        d.rsplit('.').nth(i).unwrap_or("")
+    }
+
+    /// Common Crawl's host name: without trailing dots for a domain.
+    fn domain_or_host(&self) -> &'a str {
+        match self.url.host_kind() {
+            HostKind::Domain => self.domain(),
+            _ => self.url.hostname(),
+        }
     }
 
     fn write_reversed(&self, separator: u8, out: &mut Vec<u8>) {
-        for (i, label) in self.domain.rsplit('.').enumerate() {
+        for (i, label) in self.domain().rsplit('.').enumerate() {
             if i > 0 {
                 out.push(separator);
             }

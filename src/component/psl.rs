@@ -103,9 +103,23 @@ const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 #[inline]
 fn hash_rev(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes.iter().rev() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        h = step(h, b);
     }
     h
+}
+
+#[inline(always)]
+fn step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// Where the label that ends at `end` (exclusive) starts.
+#[inline]
+fn label_start(bytes: &[u8], end: usize) -> usize {
+    bytes[..end]
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(0, |d| d + 1)
 }
 
 impl PublicSuffixList {
@@ -243,21 +257,26 @@ impl PublicSuffixList {
         let mut icann = Walk::default();
         let mut hash = FNV_BASIS;
         let mut end = bytes.len();
+        let mut last_label = None;
         loop {
-            let start = memchr::memrchr(b'.', &bytes[..end]).map_or(0, |d| d + 1);
-            if end < bytes.len() {
-                hash = hash_rev(hash, b".");
+            // One pass over the label, from its end: its hash and start.
+            // (memrchr's set-up costs more than these short labels.)
+            let mut start = end;
+            while start > 0 && bytes[start - 1] != b'.' {
+                start -= 1;
+                hash = step(hash, bytes[start]);
             }
-            hash = hash_rev(hash, &bytes[start..end]);
+            last_label.get_or_insert(start);
             let flags = self.flags(hash, &bytes[start..]);
             all.step(flags, bytes, start, end);
             icann.step(flags & ICANN_ONLY, bytes, start, end);
             if flags & EXTENDED == 0 || start == 0 || (all.done && icann.done) {
                 break;
             }
+            hash = step(hash, b'.');
             end = start - 1;
         }
-        let last_label = memchr::memrchr(b'.', bytes).map_or(0, |d| d + 1);
+        let last_label = last_label.unwrap_or(0);
         Split {
             end: bytes.len(),
             suffix: all.found.unwrap_or(last_label),
@@ -295,7 +314,7 @@ impl Walk {
         }
         if flags & WILD != 0 && start > 0 {
             // `*.ck` makes `anything.ck` a suffix.
-            self.found = Some(memchr::memrchr(b'.', &bytes[..start - 1]).map_or(0, |d| d + 1));
+            self.found = Some(label_start(bytes, start - 1));
         }
     }
 }
@@ -372,7 +391,7 @@ fn one_label_more(domain: &str, suffix_start: usize, end: usize) -> Option<&str>
         return None;
     }
     let dot = suffix_start - 1;
-    let start = memchr::memrchr(b'.', &domain.as_bytes()[..dot]).map_or(0, |d| d + 1);
+    let start = label_start(domain.as_bytes(), dot);
     (start < dot).then(|| &domain[start..end])
 }
 
