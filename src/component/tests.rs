@@ -180,3 +180,27 @@ fn corpora_hosts_are_consistent() {
     }
     assert!(domains > 1000, "{domains}");
 }
+
+#[test]
+fn split_cache_answers_for_the_last_host_only() {
+    let psl = PublicSuffixList::bundled();
+    let cache = RefCell::new(SplitCache::default());
+    let mut out = Vec::new();
+    for (url, domain) in [
+        ("http://a.example.co.uk/", "example.co.uk"),
+        ("http://a.example.co.uk/x", "example.co.uk"),
+        ("http://b.github.io/", "b.github.io"),
+        ("http://a.example.co.uk/", "example.co.uk"),
+        ("http://1.2.3.4/", ""),
+        ("http://a.example.co.uk./", "example.co.uk"),
+    ] {
+        let url = Url::parse(url).unwrap();
+        out.clear();
+        Fields::with_cache(&url, psl, &cache).write(
+            Component::RegisteredDomain,
+            &mut Scratch::new(),
+            &mut out,
+        );
+        assert_eq!(String::from_utf8_lossy(&out), domain, "{url}");
+    }
+}

@@ -3,12 +3,14 @@
 //! place of the URL or as a new column (`--add-field`); and the default
 //! scheme of inputs without one (`--default-scheme`).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use super::{parse_into, Invalid, Normalizer};
 use crate::canon::{RuleSet, Scratch};
-use crate::component::{json, Fields, PublicSuffixList, Template};
+use crate::component::{json, Fields, PublicSuffixList, SplitCache, Template};
 use crate::Url;
 
 /// What to write for a valid line instead of its canonical URL
@@ -105,21 +107,35 @@ impl FromStr for DefaultScheme {
     }
 }
 
+/// Whether a component of `get` asks the Public Suffix List.
+pub(super) fn needs_psl(get: Option<&Get>) -> bool {
+    match get {
+        None => false,
+        Some(Get::Json) => true,
+        Some(Get::Template(t)) => t.components().any(|c| c.uses_psl()),
+    }
+}
+
 /// A worker's buffers for [`Get`]: the URL after the profile's rules,
 /// parsed back from their output.
 #[derive(Debug, Default)]
 pub(super) struct GetBuffers {
     canonical: Option<Url>,
     bytes: Vec<u8>,
+    suffixes: RefCell<SplitCache>,
 }
 
 impl Normalizer {
-    /// The Public Suffix List of the components.
+    /// The Public Suffix List of the components: an empty one when no
+    /// component asks it anything, so that `--get host` does not read the
+    /// bundled list (32 million instructions, once).
     fn psl(&self) -> &PublicSuffixList {
-        self.options
-            .psl
-            .as_deref()
-            .unwrap_or_else(|| PublicSuffixList::bundled())
+        static EMPTY: OnceLock<PublicSuffixList> = OnceLock::new();
+        match &self.options.psl {
+            Some(list) => list,
+            None if self.needs_psl => PublicSuffixList::bundled(),
+            None => EMPTY.get_or_init(|| PublicSuffixList::parse("").expect("empty list")),
+        }
     }
 
     /// Appends what `get` asks for of `url` after the profile's rules, and
@@ -136,7 +152,9 @@ impl Normalizer {
         let (url, fired) = if canon.rules().is_empty() {
             (url, RuleSet::EMPTY)
         } else {
-            let GetBuffers { canonical, bytes } = buffers;
+            let GetBuffers {
+                canonical, bytes, ..
+            } = buffers;
             bytes.clear();
             let fired = canon.apply(url, scratch, bytes);
             // The profile's output is a valid URL's serialization, ASCII:
@@ -147,7 +165,7 @@ impl Normalizer {
                 fired,
             )
         };
-        let fields = Fields::new(url, self.psl());
+        let fields = Fields::with_cache(url, self.psl(), &buffers.suffixes);
         match get {
             Get::Template(t) => t.render(&fields, scratch, out),
             Get::Json => json::write_object(&fields, scratch, out),

@@ -301,6 +301,8 @@ pub struct Normalizer {
     /// The `whatwg` profile's canonicalizer (no rules), for options
     /// without one: see [`Normalizer::canon`].
     whatwg: Canonicalizer,
+    /// Whether a component of [`Options::get`] asks the Public Suffix List.
+    needs_psl: bool,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -333,6 +335,7 @@ impl Normalizer {
     /// A normalizer with the given options.
     pub fn new(options: Options) -> Normalizer {
         Normalizer {
+            needs_psl: get::needs_psl(options.get.as_ref()),
             options,
             whatwg: Canonicalizer::new(Profile::Whatwg),
         }
