@@ -222,6 +222,13 @@ fn add_field() {
         ),
         "http://a.example/x a http://a.example/x 1\n"
     );
+    assert_eq!(
+        ok(
+            &["--field", "2", "-d", " ", "--add-field", "last", "--dedup"],
+            cdx
+        ),
+        "a http://a.example/x 1 http://a.example/x\n"
+    );
 }
 
 #[test]
