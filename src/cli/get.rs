@@ -32,7 +32,8 @@ pub struct GetArgs {
 
     /// With --field: keep the line as it is and write the --get value as a
     /// new column, first or last (joined by the delimiter, a space without
-    /// -d), instead of replacing the URL field.
+    /// -d), instead of replacing the URL field. Lines without a URL get
+    /// no new column (--on-invalid says what is written).
     #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
     pub add_field: Option<String>,
 

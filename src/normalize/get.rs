@@ -48,7 +48,9 @@ pub enum Get {
 }
 
 /// Where `--add-field` puts the value: a new first or last column, the
-/// line otherwise unchanged.
+/// line otherwise unchanged. A line without a URL is written as
+/// [`Options::on_invalid`](super::Options::on_invalid) says, without the
+/// new column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddField {
     /// Before the line.
