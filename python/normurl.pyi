@@ -129,7 +129,7 @@ def normalize(
 
     profile, rules, strip_params, base: the command's --profile, --rules,
     --strip-params, --base. get: url, surt or ssurt (the command's
-    --output), or a component of the canonical URL. Without a profile,
+    --get), or a component of the canonical URL. Without a profile,
     whatwg, or wayback for get="surt". default_scheme: parse inputs
     without a scheme as that scheme + "://" + input. threads: split
     batches of 16,384 URLs or more across that many threads (0: one per

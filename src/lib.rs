@@ -27,6 +27,7 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 #![deny(missing_docs)]
 
 pub mod canon;
+pub mod component;
 pub mod dedup;
 pub mod normalize;
 pub mod pipeline;

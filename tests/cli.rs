@@ -496,7 +496,11 @@ fn help_is_usable() {
     let ran = run(&["--help"], b"").ok();
     let help = ran.out();
     for option in [
-        "--output",
+        "--get",
+        "--json",
+        "--psl",
+        "--default-scheme",
+        "--add-field",
         "--null",
         "--invalid-utf8",
         "--field",

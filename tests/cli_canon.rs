@@ -1,5 +1,5 @@
 //! The command's canonicalization options (issue 4): --profile, --rules,
-//! --output url|surt|ssurt, --dedup (in memory, spilled, adjacent),
+//! --get url|surt|ssurt, --dedup (in memory, spilled, adjacent),
 //! --explain and the `rules` subcommand, running the built binary.
 
 mod common;
@@ -112,7 +112,7 @@ fn dedup_stats_count_dropped_lines() {
 fn surt_output() {
     assert_eq!(
         ok(
-            &["--output", "surt"],
+            &["--get", "surt"],
             "http://www.Example.com/path?b=1&a=2\nhttps://example.com:8443/x\n"
         ),
         "com,example)/path?a=2&b=1\ncom,example:8443)/x\n"
@@ -157,7 +157,7 @@ fn bad_names_are_usage_errors() {
     for args in [
         &["--profile", "nope"][..],
         &["--rules", "+nope"],
-        &["--output", "xml"],
+        &["--get", "xml"],
         &["--idn", "latin1"],
     ] {
         let ran = run(args, "http://a/\n");
@@ -188,18 +188,11 @@ fn column_mode_dedup_keeps_whole_lines_by_their_url_field() {
          2026 200 3 http://b.example/ - -\n\
          bad line\n"
     );
-    // With --output surt the key is the SURT (wayback keeps utm_*); with
+    // With --get surt the key is the SURT (wayback keeps utm_*); with
     // --only-field a line without the field gives its (empty) field.
     assert_eq!(
         ok(
-            &[
-                "--field",
-                "4",
-                "--output",
-                "surt",
-                "--dedup",
-                "--only-field"
-            ],
+            &["--field", "4", "--get", "surt", "--dedup", "--only-field"],
             LOG
         ),
         "example,a)/x?utm_source=1\nexample,a)/x\nexample,b)/\n\n"
@@ -241,8 +234,8 @@ fn original_writes_kept_lines_as_they_were_read() {
     // Without --original the same run writes the normalized URLs; with it,
     // every valid line is the input line (whatever the profile and form).
     for form in ["url", "surt", "ssurt"] {
-        let out = ok(&["--output", form, "--original"], INPUT);
-        assert_eq!(out, INPUT, "--output {form}");
+        let out = ok(&["--get", form, "--original"], INPUT);
+        assert_eq!(out, INPUT, "--get {form}");
     }
 }
 
@@ -261,7 +254,7 @@ fn original_dedups_a_sorted_cdx_by_the_surt_of_its_url() {
         &[
             "--field",
             "3",
-            "--output",
+            "--get",
             "surt",
             "--dedup",
             "--assume-sorted",

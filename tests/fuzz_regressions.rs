@@ -421,7 +421,8 @@ fn command_check_covers_every_option() {
     for flags in 0..=255u8 {
         for f in [usize::from(flags) % 6, (usize::from(flags) + 3) % 6] {
             let i = usize::from(flags) + f;
-            let policies = (i * 5 % 24) as u8; // --on-invalid, UTF-8, --base
+            // --on-invalid, UTF-8, --base; --get or --json.
+            let policies = (i * 5 % 24 + 24 * (i / 3 % 4)) as u8;
             let max_record = [255, 3, 40, 7][i / 16 % 4];
             let config = [
                 (i % 4) as u8,              // threads
@@ -445,6 +446,48 @@ fn command_check_covers_every_option() {
         out,
         b"HTTP://WWW.A.example/?b=2&a=1\nhttp://a.example/?a=1&b=2\n\n"
     );
+    // --json (option byte 3 is 24: keep, percent, no base): an object
+    // per line, which a JSON parser reads.
+    let out = command::check(&[&[2, 0, 255, 24, 0, 0][..], files[1]].concat());
+    let text = String::from_utf8(out).unwrap();
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), 5, "{text}");
+    assert_eq!(objects[0]["href"], "http://a.example/y");
+    assert_eq!(objects[1]["input"], "not a url");
+    // The template (byte 3 is 48).
+    let out = command::check(&[&[2, 0, 255, 48, 0, 0][..], files[4]].concat());
+    assert!(
+        out.starts_with(b"[a.example]\texample,a)/{}\n[b.example]"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+}
+
+/// The command check's JSON checker agrees with a JSON parser on what
+/// `--json` can write, and on near misses.
+#[test]
+fn command_json_checker() {
+    for (line, ok) in [
+        (&br#"{}"#[..], true),
+        (br#"{"a":"b","c":"\u00e9\"\\\t"}"#, true),
+        ("{\"a\":\"\u{fffd}\"}".as_bytes(), true),
+        (br#"{"a":"b",}"#, false),
+        (br#"{"a":"b"} "#, false),
+        (b"{\"a\":\"\x01\"}", false),
+        (b"{\"a\":\"\xff\"}", false),
+        (br#"{"a":"\x"}"#, false),
+        (br#"{"a":1}"#, false),
+        (br#""a""#, false),
+    ] {
+        let text = String::from_utf8_lossy(line);
+        assert_eq!(command::is_json_object(line), ok, "{text}");
+        if ok {
+            serde_json::from_slice::<serde_json::Value>(line).unwrap();
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

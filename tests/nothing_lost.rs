@@ -72,7 +72,7 @@ const OPTIONS: &[&[&str]] = &[
     &["--dedup", "--dedup-memory", "0"],
     &["--dedup", "--assume-sorted"],
     &["--profile", "aggressive", "--dedup", "--on-invalid=skip"],
-    &["--output", "surt", "--dedup", "--on-invalid=empty"],
+    &["--get", "surt", "--dedup", "--on-invalid=empty"],
     &["-j", "1", "--profile", "semantic", "--explain"],
     &["--max-line-bytes", "80"],
     &["--invalid-utf8", "reject", "--on-invalid=skip"],

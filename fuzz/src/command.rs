@@ -12,9 +12,9 @@
 //! | 0 | threads: `1 + b % 4` |
 //! | 1 | batch bytes: `1 + b` |
 //! | 2 | max record (line) bytes: `1 + b`, for every run |
-//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd |
+//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; `b / 24 % 4`: `--get` url (as before), `--json`, `--get` [`TEMPLATE`], `--get registered_domain` |
 //! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`) |
-//! | 5 | bits 0-1: canonicalizer none, `aggressive`, `semantic`, `wayback` with `--output surt`; bit 2: explain; bit 3: original; bit 4: rejects; bits 5-6: dedup off, exact, adjacent, exact; bit 7: the parallel run's dedup memory limit 0 (spill at the first key) or 128 bytes (spill after a few keys) |
+//! | 5 | bits 0-1: canonicalizer none, `aggressive`, `semantic`, `wayback` with `--get surt`; bit 2: explain; bit 3: original; bit 4: rejects; bits 5-6: dedup off, exact, adjacent, exact; bit 7: the parallel run's dedup memory limit 0 (spill at the first key) or 128 bytes (spill after a few keys) |
 //!
 //! Missing bytes count as 0. The rest is the file, written to a temporary
 //! file and run with the same options sequentially (the reference: one
@@ -37,6 +37,7 @@
 //!   lines as src/normalize/tests.rs's `original_writes_input_lines` says,
 //!   or their URL field with `FieldOutput::Field` (overlong lines are
 //!   copied whole, as the `Normalizer` documentation says);
+//! * with `--json`, every output line is a JSON object ([`is_json_object`]);
 //! * with dedup, a third run without it (sequential) reads and stops the
 //!   same, counts the same `Stats`, writes the dedup run's lines as a
 //!   superset in the same order, and exactly `deduplicated` more records.
@@ -46,7 +47,9 @@ use std::path::Path;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile, SurtOptions};
 use normurl::dedup::{DedupConfig, DedupMode, Deduper};
-use normurl::normalize::{Delimiter, FieldOutput, Normalizer, OnInvalid, Options, Select, Stats};
+use normurl::normalize::{
+    Delimiter, FieldOutput, Get, Normalizer, OnInvalid, Options, Select, Stats,
+};
 use normurl::pipeline::{Format, Input, Pipeline, Sinks, Summary};
 use normurl::Url;
 
@@ -56,6 +59,20 @@ use super::{pipeline, TempFile};
 /// fragment, so that relative references of every kind resolve.
 pub const BASE: &str = "http://h.example/a/b?q#f";
 
+/// The `--get` template of configurations that choose one: literal text,
+/// escapes, a PSL component and a SURT.
+pub const TEMPLATE: &str = r"[{registered_domain}]\t{surt}\{{port}\}";
+
+/// What the configuration writes for a valid line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GetMode {
+    /// The canonicalizer's output.
+    Url,
+    Json,
+    Template,
+    RegisteredDomain,
+}
+
 /// The canonicalizers the configuration chooses from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Canon {
@@ -63,7 +80,7 @@ pub enum Canon {
     None,
     Aggressive,
     Semantic,
-    /// `--profile wayback --output surt`: CDX keys.
+    /// `--profile wayback --get surt`: CDX keys.
     WaybackSurt,
 }
 
@@ -78,6 +95,7 @@ pub struct Config {
     pub base: bool,
     pub select: Select,
     pub canon: Canon,
+    pub get: GetMode,
     pub explain: bool,
     pub original: bool,
     pub rejects: bool,
@@ -105,6 +123,15 @@ impl Config {
             },
         };
         let flags = byte(5);
+        let get = [
+            GetMode::Url,
+            GetMode::Json,
+            GetMode::Template,
+            GetMode::RegisteredDomain,
+        ][byte(3) / 24 % 4];
+        // --json excludes --explain and --original, as the command's
+        // options do.
+        let json = get == GetMode::Json;
         let config = Config {
             run: pipeline::Config::from_bytes(data).0,
             base: byte(3) / 12 % 2 == 1,
@@ -115,8 +142,9 @@ impl Config {
                 Canon::Semantic,
                 Canon::WaybackSurt,
             ][flags % 4],
-            explain: flags & 4 != 0,
-            original: flags & 8 != 0,
+            get,
+            explain: flags & 4 != 0 && !json,
+            original: flags & 8 != 0 && !json,
             rejects: flags & 16 != 0,
             dedup: [
                 None,
@@ -132,8 +160,11 @@ impl Config {
     /// The normalizer's options, as src/cli/config.rs makes them; `dedup`
     /// says whether records get keys.
     fn options(&self, dedup: bool) -> Options {
+        let surt = self.canon == Canon::WaybackSurt && self.get != GetMode::Url;
         let canon = match self.canon {
             Canon::None => None,
+            // The command's canonicalizer writes URLs for components.
+            Canon::WaybackSurt if surt => Some(Canonicalizer::new(Profile::Wayback)),
             Canon::Aggressive => Some(Canonicalizer::new(Profile::Aggressive)),
             Canon::Semantic => Some(Canonicalizer::new(Profile::Semantic)),
             Canon::WaybackSurt => Some(
@@ -154,6 +185,17 @@ impl Config {
             explain: self.explain,
             original: self.original,
             sort_keys: dedup && self.dedup == Some(DedupMode::Adjacent),
+            get: match self.get {
+                GetMode::Url => None,
+                GetMode::Json => Some(Get::Json),
+                GetMode::Template => {
+                    Some(Get::Template(TEMPLATE.parse().expect("TEMPLATE parses")))
+                }
+                GetMode::RegisteredDomain => Some(Get::Template(
+                    "registered_domain".parse().expect("a component"),
+                )),
+            },
+            ..Options::default()
         }
     }
 }
@@ -342,6 +384,15 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     if keep_all && out_lines != lines.len() as u64 {
         return Err("keep: not one output line per input line".into());
     }
+    if config.get == GetMode::Json {
+        let mut lines = ran.out.split_inclusive(|&b| b == b'\n');
+        if let Some(line) = lines.find(|l| !is_json_object(l.strip_suffix(b"\n").unwrap_or(l))) {
+            return Err(format!(
+                "not a JSON object: {:?}",
+                String::from_utf8_lossy(line)
+            ));
+        }
+    }
     if keep_all && config.original && !config.explain {
         let mut expected = Vec::new();
         for line in &lines {
@@ -422,4 +473,55 @@ fn as_read<'l>(config: &Config, line: &'l [u8]) -> &'l [u8] {
 
 fn count_lines(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+/// Whether `line` is a JSON object whose values are strings, as `--json`
+/// writes them: `{}` or `{"name":"value",...}`, valid UTF-8, no control
+/// characters in strings, only JSON's escapes. A checker of its own (the
+/// fuzz crate has no JSON parser), strict where the writer must be.
+pub fn is_json_object(line: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return false;
+    };
+    let mut rest = text.as_bytes();
+    let Some(r) = rest.strip_prefix(b"{") else {
+        return false;
+    };
+    rest = r;
+    if rest == b"}" {
+        return true;
+    }
+    loop {
+        let Some(r) = json_string(rest)
+            .and_then(|r| r.strip_prefix(b":"))
+            .and_then(json_string)
+        else {
+            return false;
+        };
+        match r.split_first() {
+            Some((b',', r)) => rest = r,
+            Some((b'}', r)) => return r.is_empty(),
+            _ => return false,
+        }
+    }
+}
+
+/// The rest of `s` after the JSON string it starts with.
+fn json_string(s: &[u8]) -> Option<&[u8]> {
+    let mut i = 1;
+    if s.first() != Some(&b'"') {
+        return None;
+    }
+    loop {
+        match *s.get(i)? {
+            b'"' => return Some(&s[i + 1..]),
+            b'\\' => match *s.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' if s.get(i + 2..i + 6)?.iter().all(u8::is_ascii_hexdigit) => i += 6,
+                _ => return None,
+            },
+            0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The Python arguments (`profile`, `get`, `rules`, `strip_params`, `base`,
 //! `default_scheme`) turned once into library values, with the command's
 //! defaults and error messages: what `--profile`, `--rules`,
-//! `--strip-params`, `--output` and `--base` become in the command's
+//! `--strip-params`, `--get` and `--base` become in the command's
 //! `src/cli/config.rs`.
 
 use std::fmt;
@@ -9,7 +9,7 @@ use std::fmt;
 use normurl::canon::{Canonicalizer, OutputForm, Profile, SurtOptions};
 use normurl::Url;
 
-/// What to write for each URL: the command's `--output` forms (written by
+/// What to write for each URL: the command's `--get` forms (written by
 /// the canonicalizer) or one component of the canonical URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Get {

@@ -104,7 +104,7 @@ def test_components_exact():
         "origin": "https://www.example.com:8443",
         "reversed_host": "com,example,www",
         # Without a profile, the SURT is the CDX key (wayback), as the
-        # command's --output surt.
+        # command's --get surt.
         "surt": "com,example:8443)/b?q=1",
     }
     assert list(c) == list(normurl.COMPONENTS)

@@ -27,7 +27,7 @@ def command_output(binary, args, path):
 @pytest.mark.parametrize("form", FORMS)
 def test_every_profile_and_form_on_mixed_lines(normurl_bin, mixed_file, profile, form):
     lines = read_lines(mixed_file)
-    expected = command_output(normurl_bin, ["--profile", profile, "--output", form], mixed_file)
+    expected = command_output(normurl_bin, ["--profile", profile, "--get", form], mixed_file)
     got = pa.array(normurl.normalize(pa.array(lines), profile=profile, get=form))
     assert got.to_pylist() == expected
     # Invalid lines are there to be found, not only valid ones.
@@ -45,7 +45,7 @@ def test_corpora(normurl_bin, profile):
 @pytest.mark.parametrize("form", ["url", "surt"])
 def test_default_profile_follows_the_form(normurl_bin, mixed_file, form):
     # Without --profile the command uses wayback for SURT keys.
-    expected = command_output(normurl_bin, ["--output", form], mixed_file)
+    expected = command_output(normurl_bin, ["--get", form], mixed_file)
     got = normurl.normalize(read_lines(mixed_file), get=form)
     assert got == expected
 
@@ -122,7 +122,7 @@ def test_key_hash_dedups_as_the_command(normurl_bin, mixed_file, args):
     if "profile" in args:
         cli += ["--profile", args["profile"]]
     if "get" in args:
-        cli += ["--output", args["get"]]
+        cli += ["--get", args["get"]]
     lines = read_lines(mixed_file)
     keys = normurl.key_hash(pa.array(lines), **args)
     assert pa.array(keys).type == pa.binary(16)

@@ -129,7 +129,7 @@ def test_spark_map_in_arrow(spark, normurl_bin, mixed_file, shards):
         assert [row.url or "" for row in rows] == expected
         assert any(row.url is None for row in rows) and any(row.url for row in rows)
     parts = r["components_column"](spark.read.text(str(mixed_file), lineSep="\n")).collect()
-    expected = command(normurl_bin, ["--output", "surt", "--on-invalid=empty"], [mixed_file])
+    expected = command(normurl_bin, ["--get", "surt", "--on-invalid=empty"], [mixed_file])
     assert [p.parts.surt if p.parts else "" for p in parts] == expected
     expected = normurl.normalize(read_lines(mixed_file), get="hostname")
     assert [p.parts.hostname if p.parts else None for p in parts] == expected

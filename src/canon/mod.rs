@@ -78,7 +78,7 @@ mod tracking;
 pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
 pub use error::ConfigError;
 pub use hash::key_hash;
-pub use input::parse_with_default_scheme;
+pub use input::{parse_with_default_scheme, scheme_less, with_default_scheme};
 pub use profile::Profile;
 pub use rule::{Rule, RuleSet};
 pub use surt::{reverse_host, ssurt_host, SurtOptions};

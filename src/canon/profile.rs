@@ -48,7 +48,7 @@ pub enum Profile {
     /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
     /// `www\d*.` stripped, path and query lowercased, session ids stripped,
     /// trailing slash stripped, query sorted by name then value. Use with
-    /// `--output surt` to get CDX keys.
+    /// `--get surt` to get CDX keys.
     Wayback,
 }
 
@@ -137,7 +137,7 @@ impl Profile {
             Profile::Aggressive => "semantic plus the dedup rules of web archives and crawlers",
             Profile::SafeBrowsing => "Google Safe Browsing canonicalization (v4)",
             Profile::Wayback => {
-                "webarchive-commons' Wayback/CDX canonicalization (use with --output surt)"
+                "webarchive-commons' Wayback/CDX canonicalization (use with --get surt)"
             }
         }
     }

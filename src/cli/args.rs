@@ -42,7 +42,7 @@ line, 2 for usage errors and I/O errors.";
 #[derive(Debug, Parser)]
 #[command(
     name = "normurl",
-    version,
+    version = super::get::VERSION,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = AFTER_HELP,
@@ -96,6 +96,8 @@ pub struct InspectArgs {
     /// Resolve the URL against this base URL.
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
+    #[command(flatten)]
+    pub canon: super::get::InspectCanonArgs,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -127,7 +129,7 @@ pub struct NormalizeArgs {
     /// aggressive (dedup keys: also drops fragments, sorts queries, strips
     /// tracking parameters, session ids and www.), safe-browsing, wayback.
     /// `normurl rules` lists profiles and rules. Default: whatwg, or wayback
-    /// with --output surt (the keys of CDX files).
+    /// with --get surt (the keys of CDX files).
     #[arg(short = 'p', long, value_name = "NAME")]
     pub profile: Option<Profile>,
 
@@ -141,18 +143,16 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub strip_params: Vec<String>,
 
-    /// What to write for each URL: url (the canonical URL), surt (the SURT
-    /// key of CDX files, `com,example)/path`) or ssurt (urlcanon's SSURT).
-    #[arg(long = "output", value_name = "FORM", default_value = "url")]
-    pub form: String,
+    #[command(flatten)]
+    pub get: super::get::GetArgs,
 
     /// How to write domain names: ascii (punycode, as URLs are serialized)
     /// or unicode.
     #[arg(long, value_name = "FORM", default_value = "ascii")]
     pub idn: IdnForm,
 
-    /// Write only the first line for each distinct URL (or key, with
-    /// --output surt), in input order. With --field, whole lines are kept
+    /// Write only the first line for each distinct value written (URL,
+    /// key, component or template of --get), in input order. With --field, whole lines are kept
     /// or dropped by their URL field. Lines without a valid URL have no
     /// key and are all written (--on-invalid=skip drops them).
     #[arg(short = 'u', long)]

@@ -27,6 +27,7 @@ pub enum Config {
     Inspect {
         url: String,
         base: Option<String>,
+        canon: super::inspect::Canon,
     },
     Bench(Bench),
 }
@@ -81,7 +82,11 @@ pub struct Bench {
 impl Config {
     pub fn from_args(args: Args) -> Result<Config, Failure> {
         match args.command {
-            Some(Command::Inspect(InspectArgs { url, base })) => Ok(Config::Inspect { url, base }),
+            Some(Command::Inspect(InspectArgs { url, base, canon })) => Ok(Config::Inspect {
+                url,
+                base,
+                canon: super::get::inspect_canon(&canon)?,
+            }),
             Some(Command::Bench(BenchArgs {
                 files,
                 runs,
@@ -120,6 +125,7 @@ fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
     let canon = canonicalizer(&a)?;
+    let get_options = super::get::options(&a)?;
     let inputs: Vec<Input> = if a.files.is_empty() {
         vec![Input::Stdin]
     } else {
@@ -210,6 +216,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         explain: a.explain,
         original: a.original,
         sort_keys: a.assume_sorted,
+        ..get_options
     };
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
@@ -242,14 +249,11 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
 }
 
 /// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
-/// `--output` and `--idn`, or `None` when they ask for the plain WHATWG
+/// `--get` and `--idn`, or `None` when they ask for the plain WHATWG
 /// serialization.
 fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
     let usage = |e: String| Failure::Usage(e);
-    let form: OutputForm = a
-        .form
-        .parse()
-        .map_err(|e| usage(format!("--output: {e}")))?;
+    let form = super::get::output_form(&a.get);
     let profile = match a.profile {
         Some(profile) => profile,
         None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,

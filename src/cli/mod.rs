@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod config;
 mod files;
+mod get;
 mod inspect;
 mod json;
 mod progress;
@@ -97,8 +98,8 @@ impl fmt::Display for Failure {
 pub fn run(config: Config) -> Result<(), Failure> {
     match config {
         Config::Normalize(cfg) => run::run(*cfg),
-        Config::Inspect { url, base } => {
-            let valid = inspect::run(&url, base.as_deref(), &mut io::stdout().lock())?;
+        Config::Inspect { url, base, canon } => {
+            let valid = inspect::run(&url, base.as_deref(), &canon, &mut io::stdout().lock())?;
             if valid {
                 Ok(())
             } else {

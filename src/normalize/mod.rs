@@ -31,6 +31,7 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 
 mod fields;
 mod resolve;
+mod get;
 mod stats;
 mod utf8;
 
@@ -45,6 +46,7 @@ use crate::{Mode, ParseError, QueryEncoding, Url};
 
 pub use fields::Delimiter;
 pub use resolve::Resolution;
+pub use get::{AddField, DefaultScheme, Get};
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 
@@ -240,6 +242,20 @@ pub struct Options {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub original: bool,
+    /// What to write instead of the canonical URL: components, a template
+    /// or a JSON object (`--get`, `--json`); `None` writes what the
+    /// canonicalizer writes.
+    pub get: Option<Get>,
+    /// The Public Suffix List of [`get`](Options::get)'s components;
+    /// `None` is the bundled one.
+    pub psl: Option<std::sync::Arc<crate::component::PublicSuffixList>>,
+    /// With [`FieldOutput::Line`]: write the value as a new column (joined
+    /// with the delimiter, a space for [`Delimiter::Blanks`]) and the line
+    /// unchanged, instead of replacing the URL field.
+    pub add_field: Option<AddField>,
+    /// Parse inputs without a scheme with this one
+    /// ([`scheme_less`](crate::canon::scheme_less) says which).
+    pub default_scheme: Option<DefaultScheme>,
 }
 
 /// The [`Transform`] that normalizes the URL of every line; see the
@@ -289,6 +305,8 @@ pub struct Normalizer {
     /// The `whatwg` profile's canonicalizer (no rules), for options
     /// without one: see [`Normalizer::canon`].
     whatwg: Canonicalizer,
+    /// Whether a component of [`Options::get`] asks the Public Suffix List.
+    needs_psl: bool,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -301,6 +319,7 @@ pub struct State {
     /// three `memcpy` calls and a drop, a quarter of the `whatwg`
     /// profile's instructions).
     canon: Scratch,
+    get: get::GetBuffers,
 }
 
 /// What parsing a line's URL reuses.
@@ -314,12 +333,15 @@ struct ParseBuffers {
     base_scratch: Vec<u8>,
     /// The line's query encoding (`--query-encoding`, `--charset-field`).
     encoding: QueryEncoding,
+    /// The input with `--default-scheme`'s scheme in front.
+    scheme_buf: String,
 }
 
 impl Normalizer {
     /// A normalizer with the given options.
     pub fn new(options: Options) -> Normalizer {
         Normalizer {
+            needs_psl: get::needs_psl(options.get.as_ref()),
             options,
             whatwg: Canonicalizer::new(Profile::Whatwg),
         }
@@ -366,6 +388,7 @@ impl Normalizer {
             scratch,
             base_scratch,
             encoding,
+            scheme_buf,
         } = buffers;
         let o = &self.options;
         let (mode, encoding) = (o.resolution.mode, *encoding);
@@ -376,6 +399,7 @@ impl Normalizer {
         } = o.select
         else {
             let url_text = self.field_text(line, text, range, scratch)?;
+            let url_text = self.with_default_scheme(url_text, scheme_buf);
             return parse_into(url, url_text, o.base.as_ref(), mode, encoding)
                 .map_err(Invalid::Url);
         };
@@ -429,6 +453,16 @@ impl Normalizer {
         }
     }
 
+    /// `text`, or with `--default-scheme` and no scheme, the scheme and
+    /// `text` in `buf`.
+    #[inline]
+    fn with_default_scheme<'a>(&self, text: &'a str, buf: &'a mut String) -> &'a str {
+        match self.options.default_scheme {
+            None => text,
+            Some(s) => crate::canon::with_default_scheme(text, s.name(), buf),
+        }
+    }
+
     /// What of `line` is written when it is written as it was read (an
     /// invalid line with [`OnInvalid::Keep`], any line with
     /// [`Options::original`]): the URL field with [`FieldOutput::Field`]
@@ -461,6 +495,11 @@ impl Normalizer {
             side.extend_from_slice(line);
         }
         match self.options.on_invalid {
+            OnInvalid::Keep | OnInvalid::Empty if self.json() => {
+                let keep = self.options.on_invalid == OnInvalid::Keep;
+                Normalizer::json_invalid(why, keep.then_some(line), out.data());
+                Ok(Outcome::Emit)
+            }
             OnInvalid::Keep => {
                 out.data().extend_from_slice(self.as_read(line, field));
                 self.explain_invalid(why, out.data());
@@ -500,8 +539,14 @@ impl Normalizer {
         range: Range<usize>,
         out: &mut Output<'_, Stats>,
     ) -> Result<(), Invalid> {
-        let ParseBuffers { url, scratch, .. } = buffers;
+        let ParseBuffers {
+            url,
+            scratch,
+            scheme_buf,
+            ..
+        } = buffers;
         let url_text = self.field_text(line, text, range.clone(), scratch)?;
+        let url_text = self.with_default_scheme(url_text, scheme_buf);
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, range, out, |data| {
             self.canon()
@@ -525,16 +570,8 @@ impl Normalizer {
         let o = &self.options;
         let data = out.data();
         let before = data.len();
-        let splice = matches!(
-            o.select,
-            Select::Field {
-                output: FieldOutput::Line,
-                ..
-            }
-        );
-        if splice {
-            data.extend_from_slice(&line[..field.start]);
-        }
+        let [head, tail] = self.around_value(line, field.clone());
+        head.iter().for_each(|h| data.extend_from_slice(h));
         let start = data.len();
         let fired = match write(data) {
             Ok(fired) => fired,
@@ -558,8 +595,8 @@ impl Normalizer {
             // The URL was written for its key and to know it is valid.
             data.truncate(before);
             data.extend_from_slice(self.as_read(line, Some(field)));
-        } else if splice {
-            data.extend_from_slice(&line[field.end..]);
+        } else {
+            tail.iter().for_each(|t| data.extend_from_slice(t));
         }
         if o.explain {
             data.push(b'\t');
@@ -572,6 +609,46 @@ impl Normalizer {
         Ok(())
     }
 }
+
+impl Normalizer {
+    /// What is written before and after a valid line's value: in field
+    /// mode, the rest of the line (around it, or beside it with
+    /// `--add-field`); else, or with JSON objects, nothing.
+    #[inline]
+    fn around_value<'l>(&self, line: &'l [u8], field: Range<usize>) -> [[&'l [u8]; 2]; 2] {
+        let Select::Field {
+            output: FieldOutput::Line,
+            delimiter,
+            ..
+        } = self.options.select
+        else {
+            return [[b""; 2]; 2];
+        };
+        if self.json() {
+            return [[b""; 2]; 2];
+        }
+        let delimiter: &'static [u8] = match delimiter {
+            Delimiter::Blanks => b" ",
+            Delimiter::Byte(b) => std::slice::from_ref(&BYTES[b as usize]),
+        };
+        match self.options.add_field {
+            None => [[&line[..field.start], b""], [&line[field.end..], b""]],
+            Some(AddField::First) => [[b""; 2], [delimiter, line]],
+            Some(AddField::Last) => [[line, delimiter], [b""; 2]],
+        }
+    }
+}
+
+/// Every byte, to borrow a one-byte slice of any of them for `'static`.
+static BYTES: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        all[i] = i as u8;
+        i += 1;
+    }
+    all
+};
 
 /// Parses `input` into the recycled URL in `slot`, resolving it against
 /// `base` in `mode`, its query in `encoding`.
@@ -642,7 +719,9 @@ impl Transform for Normalizer {
                 out.stats().skipped += 1;
                 return Ok(Outcome::Skip);
             }
-            if self.options.explain {
+            if self.json() {
+                out.data().extend_from_slice(b"{}");
+            } else if self.options.explain {
                 out.data().extend_from_slice(b"\t-");
             }
             return Ok(Outcome::Emit);
@@ -659,10 +738,18 @@ impl Transform for Normalizer {
         let State {
             parse: buffers,
             canon: canon_scratch,
+            get: get_buffers,
         } = state;
         buffers.encoding = self.line_encoding(line);
         let written = if self.options.resolution.relative {
             self.relative_emit(buffers, line, text, range.clone(), out)
+        } else if let Some(get) = &self.options.get {
+            self.parse(buffers, line, text, range.clone())
+                .and_then(|url| {
+                    self.emit(line, range, out, |data| {
+                        self.write_get(get, url, get_buffers, canon_scratch, data)
+                    })
+                })
         } else if self.has_base() || !buffers.encoding.is_utf8() {
             self.parse(buffers, line, text, range.clone())
                 .and_then(|url| {
@@ -706,6 +793,13 @@ impl Transform for Normalizer {
             side.extend_from_slice(bytes);
         }
         match on_invalid {
+            // The line is not kept whole: its object has no input.
+            OnInvalid::Keep | OnInvalid::Empty if self.json() => {
+                if part == Part::Last {
+                    Normalizer::json_invalid(Invalid::TooLong, None, out.data());
+                }
+                Ok(Outcome::Emit)
+            }
             OnInvalid::Keep => {
                 out.data().extend_from_slice(bytes);
                 if part == Part::Last {

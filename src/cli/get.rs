@@ -1,0 +1,184 @@
+//! The options that choose what is written for each URL (`-g/--get`,
+//! `--json`, `--add-field`), the Public Suffix List of the components
+//! (`--psl`), and the scheme of inputs without one (`--default-scheme`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args as ClapArgs;
+use normurl::canon::{OutputForm, Profile, SurtOptions};
+use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
+use normurl::normalize::{AddField, DefaultScheme, Get, Options};
+
+use super::args::NormalizeArgs;
+use super::inspect::Canon;
+use super::Failure;
+
+#[derive(Debug, ClapArgs)]
+pub struct GetArgs {
+    /// What to write for each URL: url (the canonical URL), surt (the SURT
+    /// key of CDX files, `com,example)/path`), ssurt (urlcanon's SSURT), a
+    /// component (host, registered_domain, url_host_tld, ...: `normurl
+    /// rules` lists them), or a template of components such as
+    /// '{registered_domain}\t{url}' (\t is a tab). Components are those of
+    /// the URL after the profile's rules.
+    #[arg(short = 'g', long, value_name = "WHAT", default_value = "url")]
+    pub get: String,
+
+    /// Write one JSON object per line with every component (an invalid
+    /// line gives {"invalid":REASON,"input":LINE}, a blank line {}).
+    #[arg(long, conflicts_with_all = ["get", "explain", "add_field", "original"])]
+    pub json: bool,
+
+    /// With --field: keep the line as it is and write the --get value as a
+    /// new column, first or last (joined by the delimiter, a space without
+    /// -d), instead of replacing the URL field. Lines without a URL get
+    /// no new column (--on-invalid says what is written).
+    #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
+    pub add_field: Option<String>,
+
+    /// Read the Public Suffix List of the components from FILE (the format
+    /// of publicsuffix.org's public_suffix_list.dat) instead of the bundled
+    /// copy (`normurl rules` says its date).
+    #[arg(long, value_name = "FILE")]
+    pub psl: Option<PathBuf>,
+
+    /// Parse lines without a scheme (example.com/a, //example.com/a,
+    /// example.com:8080/x) as if they began with SCHEME:// (http or
+    /// https). mailto:x, urn:x and the like have a scheme.
+    #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
+    pub default_scheme: Option<String>,
+}
+
+/// `normurl inspect`'s canonicalization options.
+#[derive(Debug, ClapArgs)]
+pub struct InspectCanonArgs {
+    /// Show the URL after each rule of this profile that changes it (see
+    /// `normurl rules`), and the canonical URL.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Add or remove rules on top of the profile (whatwg without one).
+    #[arg(long, value_name = "EDITS", allow_hyphen_values = true)]
+    pub rules: Option<String>,
+    /// Show this component or template of the canonical URL as `get`.
+    #[arg(short = 'g', long, value_name = "WHAT")]
+    pub get: Option<String>,
+}
+
+/// What `inspect` shows of its canonicalization options.
+pub fn inspect_canon(a: &InspectCanonArgs) -> Result<Canon, Failure> {
+    let usage = Failure::Usage;
+    let rules = match (&a.profile, &a.rules) {
+        (None, None) => None,
+        (profile, edits) => {
+            let profile: Profile = match profile {
+                Some(p) => p.parse().map_err(|e| usage(format!("--profile: {e}")))?,
+                None => Profile::Whatwg,
+            };
+            let rules = profile.rules();
+            Some(match edits {
+                Some(e) => rules.edit(e).map_err(|e| usage(format!("--rules: {e}")))?,
+                None => rules,
+            })
+        }
+    };
+    let get = match &a.get {
+        Some(t) => Some(t.parse().map_err(|e| usage(format!("--get: {e}")))?),
+        None => None,
+    };
+    Ok(Canon { rules, get })
+}
+
+/// `--version`: the crate's version and the bundled list's date (a test
+/// checks that it is [`BUNDLED_DATE`]).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (Public Suffix List of 2026-08-19)"
+);
+
+/// The part of `normurl rules` about `--get`: the components, and the
+/// date of the bundled Public Suffix List.
+pub fn components_help() -> String {
+    let mut text =
+        String::from("\nComponents (--get NAME, or {NAME} in a template; url is href):\n");
+    let names: Vec<&str> = Component::ALL.iter().map(|c| c.name()).collect();
+    for row in names.chunks(3) {
+        let cells: Vec<String> = row.iter().map(|n| format!("{n:<28}")).collect();
+        text.push_str(&format!("  {}\n", cells.join("").trim_end()));
+    }
+    text.push_str(&format!(
+        "\nPublic Suffix List: the bundled copy of {BUNDLED_DATE} ({} rules); --psl FILE reads another.\n",
+        PublicSuffixList::bundled().len()
+    ));
+    text
+}
+
+/// The canonicalizer's output form of `--get`: the SURT forms are the
+/// canonicalizer's; every other value writes components of its URL form.
+pub fn output_form(a: &GetArgs) -> OutputForm {
+    match a.get.as_str() {
+        "surt" => OutputForm::Surt(SurtOptions::CDX),
+        "ssurt" => OutputForm::Ssurt,
+        _ => OutputForm::Url,
+    }
+}
+
+/// The normalizer's options of these arguments (`n.get`), the others
+/// left at their defaults.
+pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
+    let mut options = Options::default();
+    let a = &n.get;
+    let usage = |e: String| Failure::Usage(e);
+    options.get = if a.json {
+        Some(Get::Json)
+    } else {
+        match a.get.as_str() {
+            "url" | "surt" | "ssurt" => None,
+            t => Some(Get::Template(
+                t.parse().map_err(|e| usage(format!("--get: {e}")))?,
+            )),
+        }
+    };
+    if options.get.is_some() && n.idn != normurl::canon::IdnForm::Ascii {
+        return Err(usage(
+            "--idn unicode works only with --get url, surt or ssurt".into(),
+        ));
+    }
+    if let Some(place) = &a.add_field {
+        options.add_field = Some(
+            place
+                .parse::<AddField>()
+                .map_err(|e| usage(format!("--add-field: {e}")))?,
+        );
+    }
+    if let Some(scheme) = &a.default_scheme {
+        options.default_scheme = Some(
+            scheme
+                .parse::<DefaultScheme>()
+                .map_err(|e| usage(format!("--default-scheme: {e}")))?,
+        );
+    }
+    if let Some(path) = &a.psl {
+        options.psl = Some(Arc::new(read_psl(path)?));
+    }
+    Ok(options)
+}
+
+fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
+        path: name.clone(),
+        source,
+    })?;
+    PublicSuffixList::parse(&text).map_err(|e| Failure::Usage(format!("--psl {name}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_names_the_bundled_list() {
+        assert!(VERSION.contains(BUNDLED_DATE), "{VERSION}");
+    }
+}

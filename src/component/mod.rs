@@ -1,0 +1,464 @@
+/*!
+The parts of a URL that `normurl --get` can write: the WHATWG getters,
+fields derived from the host with the [Public Suffix List](psl), and the URL
+columns of Common Crawl's columnar index. Pure: no I/O; writing a component
+never allocates once the output buffer has grown.
+
+A component of a missing part is empty: the port of `https://a.example/`,
+the registered domain of an IP address. Components of the host beyond the
+getters (`host_type` aside) are computed for domains only: IPv4 and IPv6
+addresses, opaque hosts (`foo://Host`) and empty and null hosts give empty
+values. Trailing dots of a domain are ignored by them
+(`example.com.` has the registered domain `example.com`).
+
+# Components
+
+| name | value for `https://user:pw@www.example.co.uk:8443/a/b?q=1#top` |
+|---|---|
+| `href`, `url` | the whole URL |
+| `protocol` | `https:` |
+| `scheme` | `https` |
+| `username`, `password` | `user`, `pw` |
+| `host` | `www.example.co.uk:8443` |
+| `hostname` | `www.example.co.uk` |
+| `port` | `8443` (empty for a default port, which the parser drops) |
+| `pathname` | `/a/b` |
+| `search` | `?q=1` (empty for an empty query, as in browsers) |
+| `hash` | `#top` |
+| `origin` | `https://www.example.co.uk:8443` (`null` for opaque origins) |
+| `host_type` | `domain`, `ipv4`, `ipv6`, `opaque`, `empty`, or empty for no host |
+| `public_suffix` | `co.uk` |
+| `registered_domain` | `example.co.uk` |
+| `subdomain` | `www` |
+| `reversed_host` | `uk,co,example,www` (labels reversed, as in SURTs) |
+| `surt` | `uk,co,example,www:8443)/a/b?q=1#top` (the SURT of CDX files) |
+| `ssurt` | urlcanon's SSURT |
+
+`public_suffix`, `registered_domain` and `subdomain` follow the list's
+algorithm with both of its sections (so `github.io` is a public suffix) and
+its implicit `*` rule (an unlisted top-level domain is a public suffix).
+`registered_domain` is empty when the host is a public suffix itself, and
+`subdomain` when there is no registered domain.
+
+## Common Crawl's columns
+
+The URL columns of the flat schema of Common Crawl's columnar index
+([cc-index-table], `HostName.java` and `CCIndex2Table.java`), with a null
+written as empty:
+
+| name | value |
+|---|---|
+| `url_surtkey` | the same as `surt` |
+| `url_host_name` | `hostname`, without trailing dots for a domain |
+| `url_host_tld`, `url_host_2nd_last_part` … `url_host_5th_last_part` | the last, second last … fifth last label of a domain |
+| `url_host_registry_suffix` | the public suffix by the list's ICANN rules only (`com` for `x.blogspot.com`) |
+| `url_host_registered_domain` | that suffix and one label more (`blogspot.com`) |
+| `url_host_private_suffix` | the public suffix by the rules of both sections (`blogspot.com`) |
+| `url_host_private_domain` | that suffix and one label more (`x.blogspot.com`) |
+| `url_host_name_reversed` | the labels of a domain in reverse order, joined by dots (`com.blogspot.x`) |
+| `url_protocol` | `scheme` |
+| `url_port` | `port` |
+| `url_path` | `pathname` |
+| `url_query` | the query without `?`, empty when there is none |
+
+As there, the four suffix and domain columns are null (empty) when no rule
+of the list matches (an unlisted top-level domain: the implicit `*` rule
+does not count), and a domain is null when the host is the suffix itself.
+The differences come from the URL parser: normurl's is the WHATWG one,
+Common Crawl's is `java.net.URL`, so a default port is never written
+(Java keeps an explicit `:80`), the path of `http://a.example` is `/` (not
+empty), hosts are punycode, and IPv4 addresses in other notations
+(`http://0x7f.1/`) are already canonical IPv4 addresses.
+
+[cc-index-table]: https://github.com/commoncrawl/cc-index-table
+*/
+
+pub mod json;
+pub mod psl;
+pub mod template;
+
+use std::cell::{OnceCell, RefCell};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use crate::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use crate::{HostKind, Url};
+
+pub use psl::{PslError, PublicSuffixList, Split, BUNDLED_DATE};
+pub use template::Template;
+
+macro_rules! components {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// One component of a URL; see the [module documentation](self)
+        /// for what each one is.
+        ///
+        /// # Example
+        ///
+        /// ```
+        /// use normurl::component::Component;
+        ///
+        /// let c: Component = "registered_domain".parse()?;
+        /// assert_eq!(c.name(), "registered_domain");
+        /// assert_eq!("url".parse::<Component>()?, Component::Href);
+        /// assert!("nope".parse::<Component>().is_err());
+        /// # Ok::<(), normurl::component::UnknownComponent>(())
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Component {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Component {
+            /// Every component, in the order of `--json` objects.
+            pub const ALL: &'static [Component] = &[$(Component::$variant,)*];
+
+            /// The component's name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Component::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+components! {
+    /// The whole URL (also named `url`).
+    Href = "href",
+    /// The scheme and `:`.
+    Protocol = "protocol",
+    /// The scheme.
+    Scheme = "scheme",
+    /// The username.
+    Username = "username",
+    /// The password.
+    Password = "password",
+    /// The host and port.
+    Host = "host",
+    /// The host.
+    Hostname = "hostname",
+    /// The port.
+    Port = "port",
+    /// The path.
+    Pathname = "pathname",
+    /// `?` and the query.
+    Search = "search",
+    /// `#` and the fragment.
+    Hash = "hash",
+    /// The origin.
+    Origin = "origin",
+    /// The kind of host.
+    HostType = "host_type",
+    /// The public suffix (both sections, implicit `*` rule).
+    PublicSuffix = "public_suffix",
+    /// The public suffix and one label more.
+    RegisteredDomain = "registered_domain",
+    /// The labels before the registered domain.
+    Subdomain = "subdomain",
+    /// The labels reversed, comma-separated.
+    ReversedHost = "reversed_host",
+    /// The CDX SURT.
+    Surt = "surt",
+    /// urlcanon's SSURT.
+    Ssurt = "ssurt",
+    /// Common Crawl's `url_surtkey`.
+    UrlSurtkey = "url_surtkey",
+    /// Common Crawl's `url_host_name`.
+    UrlHostName = "url_host_name",
+    /// Common Crawl's `url_host_tld`.
+    UrlHostTld = "url_host_tld",
+    /// Common Crawl's `url_host_2nd_last_part`.
+    UrlHost2ndLastPart = "url_host_2nd_last_part",
+    /// Common Crawl's `url_host_3rd_last_part`.
+    UrlHost3rdLastPart = "url_host_3rd_last_part",
+    /// Common Crawl's `url_host_4th_last_part`.
+    UrlHost4thLastPart = "url_host_4th_last_part",
+    /// Common Crawl's `url_host_5th_last_part`.
+    UrlHost5thLastPart = "url_host_5th_last_part",
+    /// Common Crawl's `url_host_registry_suffix`.
+    UrlHostRegistrySuffix = "url_host_registry_suffix",
+    /// Common Crawl's `url_host_registered_domain`.
+    UrlHostRegisteredDomain = "url_host_registered_domain",
+    /// Common Crawl's `url_host_private_suffix`.
+    UrlHostPrivateSuffix = "url_host_private_suffix",
+    /// Common Crawl's `url_host_private_domain`.
+    UrlHostPrivateDomain = "url_host_private_domain",
+    /// Common Crawl's `url_host_name_reversed`.
+    UrlHostNameReversed = "url_host_name_reversed",
+    /// Common Crawl's `url_protocol`.
+    UrlProtocol = "url_protocol",
+    /// Common Crawl's `url_port`.
+    UrlPort = "url_port",
+    /// Common Crawl's `url_path`.
+    UrlPath = "url_path",
+    /// Common Crawl's `url_query`.
+    UrlQuery = "url_query",
+}
+
+/// A name that is no component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownComponent(pub String);
+
+impl fmt::Display for UnknownComponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown component {:?} (`normurl rules` lists them)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownComponent {}
+
+impl FromStr for Component {
+    type Err = UnknownComponent;
+
+    fn from_str(s: &str) -> Result<Component, UnknownComponent> {
+        if s == "url" {
+            return Ok(Component::Href);
+        }
+        Component::ALL
+            .iter()
+            .copied()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| UnknownComponent(s.to_owned()))
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Component {
+    /// Whether the component needs the Public Suffix List.
+    pub fn uses_psl(self) -> bool {
+        use Component::*;
+        matches!(
+            self,
+            PublicSuffix
+                | RegisteredDomain
+                | Subdomain
+                | UrlHostRegistrySuffix
+                | UrlHostRegisteredDomain
+                | UrlHostPrivateSuffix
+                | UrlHostPrivateDomain
+        )
+    }
+}
+
+/// The components of one URL, for writing several of them: the Public
+/// Suffix List is asked once, by the first component that needs it.
+///
+/// # Example
+///
+/// ```
+/// use normurl::component::{Component, Fields, PublicSuffixList};
+/// use normurl::canon::Scratch;
+/// use normurl::Url;
+///
+/// let url = Url::parse("http://www.Example.co.uk:8080/x?y")?;
+/// let fields = Fields::new(&url, PublicSuffixList::bundled());
+/// let (mut scratch, mut out) = (Scratch::new(), Vec::new());
+/// for c in [Component::RegisteredDomain, Component::Port, Component::Surt] {
+///     fields.write(c, &mut scratch, &mut out);
+///     out.push(b' ');
+/// }
+/// assert_eq!(out, b"example.co.uk 8080 uk,co,example,www:8080)/x?y ");
+/// # Ok::<(), normurl::ParseError>(())
+/// ```
+pub struct Fields<'a> {
+    url: &'a Url,
+    psl: &'a PublicSuffixList,
+    split: OnceCell<Split>,
+    cache: Option<&'a RefCell<SplitCache>>,
+}
+
+/// The last host's [`Split`], kept from line to line: lines of crawl logs
+/// and CDX files come host by host (and 44% of the sample corpora's lines
+/// have the host of the line before), and a comparison costs less than a
+/// walk of the list. For one list only.
+#[derive(Debug, Default)]
+pub struct SplitCache {
+    host: String,
+    split: Option<Split>,
+}
+
+impl SplitCache {
+    /// `psl.split(host)`, or the last answer if `host` is the last host.
+    #[inline]
+    pub fn split(&mut self, psl: &PublicSuffixList, host: &str) -> Split {
+        match self.split {
+            Some(split) if self.host == host => split,
+            _ => {
+                let split = psl.split(host);
+                self.host.clear();
+                self.host.push_str(host);
+                self.split = Some(split);
+                split
+            }
+        }
+    }
+}
+
+impl<'a> Fields<'a> {
+    /// The components of `url`, with the suffixes of `psl`.
+    pub fn new(url: &'a Url, psl: &'a PublicSuffixList) -> Fields<'a> {
+        Fields {
+            url,
+            psl,
+            split: OnceCell::new(),
+            cache: None,
+        }
+    }
+
+    /// [`Fields::new`], asking `cache` before the list (see [`SplitCache`]).
+    pub fn with_cache(
+        url: &'a Url,
+        psl: &'a PublicSuffixList,
+        cache: &'a RefCell<SplitCache>,
+    ) -> Fields<'a> {
+        Fields {
+            cache: Some(cache),
+            ..Fields::new(url, psl)
+        }
+    }
+
+    /// The host without trailing dots, for a domain; else empty. Not
+    /// stored: the getters, which most templates are, never need it.
+    #[inline]
+    fn domain(&self) -> &'a str {
+        match self.url.host_kind() {
+            HostKind::Domain => self.url.hostname().trim_end_matches('.'),
+            _ => "",
+        }
+    }
+
+    /// The URL.
+    pub fn url(&self) -> &'a Url {
+        self.url
+    }
+
+    fn split(&self) -> &Split {
+        self.split.get_or_init(|| {
+            let host = self.url.hostname();
+            match self.cache {
+                Some(cache) => cache.borrow_mut().split(self.psl, host),
+                None => self.psl.split(host),
+            }
+        })
+    }
+
+    /// Appends component `c` to `out`. `scratch` is for the SURT forms,
+    /// which the canonicalizer writes.
+    pub fn write(&self, c: Component, scratch: &mut Scratch, out: &mut Vec<u8>) {
+        use Component::*;
+        let url = self.url;
+        let text: &str = match c {
+            Href => url.href(),
+            Protocol => url.protocol(),
+            Scheme | UrlProtocol => url.scheme(),
+            Username => url.username(),
+            Password => url.password(),
+            Host => url.host(),
+            Hostname => url.hostname(),
+            Port | UrlPort => url.port(),
+            Pathname | UrlPath => url.pathname(),
+            Search => url.search(),
+            Hash => url.hash(),
+            UrlQuery => url.query().unwrap_or(""),
+            Origin => return out.extend_from_slice(url.origin().as_bytes()),
+            HostType => host_type(url.host_kind()),
+            Surt | UrlSurtkey | Ssurt => return write_surt(c, url, scratch, out),
+            ReversedHost => return self.write_reversed(b',', out),
+            UrlHostNameReversed => return self.write_reversed(b'.', out),
+            UrlHostName => self.domain_or_host(),
+            UrlHostTld => self.label(0),
+            UrlHost2ndLastPart => self.label(1),
+            UrlHost3rdLastPart => self.label(2),
+            UrlHost4thLastPart => self.label(3),
+            UrlHost5thLastPart => self.label(4),
+            _ => self.psl_component(c),
+        };
+        out.extend_from_slice(text.as_bytes());
+    }
+
+    /// The components that come from the Public Suffix List.
+    fn psl_component(&self, c: Component) -> &'a str {
+        use Component::*;
+        if self.url.host_kind() != HostKind::Domain {
+            return "";
+        }
+        // With its trailing dots: `Split` knows where the domain ends.
+        let d = self.url.hostname();
+        let split = self.split();
+        let value = match c {
+            PublicSuffix => Some(split.public_suffix(d)),
+            RegisteredDomain => split.registered_domain(d),
+            Subdomain => Some(split.subdomain(d)),
+            UrlHostRegistrySuffix => split.icann_suffix(d),
+            UrlHostRegisteredDomain => split.icann_domain(d),
+            UrlHostPrivateSuffix => split.listed_suffix(d),
+            UrlHostPrivateDomain => split.listed_domain(d),
+            _ => None,
+        };
+        value.unwrap_or("")
+    }
+
+    /// Label `i` of the domain from the right (0 is the top-level domain).
+    fn label(&self, i: usize) -> &'a str {
+        let d = self.domain();
+        if d.is_empty() {
+            return "";
+        }
+        d.rsplit('.').nth(i).unwrap_or("")
+    }
+
+    /// Common Crawl's host name: without trailing dots for a domain.
+    fn domain_or_host(&self) -> &'a str {
+        match self.url.host_kind() {
+            HostKind::Domain => self.domain(),
+            _ => self.url.hostname(),
+        }
+    }
+
+    fn write_reversed(&self, separator: u8, out: &mut Vec<u8>) {
+        for (i, label) in self.domain().rsplit('.').enumerate() {
+            if i > 0 {
+                out.push(separator);
+            }
+            out.extend_from_slice(label.as_bytes());
+        }
+    }
+}
+
+/// The name of `--get host_type`'s value.
+fn host_type(kind: HostKind) -> &'static str {
+    match kind {
+        HostKind::None => "",
+        HostKind::Empty => "empty",
+        HostKind::Domain => "domain",
+        HostKind::Ipv4 => "ipv4",
+        HostKind::Ipv6 => "ipv6",
+        HostKind::Opaque => "opaque",
+    }
+}
+
+/// Writes the SURT (CDX flavor) or SSURT of `url` as it is: the
+/// canonicalizer of the `whatwg` profile (no rules) with that output.
+fn write_surt(c: Component, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) {
+    static SURT: OnceLock<[Canonicalizer; 2]> = OnceLock::new();
+    let [surt, ssurt] = SURT.get_or_init(|| {
+        [OutputForm::Surt(SurtOptions::CDX), OutputForm::Ssurt]
+            .map(|form| Canonicalizer::builder(Profile::Whatwg).output(form).build())
+    });
+    let canon = if c == Component::Ssurt { ssurt } else { surt };
+    canon.apply(url, scratch, out);
+}
+
+#[cfg(test)]
+mod tests;

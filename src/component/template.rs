@@ -1,0 +1,216 @@
+//! `--get` templates: text with `{component}` placeholders, parsed once and
+//! rendered for every line.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Component, Fields};
+use crate::canon::Scratch;
+
+/// What `--get` writes: one component, or a template such as
+/// `{registered_domain}\t{url}`.
+///
+/// In a template, `{name}` is a component ([`Component`]'s names), `\t`
+/// a tab, `\\` a backslash and `\{`, `\}` braces; any other `\` or brace
+/// is an error. A string without braces and backslashes is a single
+/// component's name.
+///
+/// # Example
+///
+/// ```
+/// use normurl::component::{Fields, PublicSuffixList, Template};
+/// use normurl::canon::Scratch;
+/// use normurl::Url;
+///
+/// let template: Template = r"{registered_domain}\t{pathname}".parse()?;
+/// let url = Url::parse("https://www.example.com/a")?;
+/// let mut out = Vec::new();
+/// template.render(&Fields::new(&url, PublicSuffixList::bundled()), &mut Scratch::new(), &mut out);
+/// assert_eq!(out, b"example.com\t/a");
+/// assert!(r"{nope}".parse::<Template>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    pieces: Vec<Piece>,
+    /// The literal text of the pieces.
+    text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece {
+    /// `text[start..end]`.
+    Literal(usize, usize),
+    Component(Component),
+}
+
+/// Why a template does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateError(pub String);
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+impl FromStr for Template {
+    type Err = TemplateError;
+
+    fn from_str(s: &str) -> Result<Template, TemplateError> {
+        if !s.contains(['{', '}', '\\']) {
+            let c = s.parse().map_err(|e| TemplateError(format!("{e}")))?;
+            return Ok(Template::component(c));
+        }
+        let mut t = Template {
+            pieces: Vec::new(),
+            text: String::new(),
+        };
+        let mut chars = s.char_indices();
+        while let Some((i, ch)) = chars.next() {
+            match ch {
+                '\\' => {
+                    let escaped = match chars.next().map(|(_, c)| c) {
+                        Some('t') => '\t',
+                        Some(c @ ('\\' | '{' | '}')) => c,
+                        _ => {
+                            return Err(TemplateError(format!(
+                                "unknown escape at byte {i} of {s:?} (expected \\t, \\\\, \\{{ or \\}})"
+                            )))
+                        }
+                    };
+                    t.push_literal(escaped);
+                }
+                '{' => {
+                    let rest = &s[i + 1..];
+                    let end = rest.find('}').ok_or_else(|| {
+                        TemplateError(format!("unclosed {{ at byte {i} of {s:?}"))
+                    })?;
+                    let c = rest[..end]
+                        .parse()
+                        .map_err(|e| TemplateError(format!("{e}")))?;
+                    t.pieces.push(Piece::Component(c));
+                    // Skip the name and `}`.
+                    for _ in rest[..=end].chars() {
+                        chars.next();
+                    }
+                }
+                '}' => {
+                    return Err(TemplateError(format!(
+                        "unmatched }} at byte {i} of {s:?} (write \\}} for a brace)"
+                    )))
+                }
+                c => t.push_literal(c),
+            }
+        }
+        Ok(t)
+    }
+}
+
+impl Template {
+    /// The template of one component.
+    pub fn component(c: Component) -> Template {
+        Template {
+            pieces: vec![Piece::Component(c)],
+            text: String::new(),
+        }
+    }
+
+    fn push_literal(&mut self, c: char) {
+        let start = self.text.len();
+        self.text.push(c);
+        match self.pieces.last_mut() {
+            Some(Piece::Literal(_, end)) if *end == start => *end = self.text.len(),
+            _ => self.pieces.push(Piece::Literal(start, self.text.len())),
+        }
+    }
+
+    /// The single component the template is, if it is one.
+    pub fn as_component(&self) -> Option<Component> {
+        match self.pieces[..] {
+            [Piece::Component(c)] => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The components of the template, in order.
+    pub fn components(&self) -> impl Iterator<Item = Component> + '_ {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Component(c) => Some(*c),
+            Piece::Literal(..) => None,
+        })
+    }
+
+    /// Appends the template with the components of `fields` to `out`.
+    #[inline]
+    pub fn render(&self, fields: &Fields<'_>, scratch: &mut Scratch, out: &mut Vec<u8>) {
+        for piece in &self.pieces {
+            match *piece {
+                Piece::Literal(start, end) => {
+                    out.extend_from_slice(&self.text.as_bytes()[start..end])
+                }
+                Piece::Component(c) => fields.write(c, scratch, out),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::component::PublicSuffixList;
+    use crate::Url;
+
+    fn render(template: &str, url: &str) -> String {
+        let t: Template = template.parse().unwrap();
+        let url = Url::parse(url).unwrap();
+        let mut out = Vec::new();
+        t.render(
+            &Fields::new(&url, PublicSuffixList::bundled()),
+            &mut Scratch::new(),
+            &mut out,
+        );
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn placeholders_and_escapes() {
+        let url = "https://www.example.com:81/a?b#c";
+        assert_eq!(render("host", url), "www.example.com:81");
+        assert_eq!(render(r"{subdomain}\t{port}", url), "www\t81");
+        assert_eq!(render(r"\{{scheme}\}\\x", url), "{https}\\x");
+        assert_eq!(render("é {hash}{search}", url), "é #c?b");
+        assert_eq!(render("{url}", url), url);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        for (t, msg) in [
+            ("{host", "unclosed { at byte 0"),
+            ("a}", "unmatched } at byte 1"),
+            (r"{host}\n", "unknown escape at byte 6"),
+            ("{hots}", "unknown component \"hots\""),
+            ("hots", "unknown component \"hots\""),
+            ("{}", "unknown component \"\""),
+        ] {
+            let e = t.parse::<Template>().unwrap_err().to_string();
+            assert!(e.starts_with(msg), "{t}: {e}");
+        }
+    }
+
+    #[test]
+    fn single_components() {
+        let t: Template = "registered_domain".parse().unwrap();
+        assert_eq!(t.as_component(), Some(Component::RegisteredDomain));
+        let t: Template = "{host}".parse().unwrap();
+        assert_eq!(t.as_component(), Some(Component::Host));
+        let t: Template = "{host}/{port}".parse().unwrap();
+        assert_eq!(t.as_component(), None);
+        assert_eq!(
+            t.components().collect::<Vec<_>>(),
+            [Component::Host, Component::Port]
+        );
+    }
+}

@@ -1,0 +1,206 @@
+use super::*;
+
+fn get(url: &str, c: Component) -> String {
+    let url = Url::parse(url).unwrap_or_else(|e| panic!("{url}: {e}"));
+    let mut out = Vec::new();
+    Fields::new(&url, PublicSuffixList::bundled()).write(c, &mut Scratch::new(), &mut out);
+    String::from_utf8(out).unwrap()
+}
+
+fn all(url: &str) -> Vec<(&'static str, String)> {
+    Component::ALL
+        .iter()
+        .map(|&c| (c.name(), get(url, c)))
+        .filter(|(_, v)| !v.is_empty())
+        .collect()
+}
+
+#[test]
+fn names_round_trip() {
+    for &c in Component::ALL {
+        assert_eq!(c.name().parse::<Component>(), Ok(c));
+    }
+    assert_eq!("url".parse::<Component>(), Ok(Component::Href));
+    assert!("URL".parse::<Component>().is_err());
+}
+
+/// The table of the module documentation.
+#[test]
+fn documented_example() {
+    let url = "https://user:pw@www.example.co.uk:8443/a/b?q=1#top";
+    let expected = [
+        ("href", url),
+        ("protocol", "https:"),
+        ("scheme", "https"),
+        ("username", "user"),
+        ("password", "pw"),
+        ("host", "www.example.co.uk:8443"),
+        ("hostname", "www.example.co.uk"),
+        ("port", "8443"),
+        ("pathname", "/a/b"),
+        ("search", "?q=1"),
+        ("hash", "#top"),
+        ("origin", "https://www.example.co.uk:8443"),
+        ("host_type", "domain"),
+        ("public_suffix", "co.uk"),
+        ("registered_domain", "example.co.uk"),
+        ("subdomain", "www"),
+        ("reversed_host", "uk,co,example,www"),
+        ("surt", "uk,co,example,www:8443)/a/b?q=1#top"),
+        (
+            "ssurt",
+            "uk,co,example,www,//8443:https@user:pw:/a/b?q=1#top",
+        ),
+        ("url_surtkey", "uk,co,example,www:8443)/a/b?q=1#top"),
+        ("url_host_name", "www.example.co.uk"),
+        ("url_host_tld", "uk"),
+        ("url_host_2nd_last_part", "co"),
+        ("url_host_3rd_last_part", "example"),
+        ("url_host_4th_last_part", "www"),
+        ("url_host_registry_suffix", "co.uk"),
+        ("url_host_registered_domain", "example.co.uk"),
+        ("url_host_private_suffix", "co.uk"),
+        ("url_host_private_domain", "example.co.uk"),
+        ("url_host_name_reversed", "uk.co.example.www"),
+        ("url_protocol", "https"),
+        ("url_port", "8443"),
+        ("url_path", "/a/b"),
+        ("url_query", "q=1"),
+    ];
+    let got = all(url);
+    let got: Vec<(&str, &str)> = got.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    assert_eq!(got, expected);
+}
+
+/// Common Crawl's columns tell the list's sections apart.
+#[test]
+fn common_crawl_sections() {
+    let url = "http://x.myblog.blogspot.com./";
+    assert_eq!(get(url, Component::UrlHostName), "x.myblog.blogspot.com");
+    assert_eq!(get(url, Component::Hostname), "x.myblog.blogspot.com.");
+    assert_eq!(get(url, Component::UrlHostRegistrySuffix), "com");
+    assert_eq!(get(url, Component::UrlHostRegisteredDomain), "blogspot.com");
+    assert_eq!(get(url, Component::UrlHostPrivateSuffix), "blogspot.com");
+    assert_eq!(
+        get(url, Component::UrlHostPrivateDomain),
+        "myblog.blogspot.com"
+    );
+    assert_eq!(get(url, Component::RegisteredDomain), "myblog.blogspot.com");
+    assert_eq!(
+        get(url, Component::UrlHostNameReversed),
+        "com.blogspot.myblog.x"
+    );
+    assert_eq!(get(url, Component::UrlHost5thLastPart), "");
+    // An unlisted TLD: null suffixes there, the implicit rule here.
+    let url = "http://www.example.zzzz/";
+    assert_eq!(get(url, Component::UrlHostPrivateSuffix), "");
+    assert_eq!(get(url, Component::UrlHostRegistrySuffix), "");
+    assert_eq!(get(url, Component::UrlHostRegisteredDomain), "");
+    assert_eq!(get(url, Component::PublicSuffix), "zzzz");
+    assert_eq!(get(url, Component::RegisteredDomain), "example.zzzz");
+    // A host that is a suffix has no domain.
+    assert_eq!(get("http://co.uk/", Component::UrlHostRegisteredDomain), "");
+    assert_eq!(
+        get("http://co.uk/", Component::UrlHostRegistrySuffix),
+        "co.uk"
+    );
+}
+
+#[test]
+fn hosts_that_are_not_domains() {
+    assert_eq!(
+        all("http://192.168.0.1:81/x"),
+        all("http://192.168.0.1:81/x")
+            .into_iter()
+            .filter(|(n, _)| !n.starts_with("url_host_") || *n == "url_host_name")
+            .collect::<Vec<_>>()
+    );
+    let ip = all("http://192.168.0.1:81/x");
+    assert!(ip.contains(&("host_type", "ipv4".into())));
+    assert!(ip.contains(&("url_host_name", "192.168.0.1".into())));
+    assert!(ip.contains(&("surt", "1,0,168,192:81)/x".into())));
+    for name in [
+        "public_suffix",
+        "registered_domain",
+        "reversed_host",
+        "url_host_tld",
+    ] {
+        assert!(!ip.iter().any(|(n, _)| *n == name), "{name} in {ip:?}");
+    }
+    assert_eq!(get("http://[::1]/", Component::UrlHostName), "[::1]");
+    assert_eq!(get("foo://Ex.com/", Component::HostType), "opaque");
+    assert_eq!(get("foo://Ex.com/", Component::RegisteredDomain), "");
+    assert_eq!(get("file:///etc", Component::HostType), "empty");
+    assert_eq!(get("mailto:a@b.com", Component::HostType), "");
+    assert_eq!(get("mailto:a@b.com", Component::Surt), "mailto:a@b.com");
+    assert_eq!(get("mailto:a@b.com", Component::Origin), "null");
+    assert_eq!(get("http://a.com/?", Component::UrlQuery), "");
+    assert_eq!(get("http://a.com/?", Component::Search), "");
+}
+
+/// The list's suffixes agree with the label columns: the registered
+/// domain ends with the public suffix, and both are whole labels of the
+/// host; on every host of the corpora.
+#[test]
+fn corpora_hosts_are_consistent() {
+    let mut domains = 0;
+    for (name, text) in crate::test_corpora() {
+        for line in text.lines() {
+            let Ok(url) = Url::parse(line) else { continue };
+            if url.host_kind() != HostKind::Domain {
+                continue;
+            }
+            domains += 1;
+            let host = url.hostname().trim_end_matches('.');
+            let g = |c| get(url.href(), c);
+            let suffix = g(Component::PublicSuffix);
+            let domain = g(Component::RegisteredDomain);
+            let sub = g(Component::Subdomain);
+            assert!(
+                host == suffix || host.ends_with(&format!(".{suffix}")),
+                "{name}: {line}"
+            );
+            if !domain.is_empty() {
+                assert!(domain.ends_with(&format!(".{suffix}")), "{name}: {line}");
+                // A host's leading empty label is in no component.
+                let rebuilt = format!("{sub}.{domain}");
+                let rebuilt = if sub.is_empty() && host == domain {
+                    &domain
+                } else {
+                    &rebuilt
+                };
+                assert_eq!(rebuilt, host, "{name}: {line}");
+            }
+            let icann = g(Component::UrlHostRegistrySuffix);
+            assert!(
+                icann.is_empty() || suffix.ends_with(&icann),
+                "{name}: {line}"
+            );
+        }
+    }
+    assert!(domains > 1000, "{domains}");
+}
+
+#[test]
+fn split_cache_answers_for_the_last_host_only() {
+    let psl = PublicSuffixList::bundled();
+    let cache = RefCell::new(SplitCache::default());
+    let mut out = Vec::new();
+    for (url, domain) in [
+        ("http://a.example.co.uk/", "example.co.uk"),
+        ("http://a.example.co.uk/x", "example.co.uk"),
+        ("http://b.github.io/", "b.github.io"),
+        ("http://a.example.co.uk/", "example.co.uk"),
+        ("http://1.2.3.4/", ""),
+        ("http://a.example.co.uk./", "example.co.uk"),
+    ] {
+        let url = Url::parse(url).unwrap();
+        out.clear();
+        Fields::with_cache(&url, psl, &cache).write(
+            Component::RegisteredDomain,
+            &mut Scratch::new(),
+            &mut out,
+        );
+        assert_eq!(String::from_utf8_lossy(&out), domain, "{url}");
+    }
+}

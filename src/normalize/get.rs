@@ -1,0 +1,197 @@
+//! What a valid line's URL becomes when it is not the canonical URL:
+//! components and templates (`--get`), JSON objects (`--json`), written in
+//! place of the URL or as a new column (`--add-field`); and the default
+//! scheme of inputs without one (`--default-scheme`).
+
+use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use super::{parse_into, Invalid, Normalizer};
+use crate::canon::{RuleSet, Scratch};
+use crate::component::{json, Fields, PublicSuffixList, SplitCache, Template};
+use crate::{Mode, QueryEncoding, Url};
+
+/// What to write for a valid line instead of its canonical URL
+/// ([`Options::get`](super::Options::get)). The components are those of
+/// the URL after the profile's rules.
+///
+/// # Example
+///
+/// ```
+/// use normurl::normalize::{Get, Normalizer, Options};
+/// use normurl::pipeline::{Input, Pipeline, Sinks};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("urls.txt");
+/// std::fs::write(&path, "https://a.b.example.co.uk/x\nhttp://example.co.uk./\n")?;
+/// let options = Options {
+///     get: Some(Get::Template("registered_domain".parse()?)),
+///     ..Options::default()
+/// };
+/// let pipeline = Pipeline::builder().build(Normalizer::new(options));
+/// let mut out = Vec::new();
+/// pipeline.run(vec![Input::path(&path)], Sinks::new("<stdout>", &mut out))?;
+/// assert_eq!(out, b"example.co.uk\nexample.co.uk\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Get {
+    /// A component or a template of components.
+    Template(Template),
+    /// A JSON object with every component. Every output line is then an
+    /// object: a line without a URL gives `{"invalid":REASON}` (and with
+    /// [`OnInvalid::Keep`](super::OnInvalid::Keep) its `"input"`), a blank
+    /// line `{}`, whatever the field options say.
+    Json,
+}
+
+/// Where `--add-field` puts the value: a new first or last column, the
+/// line otherwise unchanged. A line without a URL is written as
+/// [`Options::on_invalid`](super::Options::on_invalid) says, without the
+/// new column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddField {
+    /// Before the line.
+    First,
+    /// After the line.
+    Last,
+}
+
+impl FromStr for AddField {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<AddField, String> {
+        match s {
+            "first" => Ok(AddField::First),
+            "last" => Ok(AddField::Last),
+            _ => Err(format!("unknown place {s:?} (expected first or last)")),
+        }
+    }
+}
+
+/// The scheme given to inputs without one (`--default-scheme`); which
+/// inputs count is [`scheme_less`](crate::canon::scheme_less)'s rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultScheme {
+    /// `http`.
+    Http,
+    /// `https`.
+    Https,
+}
+
+impl DefaultScheme {
+    /// The scheme.
+    pub fn name(self) -> &'static str {
+        match self {
+            DefaultScheme::Http => "http",
+            DefaultScheme::Https => "https",
+        }
+    }
+}
+
+impl fmt::Display for DefaultScheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for DefaultScheme {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DefaultScheme, String> {
+        match s {
+            "http" => Ok(DefaultScheme::Http),
+            "https" => Ok(DefaultScheme::Https),
+            _ => Err(format!("unknown scheme {s:?} (expected http or https)")),
+        }
+    }
+}
+
+/// Whether a component of `get` asks the Public Suffix List.
+pub(super) fn needs_psl(get: Option<&Get>) -> bool {
+    match get {
+        None => false,
+        Some(Get::Json) => true,
+        Some(Get::Template(t)) => t.components().any(|c| c.uses_psl()),
+    }
+}
+
+/// A worker's buffers for [`Get`]: the URL after the profile's rules,
+/// parsed back from their output.
+#[derive(Debug, Default)]
+pub(super) struct GetBuffers {
+    canonical: Option<Url>,
+    bytes: Vec<u8>,
+    suffixes: RefCell<SplitCache>,
+}
+
+impl Normalizer {
+    /// The Public Suffix List of the components: an empty one when no
+    /// component asks it anything, so that `--get host` does not read the
+    /// bundled list (32 million instructions, once).
+    fn psl(&self) -> &PublicSuffixList {
+        static EMPTY: OnceLock<PublicSuffixList> = OnceLock::new();
+        match &self.options.psl {
+            Some(list) => list,
+            None if self.needs_psl => PublicSuffixList::bundled(),
+            None => EMPTY.get_or_init(|| PublicSuffixList::parse("").expect("empty list")),
+        }
+    }
+
+    /// Appends what `get` asks for of `url` after the profile's rules, and
+    /// returns the rules that fired.
+    pub(super) fn write_get(
+        &self,
+        get: &Get,
+        url: &Url,
+        buffers: &mut GetBuffers,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
+        let canon = self.canon();
+        let (url, fired) = if canon.rules().is_empty() {
+            (url, RuleSet::EMPTY)
+        } else {
+            let GetBuffers {
+                canonical, bytes, ..
+            } = buffers;
+            bytes.clear();
+            let fired = canon.apply(url, scratch, bytes);
+            // The profile's output is a valid URL's serialization, ASCII:
+            // neither fails, but an error is better than a panic.
+            let text = std::str::from_utf8(bytes).map_err(|_| Invalid::Utf8)?;
+            (
+                parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
+                    .map_err(Invalid::Url)?,
+                fired,
+            )
+        };
+        let fields = Fields::with_cache(url, self.psl(), &buffers.suffixes);
+        match get {
+            Get::Template(t) => t.render(&fields, scratch, out),
+            Get::Json => json::write_object(&fields, scratch, out),
+        }
+        Ok(fired)
+    }
+
+    /// Whether every output line is a JSON object.
+    #[inline]
+    pub(super) fn json(&self) -> bool {
+        self.options.get == Some(Get::Json)
+    }
+
+    /// The JSON object of a line without a URL: its reason, and with
+    /// `input` the line.
+    pub(super) fn json_invalid(why: Invalid, input: Option<&[u8]>, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"invalid\":\"");
+        out.extend_from_slice(why.name().as_bytes());
+        out.push(b'"');
+        if let Some(line) = input {
+            out.extend_from_slice(b",\"input\":");
+            json::write_string(line, out);
+        }
+        out.push(b'}');
+    }
+}
