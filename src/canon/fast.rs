@@ -23,11 +23,11 @@
 
 use std::ops::Range;
 
-use super::classify::{any, any_in, any_of, append_if_none_in, classify, Features};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
 use super::{host, Canonicalizer, OutputForm, Rule, RuleSet, TrackingParams};
+use crate::simd::features::{any, any_in, any_of, append_if_none_in, classify, Features};
 
 use crate::{HostKind, SchemeType, Url};
 
@@ -113,7 +113,7 @@ macro_rules! instances {
             instances!(@row $crate::canon::fast::PERCENT, $line, $wide $(; $extra)*),
             instances!(@row $crate::canon::fast::SAFE_BROWSING, $line, $wide $(; $extra)*),
             instances!(@row $crate::canon::fast::AGGRESSIVE, $line, $wide $(; $extra)*),
-            instances!(@row $crate::canon::classify::Features::ALL, $line, $wide $(; $extra)*),
+            instances!(@row $crate::simd::features::Features::ALL, $line, $wide $(; $extra)*),
         ]
     };
     (@row $features:expr, $line:ident, $wide:ident $(; $extra:expr)*) => {
@@ -412,18 +412,9 @@ pub(super) fn apply(
     unsafe { (canon.plan.straight)(canon, url, params, bufs, out) }
 }
 
-/// Whether [`straight_wide`] may run: the CPU has AVX2, and the
-/// `NORMURL_NO_AVX2` environment variable is not set (so that the SSE2
-/// code can be measured and tested on the same machine).
+/// Whether [`straight_wide`] may run ([`crate::simd::avx2`]).
 pub(super) fn wide_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        super::classify::avx2_available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::simd::avx2()
 }
 
 /// [`straight_line`] with AVX2 vectors: the scans inline into a function

@@ -20,10 +20,10 @@
 //! In debug builds, every answer is compared with that of
 //! [`Url::parse_into`] and [`Canonicalizer::apply`].
 
-use super::classify::Features;
 use super::fast::{self, instances, Bare, Verdict};
 use super::query::QueryScratch;
 use super::{Canonicalizer, IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
+use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
 

@@ -57,7 +57,6 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
-mod classify;
 mod error;
 mod fast;
 pub mod form;
