@@ -62,17 +62,11 @@ mod fast;
 pub mod form;
 mod fused;
 mod hash;
-mod host;
 mod input;
-mod path;
-mod percent;
 mod profile;
-mod public_suffix;
-mod query;
 mod rule;
-mod shape;
+mod rules;
 mod surt;
-mod tracking;
 
 pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
 pub use error::ConfigError;
@@ -81,4 +75,8 @@ pub use input::parse_with_default_scheme;
 pub use profile::Profile;
 pub use rule::{Rule, RuleSet};
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
-pub use tracking::TrackingParams;
+// The public-suffix lookup, where the next rules (issue 31) look for it.
+#[allow(unused_imports)]
+pub(crate) use rules::public_suffix;
+pub use rules::tracking::TrackingParams;
+use rules::{host, path, percent, query};

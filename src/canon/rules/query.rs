@@ -9,9 +9,9 @@
 
 use std::cmp::Ordering;
 
-use super::form::{self, Piece};
+use crate::canon::form::{self, Piece};
 use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
-use super::{Rule, RuleSet, TrackingParams};
+use crate::canon::{Rule, RuleSet, TrackingParams};
 
 /// Reused buffers of the query rules.
 #[derive(Debug, Default)]
