@@ -1001,7 +1001,7 @@ fn write(
     bufs: &Buffers,
     out: &mut Vec<u8>,
 ) -> RuleSet {
-    match canon.output {
+    match canon.config.output {
         OutputForm::Url if edit.fired.is_empty() => {
             // Every change fires a rule: nothing fired, nothing changed.
             out.extend_from_slice(url.href().as_bytes());
@@ -1262,7 +1262,7 @@ fn params_outcome(
     }
     let config = query::Params {
         rules,
-        tracking: &canon.tracking,
+        tracking: &canon.config.tracking,
         host,
         starts: Some(&canon.plan.param_starts),
     };

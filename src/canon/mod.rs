@@ -57,10 +57,12 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
+mod config;
 mod error;
 mod fast;
 pub mod form;
 mod fused;
+mod general;
 mod hash;
 mod input;
 mod profile;
@@ -68,7 +70,8 @@ mod rule;
 mod rules;
 mod surt;
 
-pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
+pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, Scratch};
+pub use config::{IdnForm, OutputForm};
 pub use error::ConfigError;
 pub use hash::key_hash;
 pub use input::parse_with_default_scheme;
@@ -79,4 +82,4 @@ pub use surt::{reverse_host, ssurt_host, SurtOptions};
 #[allow(unused_imports)]
 pub(crate) use rules::public_suffix;
 pub use rules::tracking::TrackingParams;
-use rules::{host, path, percent, query};
+use rules::{host, percent, query};

@@ -9,8 +9,8 @@
 
 use std::cmp::Ordering;
 
-use crate::canon::form::{self, Piece};
 use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
+use crate::canon::form::{self, Piece};
 use crate::canon::{Rule, RuleSet, TrackingParams};
 
 /// Reused buffers of the query rules.
