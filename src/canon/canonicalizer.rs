@@ -2,8 +2,7 @@
 //! URL with caller-owned buffers.
 
 use super::config::{Config, IdnForm, OutputForm};
-use super::query::QueryScratch;
-use super::{fast, fused, general};
+use super::{fast, fused, general, Scratch};
 use super::{ConfigError, Profile, RuleSet, TrackingParams};
 use crate::Url;
 
@@ -29,9 +28,8 @@ use crate::Url;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Canonicalizer {
-    pub(super) config: Config,
-    /// The rules as the fast path needs them.
-    pub(super) plan: fast::Plan,
+    /// The rules and options, and the plan of the fast paths for them.
+    pub(super) setup: fast::Setup,
     /// [`Canonicalizer::parse_apply`]'s instance for these rules.
     fused: fused::Fused,
 }
@@ -101,28 +99,12 @@ impl CanonicalizerBuilder {
         let c = &self.config;
         let plan = fast::Plan::new(c.rules, c.output, &c.tracking);
         Canonicalizer {
-            config: c.clone(),
             fused: fused::pick(c.rules, c.output, c.idn, plan.path(), true),
-            plan,
+            setup: fast::Setup {
+                plan,
+                config: c.clone(),
+            },
         }
-    }
-}
-
-/// Buffers reused from one URL to the next. Keep one per thread; after the
-/// first few URLs, [`Canonicalizer::apply`] allocates nothing.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    /// The general path's.
-    general: general::Buffers,
-    pub(super) params: QueryScratch,
-    /// What the fast path writes besides the output.
-    fast: fast::Buffers,
-}
-
-impl Scratch {
-    /// Empty buffers.
-    pub fn new() -> Scratch {
-        Scratch::default()
     }
 }
 
@@ -146,12 +128,12 @@ impl Canonicalizer {
 
     /// The rules this canonicalizer applies.
     pub fn rules(&self) -> RuleSet {
-        self.config.rules
+        self.setup.config.rules
     }
 
     /// The output form.
     pub fn output(&self) -> OutputForm {
-        self.config.output
+        self.setup.config.output
     }
 
     /// Appends the canonical form of `url` to `out` and returns the rules
@@ -162,25 +144,13 @@ impl Canonicalizer {
     /// In [`OutputForm::Url`] the result is a valid URL serialization, and
     /// canonicalizing the parse of it again gives the same bytes.
     pub fn apply(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
-        let c = &self.config;
-        if c.rules.is_empty() && c.output == OutputForm::Url && c.idn == IdnForm::Ascii {
-            out.extend_from_slice(url.href().as_bytes());
-            return RuleSet::EMPTY;
-        }
-        if c.idn == IdnForm::Ascii {
-            // Most URLs: rules that only cut ranges out of the href.
-            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.fast, out)
-            {
-                return fired;
-            }
-        }
-        self.apply_general(url, scratch, out)
+        fast::apply_url(&self.setup, url, scratch, out)
     }
 
     /// The general path ([`general::apply`]).
     fn apply_general(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
         general::apply(
-            &self.config,
+            &self.setup.config,
             url,
             &mut scratch.general,
             &mut scratch.params,
@@ -223,7 +193,7 @@ impl Canonicalizer {
         let start = out.len();
         // SAFETY: `fused::pick` picked a wide instance only on a CPU with
         // AVX2.
-        let result = unsafe { (self.fused)(self, input, url, scratch, out) };
+        let result = unsafe { (self.fused)(&self.setup, input, url, scratch, out) };
         if cfg!(debug_assertions) {
             self.debug_check_parse_apply(input, &result, &out[start..]);
         }
@@ -341,13 +311,16 @@ mod tests {
         let narrow: Vec<Canonicalizer> = all
             .iter()
             .filter_map(|canon| {
-                let plan = canon.plan.narrow()?;
+                let plan = canon.setup.plan.narrow()?;
                 Some(Canonicalizer {
-                    plan,
+                    setup: fast::Setup {
+                        plan,
+                        config: canon.setup.config.clone(),
+                    },
                     fused: fused::pick(
-                        canon.config.rules,
-                        canon.config.output,
-                        canon.config.idn,
+                        canon.setup.config.rules,
+                        canon.setup.config.output,
+                        canon.setup.config.idn,
                         plan.path(),
                         false,
                     ),
@@ -377,7 +350,7 @@ mod tests {
     fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
         let mut fast_out = Vec::new();
         let fast = fast::apply(
-            canon,
+            &canon.setup,
             url,
             &mut scratch.params,
             &mut scratch.fast,

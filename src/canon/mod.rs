@@ -68,15 +68,17 @@ mod input;
 mod profile;
 mod rule;
 mod rules;
+mod scratch;
 mod surt;
 
-pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, Scratch};
+pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder};
 pub use config::{IdnForm, OutputForm};
 pub use error::ConfigError;
 pub use hash::key_hash;
 pub use input::parse_with_default_scheme;
 pub use profile::Profile;
 pub use rule::{Rule, RuleSet};
+pub use scratch::Scratch;
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
 // The public-suffix lookup, where the next rules (issue 31) look for it.
 #[allow(unused_imports)]
