@@ -78,11 +78,10 @@ pub(super) fn apply(
     // the output canonicalizes to itself.
     let final_host = host.unwrap_or(host_buf);
     let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
-    let special = url.scheme_type().is_special();
     let query_null = url.query().is_none()
         || query_component(
             config,
-            special,
+            url,
             final_host,
             percent_rules,
             &mut work,
@@ -90,15 +89,8 @@ pub(super) fn apply(
             &mut fired,
         );
     let query = work.finish();
-    let mut fragment_null = url.fragment().is_none();
-    if !fragment_null && rules.contains(Rule::DropFragment) {
-        fragment_null = true;
-        fired.insert(Rule::DropFragment);
-    }
     let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
-    if !fragment_null {
-        percent_rules.run(&mut work, &mut fired);
-    }
+    let fragment_null = fragment_rules(rules, url, percent_rules, &mut work, &mut fired);
     let fragment = work.finish();
 
     let unicode = config.idn == IdnForm::Unicode
@@ -254,7 +246,7 @@ fn path_component(
 /// gone (every parameter stripped, or empty and dropped).
 fn query_component(
     config: &Config,
-    special: bool,
+    url: &Url,
     final_host: &[u8],
     percent_rules: PercentRules,
     work: &mut Work<'_, '_>,
@@ -263,7 +255,7 @@ fn query_component(
 ) -> bool {
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
-    if special && rules.contains(Rule::UnescapeQuery) {
+    if url.scheme_type().is_special() && rules.contains(Rule::UnescapeQuery) {
         let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
         fired.insert_if(Rule::UnescapeQuery, changed);
     } else {
@@ -298,6 +290,26 @@ fn query_component(
         fired.insert(Rule::DropEmptyQuery);
     }
     gone
+}
+
+/// `drop-fragment`, or the percent rules on a fragment that stays.
+/// Returns whether there is no fragment (any more).
+fn fragment_rules(
+    rules: RuleSet,
+    url: &Url,
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    fired: &mut RuleSet,
+) -> bool {
+    if url.fragment().is_none() {
+        return true;
+    }
+    if rules.contains(Rule::DropFragment) {
+        fired.insert(Rule::DropFragment);
+        return true;
+    }
+    percent_rules.run(work, fired);
+    false
 }
 
 /// Everything before the path, when no rule touched it: written with one

@@ -20,10 +20,9 @@
 //! In debug builds, every answer is compared with that of
 //! [`Url::parse_into`] and [`Canonicalizer::apply`].
 
-use super::fast::{self, instances, Bare, Verdict};
-use super::fast::{Plan, Setup};
-use super::query::QueryScratch;
-use super::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
+use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
+use crate::canon::query::QueryScratch;
+use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
 use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
@@ -35,7 +34,7 @@ use crate::{HostKind, ParseError, Url};
 ///
 /// The wide instances need a CPU with AVX2: [`pick`] picks them only after
 /// checking.
-pub(super) type Fused =
+pub(crate) type Fused =
     unsafe fn(&Setup, &str, &mut Url, &mut Scratch, &mut Vec<u8>) -> Result<RuleSet, ParseError>;
 
 /// The instances of [`fused`] for the plan's rules, as those of the fast
@@ -89,7 +88,7 @@ impl Kind {
 /// a host and path for.
 /// `wide` says whether the AVX2 instances may run ([`fast::wide_available`];
 /// the tests also run the SSE2 ones where they may).
-pub(super) fn pick(
+pub(crate) fn pick(
     rules: RuleSet,
     output: OutputForm,
     idn: IdnForm,
