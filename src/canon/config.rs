@@ -17,7 +17,7 @@ pub(crate) struct Config {
     pub(crate) idn: IdnForm,
 }
 
-/// What [`Canonicalizer::apply`] writes.
+/// What [`Canonicalizer::apply`](super::Canonicalizer::apply) writes.
 ///
 /// # Example
 ///

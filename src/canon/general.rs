@@ -1,7 +1,7 @@
 //! The general path: every rule's reference function run on copies of the
 //! components, in [`Rule::ALL`] order. It canonicalizes every URL the fast
 //! paths decline, and it is the reference they are tested against
-//! (`canonicalizer.rs`'s tests, `tests/canon_props.rs`).
+//! (`fast/tests.rs`, `tests/canon_props.rs`).
 
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};

@@ -102,7 +102,7 @@ pub(super) fn careful(
 /// [`straight_line`] for a [`Bare`] URL whose scan found something: when
 /// that is nothing a rule rewrites (most of what crawled paths have: a
 /// `%20`, a `%40`, a `..` inside a name), writes what [`Bare::apply`]
-/// writes, without the scan; otherwise goes on as [`careful`] would from
+/// writes, without the scan; otherwise goes on as [`careful()`] would from
 /// there. (`careful` cost about 750 instructions on these URLs, most of
 /// it finding out again what this knows.)
 #[cold]
@@ -128,7 +128,7 @@ pub(super) fn bare_found(
     rewrite(setup, url, &layout, lower, params, bufs, out)
 }
 
-/// [`careful`] once [`inspect`] has said what the lowercase rules do:
+/// [`careful()`] once [`inspect`] has said what the lowercase rules do:
 /// the cuts, the lowercase and parameter rules, and the writing.
 pub(super) fn rewrite(
     setup: &Setup,
@@ -238,7 +238,7 @@ pub(super) fn userinfo_changes(plan: &Plan, url: &Url) -> bool {
 }
 
 /// What `lowercase-path` and `lowercase-query` have to do: the only
-/// rewrites [`careful`] makes itself, besides the parameter rules.
+/// rewrites [`careful()`] makes itself, besides the parameter rules.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Lower {
     path: bool,

@@ -38,7 +38,7 @@ pub(super) enum Verdict {
     /// A port to drop, or a `www` host that is not `www.` and one label:
     /// [`cut_ranges`]'.
     CutRanges,
-    /// The scan found something: [`careful`]'s.
+    /// The scan found something: [`careful()`]'s.
     Careful,
 }
 
@@ -276,7 +276,7 @@ pub(super) fn cut_ranges<const W: u8>(
 }
 
 /// The cuts of the host (`strip-www`, `trim-host-dots`), the port and a
-/// trailing slash, for [`tail`] and [`careful`]; `None` when one of them
+/// trailing slash, for [`tail`] and [`careful()`]; `None` when one of them
 /// needs the general path. Inlined into both, so the layout stays in
 /// registers.
 #[inline(always)]

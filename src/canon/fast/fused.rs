@@ -1,5 +1,5 @@
 //! Parsing and canonicalizing in one go:
-//! [`Canonicalizer::parse_apply`](super::Canonicalizer::parse_apply).
+//! [`Canonicalizer::parse_apply`](crate::canon::Canonicalizer::parse_apply).
 //!
 //! Most crawled URLs are already canonical for the URL Standard: the
 //! parser's fast check accepts them, and their serialization is the input.
@@ -11,14 +11,14 @@
 //! stored (one copy of it fewer) and its offsets come in registers from the
 //! check. Every other input is stored in the caller's `Url`, from the
 //! layout the check found when it accepted (no second parse), and takes
-//! [`Canonicalizer::apply`]; except that a query of several parameters
+//! [`Canonicalizer::apply`](crate::canon::Canonicalizer::apply); except that a query of several parameters
 //! (or of one that a rule may remove) after a host and path that [`plain`]
 //! would take need not be stored either: [`query_narrow`] runs the
 //! parameter rules on the input's query and writes the result after the
 //! host and path.
 //!
 //! In debug builds, every answer is compared with that of
-//! [`Url::parse_into`] and [`Canonicalizer::apply`].
+//! [`Url::parse_into`] and [`Canonicalizer::apply`](crate::canon::Canonicalizer::apply).
 
 use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
 use crate::canon::query::QueryScratch;
@@ -130,7 +130,7 @@ fn copy(
 /// Hosts in Unicode: the input's serialization is not the output even
 /// without rules (an `xn--` label is written decoded), so every input is
 /// stored, from the check's layout when it accepts, and takes
-/// [`Canonicalizer::apply`], whose general path writes such hosts.
+/// [`Canonicalizer::apply`](crate::canon::Canonicalizer::apply), whose general path writes such hosts.
 fn general(
     setup: &Setup,
     input: &str,
@@ -215,7 +215,7 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
 /// `direct` write the result from the input and its layout; when the check
 /// declines or `direct` returns `None` (having written nothing), stores
 /// the URL in `url` (from the layout, if the check accepted) and runs
-/// [`Canonicalizer::apply`] ([`fast::apply_url`]).
+/// [`Canonicalizer::apply`](crate::canon::Canonicalizer::apply) ([`fast::apply_url`]).
 #[inline(always)]
 fn staged_apply(
     setup: &Setup,

@@ -4,12 +4,12 @@
 //! out of the href: `strip-www` drops the start of the host,
 //! `strip-trailing-slash` the last byte of the path, `drop-fragment`
 //! everything from `#`. The fast path finds out which with a
-//! [scan](super::classify) of the host and path for the bytes that would
+//! [scan](crate::simd::features) of the host and path for the bytes that would
 //! give a rule more to do (`%`, `//`, `..`, `;`...), one of the query when
 //! there is one, and the URL's offsets; then it writes the href without
 //! the cut ranges: one copy when nothing fired.
 //!
-//! [`straight_line`] is the line most URLs take; [`careful`] takes the others
+//! [`straight_line`] is the line most URLs take; [`careful()`] takes the others
 //! (userinfo, something found by a scan, a query of several parameters,
 //! SURT output...) and looks at each component on its own; it also runs the
 //! lowercase rules and the parameter rules, whose rewritten path and query
@@ -119,7 +119,7 @@ pub(super) const AGGRESSIVE: Features = SAFE_BROWSING.union(Features::SESSION);
 /// one row per set of features the fast path has an instance for, each
 /// scanning for only those. A caller takes the first row that has all it
 /// needs (see [`instance`]; a scan for more finds more, which only sends
-/// more URLs to [`careful`]). The sets are the needs of the profiles.
+/// more URLs to [`careful()`]). The sets are the needs of the profiles.
 /// `@row FEATURES, ...` is one row on its own.
 ///
 /// Each row has the features, the SSE2 instance and the AVX2 one (off
@@ -370,7 +370,7 @@ struct Edit {
 }
 
 /// The buffers the fast path writes besides `out`, kept in
-/// [`Scratch`](super::Scratch) from one URL to the next.
+/// [`Scratch`] from one URL to the next.
 #[derive(Debug, Default)]
 pub(super) struct Buffers {
     /// A query the rules rewrote ([`Edit::new_query`]).
@@ -481,7 +481,7 @@ unsafe fn straight_wide<const W: u8>(
 /// The fast path for most URLs: no userinfo, and nothing for the content
 /// rules in the host and path (`W` has what [`Plan::new`] scans for
 /// there). URLs with a query or fragment go on in [`tail`], the others
-/// take [`careful`].
+/// take [`careful()`].
 ///
 /// This runs for every URL, so it works on the URL's byte offsets (no
 /// `str` slicing), makes one scan, and writes with one capacity check.

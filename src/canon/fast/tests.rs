@@ -50,7 +50,6 @@ fn canonicalizers() -> Vec<Canonicalizer> {
                     plan.path(),
                     false,
                 ),
-                ..canon.clone()
             })
         })
         .collect();

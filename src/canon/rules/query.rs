@@ -2,10 +2,17 @@
 //! `strip-tracking`, the query half of `strip-session-ids`,
 //! `drop-empty-params`, `sort-query` and `sort-query-values`.
 //!
-//! Parameters are the `&`-separated [pieces](super::form::pieces) of the
+//! Parameters are the `&`-separated [pieces](crate::canon::form::pieces) of the
 //! query; names are compared as the form-urlencoded parser decodes them.
 //! Kept pieces are copied byte for byte: sorting moves whole `name=value`
 //! slices and only removed pieces disappear.
+//!
+//! Over 800 lines, for a reason: besides the reference [`apply`], this
+//! file holds its two fast versions, [`apply_plain`] and [`apply_single`],
+//! which `fast/params.rs` calls. They share the reference's private
+//! pieces (the sort entries and keys, the verdict on a parameter, the
+//! scratch space), and their property tests against [`apply`] sit with it;
+//! in `fast/` they would make the rules depend on the fast paths.
 
 use std::cmp::Ordering;
 
