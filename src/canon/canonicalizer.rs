@@ -1,85 +1,11 @@
 //! The canonicalizer: a rule set plus options, built once, applied to every
 //! URL with caller-owned buffers.
 
-use std::fmt;
-use std::str::FromStr;
-
-use super::host;
-use super::path;
-use super::percent::{self, PATH_MINIMAL};
-use super::query::{self, QueryScratch};
-use super::surt::{Parts, SurtOptions};
-use super::{fast, fused};
-use super::{ConfigError, Profile, Rule, RuleSet, TrackingParams};
-use crate::{HostKind, SchemeType, Url};
-
-/// What [`Canonicalizer::apply`] writes.
-///
-/// # Example
-///
-/// ```
-/// use normurl::canon::OutputForm;
-///
-/// assert_eq!("surt".parse::<OutputForm>()?, OutputForm::Surt(normurl::canon::SurtOptions::CDX));
-/// # Ok::<(), normurl::canon::ConfigError>(())
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum OutputForm {
-    /// The URL serialization.
-    #[default]
-    Url,
-    /// A SURT; `"surt"` parses to the CDX flavor.
-    Surt(SurtOptions),
-    /// urlcanon's SSURT.
-    Ssurt,
-}
-
-impl FromStr for OutputForm {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<OutputForm, ConfigError> {
-        match s {
-            "url" => Ok(OutputForm::Url),
-            "surt" => Ok(OutputForm::Surt(SurtOptions::CDX)),
-            "ssurt" => Ok(OutputForm::Ssurt),
-            _ => Err(ConfigError::UnknownOutput(s.to_owned())),
-        }
-    }
-}
-
-impl fmt::Display for OutputForm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OutputForm::Url => "url",
-            OutputForm::Surt(_) => "surt",
-            OutputForm::Ssurt => "ssurt",
-        })
-    }
-}
-
-/// How domains are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum IdnForm {
-    /// Punycode (`xn--bcher-kva.de`), as the URL serializer writes them.
-    #[default]
-    Ascii,
-    /// Unicode (`bücher.de`) via UTS #46 ToUnicode, for domains whose
-    /// punycode labels decode cleanly and convert back to the same ASCII;
-    /// others stay ASCII. Parsing such output gives back the ASCII URL.
-    Unicode,
-}
-
-impl FromStr for IdnForm {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<IdnForm, ConfigError> {
-        match s {
-            "ascii" => Ok(IdnForm::Ascii),
-            "unicode" => Ok(IdnForm::Unicode),
-            _ => Err(ConfigError::UnknownIdnForm(s.to_string())),
-        }
-    }
-}
+use super::config::{Config, IdnForm, OutputForm};
+use super::fast::{self, fused};
+use super::{general, Scratch};
+use super::{ConfigError, Profile, RuleSet, TrackingParams};
+use crate::Url;
 
 /// Canonicalizes parsed URLs with a fixed set of rules and options.
 ///
@@ -103,14 +29,10 @@ impl FromStr for IdnForm {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Canonicalizer {
-    rules: RuleSet,
-    pub(super) tracking: TrackingParams,
-    pub(super) output: OutputForm,
-    idn: IdnForm,
-    /// The rules as the fast path needs them.
-    pub(super) plan: fast::Plan,
+    /// The rules and options, and the plan of the fast paths for them.
+    pub(super) setup: fast::Setup,
     /// [`Canonicalizer::parse_apply`]'s instance for these rules.
-    fused: fused::Fused,
+    pub(super) fused: fused::Fused,
 }
 
 /// Builds a [`Canonicalizer`]: a profile's rules, edited, plus options.
@@ -131,28 +53,25 @@ pub struct Canonicalizer {
 /// ```
 #[derive(Clone, Debug)]
 pub struct CanonicalizerBuilder {
-    rules: RuleSet,
-    tracking: TrackingParams,
-    output: OutputForm,
-    idn: IdnForm,
+    config: Config,
 }
 
 impl CanonicalizerBuilder {
     /// Applies rule edits (`+name,-name`; see [`RuleSet::edit`]).
     pub fn rules(&mut self, edits: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
-        self.rules = self.rules.edit(edits)?;
+        self.config.rules = self.config.rules.edit(edits)?;
         Ok(self)
     }
 
     /// Replaces the rule set.
     pub fn rule_set(&mut self, rules: RuleSet) -> &mut CanonicalizerBuilder {
-        self.rules = rules;
+        self.config.rules = rules;
         self
     }
 
     /// Replaces the tracking parameter list (default: [`TrackingParams::default`]).
     pub fn tracking_params(&mut self, params: TrackingParams) -> &mut CanonicalizerBuilder {
-        self.tracking = params;
+        self.config.tracking = params;
         self
     }
 
@@ -160,150 +79,33 @@ impl CanonicalizerBuilder {
     /// [`TrackingParams::add_list`]): `--strip-params NAME,...`, or the text
     /// of an `@FILE`.
     pub fn strip_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
-        self.tracking.add_list(list)?;
+        self.config.tracking.add_list(list)?;
         Ok(self)
     }
 
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
-        self.output = output;
+        self.config.output = output;
         self
     }
 
     /// Sets how domains are written (default: [`IdnForm::Ascii`]).
     pub fn idn(&mut self, idn: IdnForm) -> &mut CanonicalizerBuilder {
-        self.idn = idn;
+        self.config.idn = idn;
         self
     }
 
     /// Builds the canonicalizer.
     pub fn build(&self) -> Canonicalizer {
-        let plan = fast::Plan::new(self.rules, self.output, &self.tracking);
+        let c = &self.config;
+        let plan = fast::Plan::new(c.rules, c.output, &c.tracking);
         Canonicalizer {
-            rules: self.rules,
-            tracking: self.tracking.clone(),
-            output: self.output,
-            idn: self.idn,
-            fused: fused::pick(self.rules, self.output, self.idn, plan.path(), true),
-            plan,
+            fused: fused::pick(c.rules, c.output, c.idn, plan.path(), true),
+            setup: fast::Setup {
+                plan,
+                config: c.clone(),
+            },
         }
-    }
-}
-
-/// Buffers reused from one URL to the next. Keep one per thread; after the
-/// first few URLs, [`Canonicalizer::apply`] allocates nothing.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    username: Vec<u8>,
-    password: Vec<u8>,
-    host: Vec<u8>,
-    path: Vec<u8>,
-    query: Vec<u8>,
-    fragment: Vec<u8>,
-    /// The second buffer of whichever component is being rewritten.
-    tmp: Vec<u8>,
-    unescaped: Vec<u8>,
-    resolved: Vec<u8>,
-    host_unicode: String,
-    host_check: String,
-    pub(super) params: QueryScratch,
-    /// What the fast path writes besides the output.
-    fast: fast::Buffers,
-}
-
-impl Scratch {
-    /// Empty buffers.
-    pub fn new() -> Scratch {
-        Scratch::default()
-    }
-}
-
-/// A component while rules rewrite it: borrowed from the URL until a rule
-/// changes it, then in `buf`. Rules write their result into the other
-/// buffer and the two are swapped, so a component is copied only by rules
-/// that change it.
-struct Work<'u, 's> {
-    orig: &'u [u8],
-    buf: &'s mut Vec<u8>,
-    tmp: &'s mut Vec<u8>,
-    owned: bool,
-}
-
-impl<'u, 's> Work<'u, 's> {
-    fn new(orig: &'u [u8], buf: &'s mut Vec<u8>, tmp: &'s mut Vec<u8>) -> Work<'u, 's> {
-        Work {
-            orig,
-            buf,
-            tmp,
-            owned: false,
-        }
-    }
-
-    fn get(&self) -> &[u8] {
-        if self.owned {
-            self.buf
-        } else {
-            self.orig
-        }
-    }
-
-    /// Runs a rule that writes its whole result into the buffer it is
-    /// given and returns true when it changes something.
-    fn rewrite(&mut self, rule: impl FnOnce(&[u8], &mut Vec<u8>) -> bool) -> bool {
-        self.tmp.clear();
-        let input = if self.owned { &self.buf[..] } else { self.orig };
-        let changed = rule(input, self.tmp);
-        if changed {
-            std::mem::swap(self.buf, self.tmp);
-            self.owned = true;
-        }
-        changed
-    }
-
-    /// Runs a rule whose result is a subslice of its input.
-    fn narrow(&mut self, rule: impl FnOnce(&[u8]) -> &[u8]) -> bool {
-        let input = self.get();
-        let sub = rule(input);
-        if sub.len() == input.len() {
-            return false;
-        }
-        let start = sub.as_ptr() as usize - input.as_ptr() as usize;
-        let end = start + sub.len();
-        if self.owned {
-            self.buf.truncate(end);
-            self.buf.drain(..start);
-        } else {
-            self.orig = &self.orig[start..end];
-        }
-        true
-    }
-
-    /// The final bytes: `Some` when still borrowed from the URL, `None`
-    /// when they are in the buffer.
-    fn finish(self) -> Option<&'u [u8]> {
-        (!self.owned).then_some(self.orig)
-    }
-}
-
-/// Which of the percent rules to run on a component.
-#[derive(Clone, Copy)]
-struct PercentRules {
-    decode: bool,
-    upper: bool,
-}
-
-impl PercentRules {
-    fn run(self, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
-        if !self.decode && !self.upper {
-            return;
-        }
-        let mut done = percent::Normalized::default();
-        work.rewrite(|input, out| {
-            done = percent::normalize(input, self.decode, self.upper, out);
-            done.any()
-        });
-        fired.insert_if(Rule::DecodeUnreserved, done.decoded);
-        fired.insert_if(Rule::UppercasePercent, done.uppercased);
     }
 }
 
@@ -316,21 +118,23 @@ impl Canonicalizer {
     /// A builder starting from a profile's rules.
     pub fn builder(profile: Profile) -> CanonicalizerBuilder {
         CanonicalizerBuilder {
-            rules: profile.rules(),
-            tracking: TrackingParams::default(),
-            output: OutputForm::Url,
-            idn: IdnForm::Ascii,
+            config: Config {
+                rules: profile.rules(),
+                tracking: TrackingParams::default(),
+                output: OutputForm::Url,
+                idn: IdnForm::Ascii,
+            },
         }
     }
 
     /// The rules this canonicalizer applies.
     pub fn rules(&self) -> RuleSet {
-        self.rules
+        self.setup.config.rules
     }
 
     /// The output form.
     pub fn output(&self) -> OutputForm {
-        self.output
+        self.setup.config.output
     }
 
     /// Appends the canonical form of `url` to `out` and returns the rules
@@ -341,18 +145,23 @@ impl Canonicalizer {
     /// In [`OutputForm::Url`] the result is a valid URL serialization, and
     /// canonicalizing the parse of it again gives the same bytes.
     pub fn apply(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
-        if self.rules.is_empty() && self.output == OutputForm::Url && self.idn == IdnForm::Ascii {
-            out.extend_from_slice(url.href().as_bytes());
-            return RuleSet::EMPTY;
-        }
-        if self.idn == IdnForm::Ascii {
-            // Most URLs: rules that only cut ranges out of the href.
-            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.fast, out)
-            {
-                return fired;
-            }
-        }
-        self.apply_general(url, scratch, out)
+        fast::apply_url(&self.setup, url, scratch, out)
+    }
+
+    /// The general path ([`general::apply`]).
+    pub(super) fn apply_general(
+        &self,
+        url: &Url,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> RuleSet {
+        general::apply(
+            &self.setup.config,
+            url,
+            &mut scratch.general,
+            &mut scratch.params,
+            out,
+        )
     }
 
     /// Parses `input` as an absolute URL, as [`Url::parse_into`] does, and
@@ -390,7 +199,7 @@ impl Canonicalizer {
         let start = out.len();
         // SAFETY: `fused::pick` picked a wide instance only on a CPU with
         // AVX2.
-        let result = unsafe { (self.fused)(self, input, url, scratch, out) };
+        let result = unsafe { (self.fused)(&self.setup, input, url, scratch, out) };
         if cfg!(debug_assertions) {
             self.debug_check_parse_apply(input, &result, &out[start..]);
         }
@@ -431,288 +240,6 @@ impl Canonicalizer {
         self.apply_general(url, scratch, out)
     }
 
-    /// [`Canonicalizer::apply`] by rewriting copies of the components, for
-    /// every URL the fast path declines. It is also the fast path's
-    /// reference: every rule runs, on every component.
-    fn apply_general(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
-        let rules = self.rules;
-        let mut fired = RuleSet::EMPTY;
-        let Scratch {
-            username: user_buf,
-            password: pass_buf,
-            host: host_buf,
-            path: path_buf,
-            query: query_buf,
-            fragment: fragment_buf,
-            tmp,
-            unescaped,
-            resolved,
-            host_unicode,
-            host_check,
-            params,
-            fast: _,
-        } = scratch;
-        let scheme_type = url.scheme_type();
-        let special = scheme_type.is_special();
-        let host_kind = url.host_kind();
-        // One scan of the whole URL instead of one per component: most URLs
-        // have no '%' at all.
-        let has_percent = memchr::memchr(b'%', url.href().as_bytes()).is_some();
-        let percent_rules = PercentRules {
-            decode: has_percent && rules.contains(Rule::DecodeUnreserved),
-            upper: has_percent && rules.contains(Rule::UppercasePercent),
-        };
-
-        // Scheme and port.
-        let force_http = rules.contains(Rule::ForceHttp) && scheme_type == SchemeType::Https;
-        fired.insert_if(Rule::ForceHttp, force_http);
-        let scheme: &[u8] = if force_http {
-            b"http"
-        } else {
-            url.scheme().as_bytes()
-        };
-        let mut port = url.port().as_bytes();
-        if !port.is_empty() && rules.contains(Rule::DropPort) {
-            port = b"";
-            fired.insert(Rule::DropPort);
-        } else if force_http && port == b"80" {
-            // Port 80 is http's default: the parser would drop it.
-            port = b"";
-        }
-
-        // Userinfo.
-        let (mut username, mut password) = (url.username().as_bytes(), url.password().as_bytes());
-        if rules.contains(Rule::StripUserinfo) && !(username.is_empty() && password.is_empty()) {
-            (username, password) = (b"", b"");
-            fired.insert(Rule::StripUserinfo);
-        }
-        let mut work = Work::new(username, user_buf, tmp);
-        percent_rules.run(&mut work, &mut fired);
-        let username = work.finish();
-        let mut work = Work::new(password, pass_buf, tmp);
-        percent_rules.run(&mut work, &mut fired);
-        let password = work.finish();
-
-        // Host.
-        let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
-        match host_kind {
-            HostKind::Domain => {
-                if rules.contains(Rule::TrimHostDots) {
-                    let changed = work.rewrite(host::trim_dots);
-                    // The file host state turns `localhost` into the empty
-                    // host (url.bs, file host state), so a trimmed
-                    // `localhost.` must become empty too, or the output
-                    // would not parse to itself.
-                    if changed
-                        && url.scheme_type() == crate::SchemeType::File
-                        && work.get() == b"localhost"
-                    {
-                        work.narrow(|h| &h[..0]);
-                    }
-                    fired.insert_if(Rule::TrimHostDots, changed);
-                }
-                let digits = rules.contains(Rule::StripWwwDigits);
-                if digits || rules.contains(Rule::StripWww) {
-                    let changed = work.narrow(|h| host::strip_www(h, digits));
-                    let rule = if digits {
-                        Rule::StripWwwDigits
-                    } else {
-                        Rule::StripWww
-                    };
-                    fired.insert_if(rule, changed);
-                }
-            }
-            HostKind::Opaque => percent_rules.run(&mut work, &mut fired),
-            _ => {}
-        }
-        let host = work.finish();
-        // Exemption from strip-tracking is decided on the final host, so that
-        // the output canonicalizes to itself.
-        let final_host = host.unwrap_or(host_buf);
-
-        // Path.
-        let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
-        let lower = rules.contains(Rule::LowercasePath);
-        if url.has_opaque_path() {
-            PercentRules {
-                upper: percent_rules.upper && !lower,
-                ..percent_rules
-            }
-            .run(&mut work, &mut fired);
-            if lower {
-                let changed = work.rewrite(path::lowercase);
-                fired.insert_if(Rule::LowercasePath, changed);
-            }
-        } else {
-            if special && scheme_type != SchemeType::File && rules.contains(Rule::UnescapePath) {
-                // Not for file URLs, whose drive letters decoding could disturb.
-                let changed =
-                    work.rewrite(|p, out| unescape_path(p, lower, out, unescaped, resolved));
-                fired.insert_if(Rule::UnescapePath, changed);
-            } else {
-                PercentRules {
-                    upper: percent_rules.upper && !lower,
-                    ..percent_rules
-                }
-                .run(&mut work, &mut fired);
-            }
-            self.path_rules(&mut work, &mut fired);
-            if scheme_type == SchemeType::File {
-                // Part of whichever rule exposed the drive letter.
-                work.rewrite(path::file_drive_letter);
-            }
-        }
-        let path = work.finish();
-
-        // Query.
-        let mut query_null = url.query().is_none();
-        let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
-        if !query_null {
-            let lower = rules.contains(Rule::LowercaseQuery);
-            if special && rules.contains(Rule::UnescapeQuery) {
-                let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
-                fired.insert_if(Rule::UnescapeQuery, changed);
-            } else {
-                PercentRules {
-                    upper: percent_rules.upper && !lower,
-                    ..percent_rules
-                }
-                .run(&mut work, &mut fired);
-            }
-            if lower {
-                let changed = work.rewrite(path::lowercase);
-                fired.insert_if(Rule::LowercaseQuery, changed);
-            }
-            if !rules.intersection(query::Params::RULES).is_empty() {
-                let config = query::Params {
-                    rules,
-                    tracking: &self.tracking,
-                    host: final_host,
-                    starts: None,
-                };
-                let mut outcome = query::Outcome::default();
-                work.rewrite(|q, out| {
-                    outcome = query::apply(q, &config, params, out);
-                    outcome.changed
-                });
-                fired = fired.union(outcome.fired);
-                query_null = outcome.stripped_all;
-            }
-            if !query_null && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
-                query_null = true;
-                fired.insert(Rule::DropEmptyQuery);
-            }
-        }
-        let query = work.finish();
-
-        // Fragment.
-        let mut fragment_null = url.fragment().is_none();
-        if !fragment_null && rules.contains(Rule::DropFragment) {
-            fragment_null = true;
-            fired.insert(Rule::DropFragment);
-        }
-        let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
-        if !fragment_null {
-            percent_rules.run(&mut work, &mut fired);
-        }
-        let fragment = work.finish();
-
-        let unicode = self.idn == IdnForm::Unicode
-            && host_kind == HostKind::Domain
-            && host::to_unicode(host.unwrap_or(host_buf), host_unicode, host_check);
-        if fired.is_empty() && !unicode && self.output == OutputForm::Url {
-            // Every change fires a rule: nothing fired, nothing changed.
-            out.extend_from_slice(url.href().as_bytes());
-            return fired;
-        }
-        // Everything before the path, when no rule touched it: one copy.
-        let before_path_changed = RuleSet::from_rules(&[
-            Rule::ForceHttp,
-            Rule::StripUserinfo,
-            Rule::TrimHostDots,
-            Rule::StripWww,
-            Rule::StripWwwDigits,
-            Rule::DropPort,
-        ]);
-        let prefix = (url.has_host()
-            && !unicode
-            && fired.intersection(before_path_changed).is_empty()
-            && username.is_some()
-            && password.is_some()
-            && host.is_some())
-        .then(|| {
-            let href = url.href();
-            &href.as_bytes()[..url.pathname().as_ptr() as usize - href.as_ptr() as usize]
-        });
-        let host = if unicode {
-            host_unicode.as_bytes()
-        } else {
-            host.unwrap_or(host_buf)
-        };
-        let parts = Parts {
-            prefix,
-            scheme,
-            username: username.unwrap_or(user_buf),
-            password: password.unwrap_or(pass_buf),
-            host_kind,
-            host,
-            port,
-            path: path.unwrap_or(path_buf),
-            query: (!query_null).then(|| query.unwrap_or(query_buf)),
-            fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
-        };
-        match self.output {
-            OutputForm::Url => parts.write_url(out),
-            OutputForm::Surt(options) => parts.write_surt(options, out),
-            OutputForm::Ssurt => parts.write_ssurt(out),
-        }
-        fired
-    }
-
-    /// The rules on a hierarchical path (`/a/b`) after the percent rules,
-    /// in [`Rule::ALL`] order.
-    fn path_rules(&self, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
-        let rules = self.rules;
-        if rules.contains(Rule::LowercasePath) {
-            // Lowercasing commutes with the other path rules (they match
-            // case-insensitively), so it can go first and run once.
-            let changed = path.rewrite(path::lowercase);
-            fired.insert_if(Rule::LowercasePath, changed);
-        }
-        let sessions = rules.contains(Rule::StripSessionIds);
-        if sessions {
-            let changed = path.rewrite(path::strip_session_ids);
-            fired.insert_if(Rule::StripSessionIds, changed);
-        }
-        if rules.contains(Rule::CollapseSlashes) {
-            let changed = path.rewrite(path::collapse_slashes);
-            fired.insert_if(Rule::CollapseSlashes, changed);
-        }
-        if !rules.contains(Rule::StripTrailingSlash) {
-            return;
-        }
-        // Stripping a trailing slash can expose a session id
-        // (`/x;jsessionid=.../`) and stripping a session id can expose a
-        // trailing slash (`/x/;jsessionid=...`): repeat until neither
-        // changes anything, or the output would not be idempotent. From
-        // here on both only cut the end of the path (the ASP.NET segments,
-        // which need a later `.aspx`, and the runs of slashes are gone), so
-        // each round is O(1) and a path of thousands of `;jsessionid=`
-        // suffixes takes linear time, not a copy of the path per round.
-        loop {
-            let changed = path.narrow(path::strip_trailing_slash);
-            fired.insert_if(Rule::StripTrailingSlash, changed);
-            if !changed || !sessions {
-                break;
-            }
-            let changed = path.narrow(path::strip_jsessionid_suffixes);
-            fired.insert_if(Rule::StripSessionIds, changed);
-            if !changed {
-                break;
-            }
-        }
-    }
-
     /// Canonicalizes one input string, allocating: for tests, examples and
     /// one-off use. Hot loops use [`Canonicalizer::apply`].
     ///
@@ -747,548 +274,5 @@ impl Canonicalizer {
         // The parts are ASCII, or UTF-8 from ToUnicode.
         String::from_utf8(out)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    }
-}
-
-/// `unescape-path`: decode repeatedly, resolve the dot segments decoding
-/// revealed (`%2e%2e%2f` is `../`), re-encode the minimal set.
-fn unescape_path(
-    path: &[u8],
-    lower: bool,
-    out: &mut Vec<u8>,
-    decoded: &mut Vec<u8>,
-    tmp: &mut Vec<u8>,
-) -> bool {
-    // Without '%' nothing decodes and nothing needs encoding: the parser
-    // already encoded everything else in the minimal set.
-    if memchr::memchr(b'%', path).is_none() {
-        return false;
-    }
-    percent::unescape_repeatedly(path, decoded);
-    tmp.clear();
-    path::resolve_dots(decoded, tmp);
-    percent::encode(tmp, &PATH_MINIMAL, lower, out);
-    *out != path
-}
-
-#[cfg(test)]
-mod tests {
-    //! The fast path against the general path, its reference: whenever the
-    //! fast path takes a URL, both must write the same bytes and report
-    //! the same rules.
-
-    use super::*;
-    use proptest::prelude::*;
-
-    /// The profiles, every rule at once, and each output form.
-    fn canonicalizers() -> Vec<Canonicalizer> {
-        let mut all: Vec<Canonicalizer> = Profile::ALL
-            .iter()
-            .map(|&p| Canonicalizer::new(p))
-            .collect();
-        all.push(
-            Canonicalizer::builder(Profile::Whatwg)
-                .rule_set(Rule::ALL.into_iter().collect())
-                .build(),
-        );
-        for output in ["surt", "ssurt"] {
-            for profile in [Profile::Aggressive, Profile::Wayback] {
-                all.push(
-                    Canonicalizer::builder(profile)
-                        .output(output.parse().unwrap())
-                        .build(),
-                );
-            }
-        }
-        all.push(
-            Canonicalizer::builder(Profile::Aggressive)
-                .rules("+force-http,+drop-port,+strip-www-digits,-strip-userinfo")
-                .unwrap()
-                .build(),
-        );
-        // Where the fast path scans with AVX2, the SSE2 instances too.
-        let narrow: Vec<Canonicalizer> = all
-            .iter()
-            .filter_map(|canon| {
-                let plan = canon.plan.narrow()?;
-                Some(Canonicalizer {
-                    plan,
-                    fused: fused::pick(canon.rules, canon.output, canon.idn, plan.path(), false),
-                    ..canon.clone()
-                })
-            })
-            .collect();
-        all.extend(narrow);
-        all
-    }
-
-    /// [`canonicalizers`], and some that write hosts in Unicode (which
-    /// the fast path never takes: `parse_apply`'s tests only).
-    fn parse_apply_canonicalizers() -> Vec<Canonicalizer> {
-        let mut all = canonicalizers();
-        for profile in [Profile::Whatwg, Profile::Aggressive, Profile::Semantic] {
-            all.push(
-                Canonicalizer::builder(profile)
-                    .idn(IdnForm::Unicode)
-                    .build(),
-            );
-        }
-        all
-    }
-
-    /// Runs both paths; returns whether the fast path took the URL.
-    fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
-        let mut fast_out = Vec::new();
-        let fast = fast::apply(
-            canon,
-            url,
-            &mut scratch.params,
-            &mut scratch.fast,
-            &mut fast_out,
-        );
-        let Some(fast_fired) = fast else {
-            return if fast_out.is_empty() {
-                Ok(false)
-            } else {
-                Err(format!("{}: declined after writing", url.href()))
-            };
-        };
-        let mut general_out = Vec::new();
-        let general_fired = canon.apply_general(url, scratch, &mut general_out);
-        if (&fast_out, fast_fired) != (&general_out, general_fired) {
-            return Err(format!(
-                "{:?} on {}: fast {:?} {}, general {:?} {}",
-                canon.rules(),
-                url.href(),
-                String::from_utf8_lossy(&fast_out),
-                fast_fired,
-                String::from_utf8_lossy(&general_out),
-                general_fired,
-            ));
-        }
-        Ok(true)
-    }
-
-    #[test]
-    fn fast_path_strips_one_slash_of_a_path_ending_in_two() {
-        // As the general path does when collapse-slashes is off (so the
-        // output is not idempotent: that is the rules' own doing).
-        let canon = Canonicalizer::builder(Profile::Whatwg)
-            .rules("+strip-trailing-slash")
-            .unwrap()
-            .build();
-        let mut scratch = Scratch::new();
-        for input in [
-            "http://h/a//",
-            "http://h//",
-            "http://h/a//?q",
-            "http://h/a//#f",
-        ] {
-            let url = Url::parse(input).unwrap();
-            assert_eq!(compare(&canon, &url, &mut scratch), Ok(true), "{input}");
-        }
-        let mut out = Vec::new();
-        canon.apply(&Url::parse("http://h/a//").unwrap(), &mut scratch, &mut out);
-        assert_eq!(out, b"http://h/a/");
-    }
-
-    #[test]
-    fn fast_path_drops_a_fragment_with_the_cuts_of_host_port_and_slash() {
-        // `parse_apply` cuts a fragment off before `Bare` (`Bare::kept`);
-        // where `Bare` gives up (a port to drop, a `www` host of several
-        // labels), the stored URL's fast path must drop it too.
-        let canon = Canonicalizer::builder(Profile::Whatwg)
-            .rules("+drop-fragment,+drop-port,+strip-www,+strip-trailing-slash")
-            .unwrap()
-            .build();
-        let mut scratch = Scratch::new();
-        for (input, expected) in [
-            ("http://www.example.com/a/#f", "http://example.com/a"),
-            ("http://example.com:8080/a/#f", "http://example.com/a"),
-            ("http://www.www.example.com/#", "http://example.com/"),
-            ("http://example.com/a?q#f", "http://example.com/a?q"),
-        ] {
-            let url = Url::parse(input).unwrap();
-            assert_eq!(compare(&canon, &url, &mut scratch), Ok(true), "{input}");
-            let mut out = Vec::new();
-            canon.apply(&url, &mut scratch, &mut out);
-            assert_eq!(String::from_utf8_lossy(&out), expected, "{input}");
-        }
-    }
-
-    #[test]
-    fn parse_apply_keeps_a_query_of_one_parameter_with_the_cuts() {
-        // `Bare` on the input may end in a query: its last byte is no
-        // trailing slash, and a slash before it is left to the stored
-        // URL's way.
-        let canon = Canonicalizer::builder(Profile::Aggressive).build();
-        let mut url = Url::parse("about:blank").unwrap();
-        let mut scratch = Scratch::new();
-        for (input, expected) in [
-            (
-                "https://www.example.com/a?q=1/",
-                "https://example.com/a?q=1/",
-            ),
-            ("https://www.example.com/a/?q", "https://example.com/a?q"),
-            ("https://example.com/a?q#f", "https://example.com/a?q"),
-            ("https://example.com/?utm_source=x", "https://example.com/"),
-            ("https://example.com/a?b&a", "https://example.com/a?a&b"),
-            ("https://www.co.uk/a?q", "https://www.co.uk/a?q"),
-        ] {
-            let mut out = Vec::new();
-            let fired = canon.parse_apply(input, &mut url, &mut scratch, &mut out);
-            assert!(fired.is_ok(), "{input}");
-            assert_eq!(String::from_utf8_lossy(&out), expected, "{input}");
-        }
-    }
-
-    #[test]
-    fn fast_path_matches_general_path_on_the_corpora() {
-        let mut scratch = Scratch::new();
-        let mut url = Url::parse("about:blank").unwrap();
-        let canons = canonicalizers();
-        let (mut lines, mut taken) = (0, 0);
-        for (_, text) in crate::test_corpora() {
-            for line in text.lines() {
-                if url.parse_into(line, None).is_err() {
-                    continue;
-                }
-                lines += 1;
-                for canon in &canons {
-                    taken += usize::from(compare(canon, &url, &mut scratch).unwrap());
-                }
-            }
-        }
-        assert!(lines > 100_000, "corpora missing? {lines} lines");
-        assert!(
-            taken > lines * canons.len() * 3 / 4,
-            "the fast path took only {taken} of {}",
-            lines * canons.len()
-        );
-    }
-
-    /// [`Canonicalizer::parse_apply`] against [`Url::parse_into`] and
-    /// [`Canonicalizer::apply`]: the same result, appended to what `out`
-    /// had. `url` comes in holding some other URL. Returns whether the
-    /// input took the way that never stores the URL (`url` unchanged).
-    fn compare_parse_apply(
-        canon: &Canonicalizer,
-        input: &str,
-        url: &mut Url,
-        scratch: &mut Scratch,
-    ) -> Result<bool, String> {
-        url.parse_into("http://stale.example/", None).unwrap();
-        let mut out = b"kept".to_vec();
-        let fused = canon.parse_apply(input, url, scratch, &mut out);
-        let untouched = url.href() == "http://stale.example/";
-        let mut two_step = Url::parse("about:blank").unwrap();
-        let mut expected = b"kept".to_vec();
-        let reference = two_step
-            .parse_into(input, None)
-            .map(|()| canon.apply(&two_step, scratch, &mut expected));
-        if (&fused, &out) != (&reference, &expected) {
-            return Err(format!(
-                "{:?} on {input:?}: parse_apply {fused:?} {:?}, two steps {reference:?} {:?}",
-                canon.rules(),
-                String::from_utf8_lossy(&out),
-                String::from_utf8_lossy(&expected),
-            ));
-        }
-        Ok(fused.is_ok() && untouched)
-    }
-
-    #[test]
-    fn parse_apply_matches_two_steps() {
-        let mut scratch = Scratch::new();
-        let mut url = Url::parse("about:blank").unwrap();
-        let canons = parse_apply_canonicalizers();
-        let aggressive = Canonicalizer::new(Profile::Aggressive);
-        for input in [
-            "https://example.com",
-            "  https://www.example.com/a/ \n",
-            "\thttps://example.com/a/",
-            "https://www.example.com/a/",
-            "https://www.co.uk/",
-            "https://www.github.io/x/",
-            "https://www./",
-            "https://www",
-            "https://.example.com./",
-            "https://example.com:8080/a/",
-            "http://example.com:80/a/",
-            "file:///a/",
-            "file://host/a/",
-            "https://example.com/a/?",
-            "https://example.com/a/#",
-            "https://www.example.com/a/#top",
-            "https://www.co.uk/#x%7e",
-            "https://example.com:8080/a/#f",
-            "https://example.com//a/#f",
-            "https://example.com/#",
-            "https://example.com/a;jsessionid=0123456789abcdef0123456789ABCDEF/",
-            "https://example.com//a/",
-            "https://example.com/%7e/",
-            "http://EXAMPLE.com/",
-            "https://ex ample.com/",
-            "https://user@example.com/",
-            "http://xn--bcher-kva.example/a",
-            "http://www.xn--bcher-kva.example/a/?b=1&a#f",
-            "http://xn--bcher-kva.example/a?b",
-            "mailto:a@b",
-            "no scheme",
-            "",
-        ] {
-            for canon in &canons {
-                compare_parse_apply(canon, input, &mut url, &mut scratch).unwrap();
-            }
-        }
-        // Hosts in Unicode, whatever the rules.
-        for profile in [Profile::Whatwg, Profile::Aggressive] {
-            let unicode = Canonicalizer::builder(profile)
-                .idn(IdnForm::Unicode)
-                .build();
-            let mut out = Vec::new();
-            unicode
-                .parse_apply(
-                    "http://xn--bcher-kva.example/a",
-                    &mut url,
-                    &mut scratch,
-                    &mut out,
-                )
-                .unwrap();
-            assert_eq!(out, "http://bücher.example/a".as_bytes(), "{profile:?}");
-        }
-        // The way that never stores the URL is taken where it should be,
-        // and only there.
-        for (input, taken) in [
-            ("https://www.example.com/a/", true),
-            ("https://example.com:8080/a/", true),
-            ("file:///a/", true),
-            ("https://example.com", false),
-            // A query of one parameter that no rule touches.
-            ("https://example.com/a?q", true),
-            ("https://example.com/a?q#f", true),
-            ("https://www.example.com/a?q=1/", true),
-            // A parameter a rule may remove, two parameters, an empty
-            // query, a trailing slash before the query: the parameter
-            // rules run on the input's query too, and on percent-encoding
-            // that the percent rules keep; the general path decodes and
-            // uppercases.
-            ("https://example.com/a?utm_source=x", true),
-            ("https://example.com/a?q&r", true),
-            ("https://www.example.com/a/?z=1&utm_source=x&a#f", true),
-            ("https://example.com/a?", true),
-            ("https://example.com/a?q=%2F&r", true),
-            ("https://example.com/a?x%2F=1&utm_source=x", true),
-            ("https://example.com/a?%75tm_source=1&r", false),
-            ("https://example.com/a?%7e", false),
-            ("https://example.com/a?q&%7e", false),
-            ("https://example.com/a?q=%2f&r", false),
-            ("https://example.com/a/?q", true),
-            ("https://example.com/a%7e?q&r", false),
-            ("https://example.com/?q", true),
-            ("https://www.example.com/a/#top", true),
-            ("https://example.com/#", true),
-            ("https://example.com//a/#f", false),
-            ("https://example.com/%7e/", false),
-            ("https://www.co.uk/", true),
-            ("http://EXAMPLE.com/", false),
-        ] {
-            assert_eq!(
-                compare_parse_apply(&aggressive, input, &mut url, &mut scratch),
-                Ok(taken),
-                "{input}"
-            );
-        }
-    }
-
-    #[test]
-    fn parse_apply_matches_two_steps_on_the_corpora() {
-        let mut scratch = Scratch::new();
-        let mut url = Url::parse("about:blank").unwrap();
-        let canons = parse_apply_canonicalizers();
-        let (mut lines, mut taken) = (0, 0);
-        for (_, text) in crate::test_corpora() {
-            // A sixth of the lines keeps the debug build's time down (each
-            // call is checked against the two steps there too).
-            for line in text.lines().step_by(6) {
-                lines += 1;
-                for canon in &canons {
-                    let fused = compare_parse_apply(canon, line, &mut url, &mut scratch);
-                    taken += usize::from(fused.unwrap());
-                }
-            }
-        }
-        assert!(lines > 20_000, "corpora missing? {lines} lines");
-        // Most lines have no query, and most canonicalizers output URLs.
-        assert!(
-            taken > lines * canons.len() / 3,
-            "parse_apply wrote only {taken} of {} from the input",
-            lines * canons.len()
-        );
-    }
-
-    fn url() -> impl Strategy<Value = String> {
-        let scheme = prop::sample::select(vec![
-            "http", "https", "HTTPS", "ftp", "file", "ws", "foo", "web+x",
-        ]);
-        let userinfo = prop::option::weighted(
-            0.2,
-            prop::sample::select(vec!["u", "u:p", ":p", "%41:%62", "a%7e", "A"]),
-        );
-        let label = prop::sample::select(vec![
-            "www",
-            "www2",
-            "WWW",
-            "example",
-            "co",
-            "uk",
-            "com",
-            "github",
-            "io",
-            "a%62c",
-            "09",
-            "0x1f",
-            "",
-            "xn--bcher-kva",
-            "a;b",
-            "a(b",
-        ]);
-        let host = prop::option::weighted(
-            0.9,
-            prop::collection::vec(label, 1..5).prop_map(|labels| labels.join(".")),
-        );
-        let port = prop::option::weighted(0.2, prop::sample::select(vec!["80", "443", "8080"]));
-        let segment = prop::sample::select(vec![
-            "",
-            "a",
-            "B",
-            ".",
-            "..",
-            "%2e",
-            "%41",
-            "%7e",
-            "%7E",
-            "%2f",
-            "%3f",
-            "%20",
-            "x;jsessionid=0123456789abcdef0123456789ABCDEF",
-            "(S(4hqa0555fwsecu455xqckv45))",
-            "p.aspx",
-            "%",
-            "~",
-            "index.html",
-            "a..b",
-            "a;b",
-        ]);
-        let path = prop::collection::vec(segment, 0..5);
-        let param = prop::sample::select(vec![
-            "",
-            "a=1",
-            "b=2",
-            "A=B",
-            "utm_source=x",
-            "fbclid",
-            "gclid=1",
-            "sid=0123456789abcdef0123456789abcdef",
-            "CFID=1",
-            "cftoken=2",
-            "q=a+b",
-            "x=%2B",
-            "%61=1",
-            "u=http://x//y",
-            "z",
-            "=",
-        ]);
-        let query = prop::option::weighted(0.4, prop::collection::vec(param, 0..4));
-        let fragment = prop::option::weighted(
-            0.3,
-            prop::sample::select(vec!["", "f", "%7e", "%7E", "a#b", "A", "x//y"]),
-        );
-        (
-            scheme,
-            userinfo,
-            host,
-            port,
-            path,
-            any::<bool>(),
-            query,
-            fragment,
-        )
-            .prop_map(
-                |(scheme, userinfo, host, port, path, slash, query, fragment)| {
-                    let mut s = format!("{scheme}:");
-                    if let Some(host) = host {
-                        s.push_str("//");
-                        if let Some(userinfo) = userinfo {
-                            s.push_str(userinfo);
-                            s.push('@');
-                        }
-                        s.push_str(&host);
-                        if let Some(port) = port {
-                            s.push(':');
-                            s.push_str(port);
-                        }
-                    }
-                    for segment in path {
-                        s.push('/');
-                        s.push_str(segment);
-                    }
-                    if slash {
-                        s.push('/');
-                    }
-                    if let Some(query) = query {
-                        s.push('?');
-                        s.push_str(&query.join("&"));
-                    }
-                    if let Some(fragment) = fragment {
-                        s.push('#');
-                        s.push_str(fragment);
-                    }
-                    s
-                },
-            )
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
-
-        #[test]
-        fn fast_path_matches_general_path(input in url(), rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
-            let Ok(url) = Url::parse(&input) else { return Ok(()) };
-            let mut scratch = Scratch::new();
-            let mut canons = canonicalizers();
-            canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
-            for canon in &canons {
-                if let Err(e) = compare(canon, &url, &mut scratch) {
-                    return Err(TestCaseError::fail(e));
-                }
-            }
-        }
-
-        #[test]
-        fn parse_apply_matches(input in url(), pad in prop::sample::select(vec!["", " ", "\t", "\n", "\u{1}"]), rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
-            let input = format!("{pad}{input}{pad}");
-            let mut scratch = Scratch::new();
-            let mut url = Url::parse("about:blank").unwrap();
-            let mut canons = parse_apply_canonicalizers();
-            canons.push(Canonicalizer::builder(Profile::Whatwg).rule_set(rules.into_iter().collect()).build());
-            for canon in &canons {
-                if let Err(e) = compare_parse_apply(canon, &input, &mut url, &mut scratch) {
-                    return Err(TestCaseError::fail(e));
-                }
-            }
-        }
-
-        #[test]
-        fn opaque_paths_match(path in "[a-zA-Z%0-9/.;:@?#]{0,12}", rules in prop::sample::subsequence(Rule::ALL.to_vec(), 0..=Rule::ALL.len())) {
-            for scheme in ["mailto:", "javascript:", "foo:", "foo:/", "web+x://"] {
-                let Ok(url) = Url::parse(&format!("{scheme}{path}")) else { continue };
-                let mut scratch = Scratch::new();
-                let canon = Canonicalizer::builder(Profile::Whatwg).rule_set(rules.iter().copied().collect()).build();
-                if let Err(e) = compare(&canon, &url, &mut scratch) {
-                    return Err(TestCaseError::fail(e));
-                }
-            }
-        }
     }
 }

@@ -20,19 +20,56 @@ hash of dedup keys.
 Canonical URLs are valid URL serializations and idempotent: parsing the
 output and canonicalizing it again gives the same bytes, for every profile.
 
-# Fast path and general path
+# Rules, general path, fast paths
 
-[`Canonicalizer::apply`] first tries a fast path (`fast.rs`): one SSE2
-scan (`classify.rs`) of the host and path for the bytes that would give a
-rule more to do than cutting a range (`%`, `//`, `..`, `;`, `(`,
-uppercase, as the rules need), one of the query when there is one, and the
-URL's offsets. Most URLs have none of those bytes, and the rules that
-remain only cut ranges out of the href (`www.`, a trailing `/`, the
-fragment, a query of one tracking parameter), so the output is one or two
-copies. When some rule would rewrite bytes, the fast path declines before
-writing and the general path (`canonicalizer.rs`) applies every rule to
-copies of the components; it is also the reference the fast path is tested
-against.
+Every rule is specified by a reference function in `rules/` (one module
+per family: `host`, `path`, `percent`, `query`, `tracking`,
+`public_suffix`), or, for the rules that only drop or replace a whole
+component, by a few lines of `general.rs`. The general path
+(`general.rs`) composes them, component by component, in [`Rule::ALL`]
+order: it is the reference every fast path is tested against.
+
+The fast paths (`fast/`) take a plan worked out once per canonicalizer
+and the configuration (`fast::Setup`), never the [`Canonicalizer`]: most
+URLs only need ranges cut out of their href (`www.`, a trailing `/`, the
+fragment, a tracking parameter), which `fast/copy.rs` writes with one or
+two copies after one vector scan (`crate::simd`) of the host and path for
+the bytes that would give a rule more to do (`%`, `//`, `..`, `;`,
+uppercase, as the rules need); `fast/careful.rs` looks at the other URLs
+component by component and runs the lowercase and parameter rules
+(`fast/params.rs`); `fast/fused.rs` does the straight line on the input
+of [`Canonicalizer::parse_apply`], before the URL is stored. When a rule
+would rewrite bytes otherwise, they decline before writing and the
+general path runs. `fast/tests.rs` checks on the corpora and on generated
+URLs that each fast path writes the general path's bytes and reports its
+rules.
+
+| rule | reference | fast path (`fast/`) | tests |
+|---|---|---|---|
+| `force-http` | `general::scheme_and_port` | none: `careful::careful` declines an `https` URL | `fast::tests`, `tests/canon.rs` |
+| `strip-userinfo` | `general::userinfo` | `careful::rewrite`; `careful::userinfo_changes` (declines) | `fast::tests`, `tests/canon.rs` |
+| `trim-host-dots` | `rules::host::trim_dots` | `careful::trim_dots_declines` (declines) | `host::tests::trims_dots`, `fast::tests` |
+| `strip-www` | `rules::host::strip_www` | `host::strip_plain_www` in `copy::Bare::apply`; `careful::strip_www` | `host::tests::strips_www`, `strip_www_matches_label_by_label`, `fast::tests` |
+| `strip-www-digits` | `rules::host::strip_www` | `careful::strip_www` | `host::tests::strips_www`, `fast::tests` |
+| `drop-port` | `general::scheme_and_port` | `copy::cut_host_port_slash` | `fast::tests`, `tests/canon.rs` |
+| `unescape-path` | `general::unescape_path` (`percent::unescape_repeatedly`, `path::resolve_dots`, `percent::encode`) | `careful::inspect_path` (declines on `%`) | `percent::tests::unescape_*`, `fast::tests`, `tests/canon.rs` |
+| `decode-unreserved` | `rules::percent::normalize` | `Percent::changes` (`percent::normalize_changes`; declines) | `percent::tests::normalize_*`, `fast::tests` |
+| `uppercase-percent` | `rules::percent::normalize` | as `decode-unreserved` | `percent::tests::normalize_*`, `fast::tests` |
+| `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
+| `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
+| `lowercase-path` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
+| `strip-trailing-slash` | `rules::path::strip_trailing_slash` | `copy::cut_host_port_slash`; `careful::trailing_slash` | `path::tests::trailing_slash`, `fast::tests::fast_path_strips_one_slash_of_a_path_ending_in_two` |
+| `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
+| `lowercase-query` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
+| `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
+| `drop-empty-params` | `rules::query::apply` | as `strip-tracking` | `query::tests::apply_plain_matches_apply`, `fast::tests` |
+| `sort-query` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_stably_by_decoded_name`, `sort_matches_naive`, `fast::tests` |
+| `sort-query-values` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_by_value_like_webarchive_commons`, `fast::tests` |
+| `drop-empty-query` | `general::query_component` | `params::query_fate` | `fast::tests`, `tests/canon.rs` |
+| `drop-fragment` | `general::fragment_rules` | `copy::Bare::apply`, `careful::tail`, `fused::plain` | `fast::tests::fast_path_drops_a_fragment_with_the_cuts_of_host_port_and_slash` |
+
+The test `tests::rule_table_lists_every_rule` checks that this table has
+one row per rule, in [`Rule::ALL`] order.
 
 # Example
 
@@ -57,29 +94,49 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
-mod classify;
+mod config;
 mod error;
 mod fast;
 pub mod form;
-mod fused;
+mod general;
 mod hash;
-mod host;
 mod input;
-mod path;
-mod percent;
 mod profile;
-mod public_suffix;
-mod query;
 mod rule;
-mod shape;
+mod rules;
+mod scratch;
 mod surt;
-mod tracking;
 
-pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
+pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder};
+pub use config::{IdnForm, OutputForm};
 pub use error::ConfigError;
 pub use hash::key_hash;
 pub use input::{parse_with_default_scheme, scheme_less, with_default_scheme};
 pub use profile::Profile;
 pub use rule::{Rule, RuleSet};
+pub use scratch::Scratch;
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
-pub use tracking::TrackingParams;
+// The public-suffix lookup, where the next rules (issue 31) look for it.
+#[allow(unused_imports)]
+pub(crate) use rules::public_suffix;
+pub use rules::tracking::TrackingParams;
+use rules::{host, percent, query};
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    /// The table in this module's documentation: a row per rule, in
+    /// [`Rule::ALL`] order, so that a new rule cannot land without saying
+    /// where its reference, fast path and tests are.
+    #[test]
+    fn rule_table_lists_every_rule() {
+        let rows: Vec<&str> = include_str!("mod.rs")
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|row| row.split('`').next())
+            .collect();
+        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
+        assert_eq!(rows, names);
+    }
+}

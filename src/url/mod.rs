@@ -33,7 +33,6 @@ mod parser;
 mod path;
 pub(crate) mod percent;
 mod reference;
-mod scan;
 mod scheme;
 pub(crate) mod tables;
 

@@ -2,16 +2,23 @@
 //! `strip-tracking`, the query half of `strip-session-ids`,
 //! `drop-empty-params`, `sort-query` and `sort-query-values`.
 //!
-//! Parameters are the `&`-separated [pieces](super::form::pieces) of the
+//! Parameters are the `&`-separated [pieces](crate::canon::form::pieces) of the
 //! query; names are compared as the form-urlencoded parser decodes them.
 //! Kept pieces are copied byte for byte: sorting moves whole `name=value`
 //! slices and only removed pieces disappear.
+//!
+//! Over 800 lines, for a reason: besides the reference [`apply`], this
+//! file holds its two fast versions, [`apply_plain`] and [`apply_single`],
+//! which `fast/params.rs` calls. They share the reference's private
+//! pieces (the sort entries and keys, the verdict on a parameter, the
+//! scratch space), and their property tests against [`apply`] sit with it;
+//! in `fast/` they would make the rules depend on the fast paths.
 
 use std::cmp::Ordering;
 
-use super::form::{self, Piece};
 use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
-use super::{Rule, RuleSet, TrackingParams};
+use crate::canon::form::{self, Piece};
+use crate::canon::{Rule, RuleSet, TrackingParams};
 
 /// Reused buffers of the query rules.
 #[derive(Debug, Default)]
@@ -201,7 +208,6 @@ pub(crate) fn apply(
     scratch: &mut QueryScratch,
     out: &mut Vec<u8>,
 ) -> Outcome {
-    let rules = params.rules;
     let mut outcome = Outcome::default();
     if query.is_empty() {
         // `?` alone: no parameters (its one empty piece is not a `&&`).
@@ -213,6 +219,43 @@ pub(crate) fn apply(
         decoded,
         ..
     } = scratch;
+    let (removed_any, stripped_any) =
+        judge_pieces(query, params, entries, keys, decoded, &mut outcome.fired);
+    if removed_any {
+        entries.retain(|e| !e.removed);
+    }
+    let by_value =
+        params.rules.contains(Rule::SortQuery) && params.rules.contains(Rule::SortQueryValues);
+    let reordered = params.rules.contains(Rule::SortQuery) && sort(query, keys, by_value, entries);
+    outcome.fired.insert_if(Rule::SortQuery, reordered);
+    if !removed_any && !reordered {
+        return outcome;
+    }
+    outcome.changed = true;
+    outcome.stripped_all = stripped_any && entries.is_empty();
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        out.extend_from_slice(entry.piece.bytes(query));
+    }
+    outcome
+}
+
+/// The pieces of `query` as sort entries in `entries` (cleared first, their
+/// decoded keys in `keys`), each marked removed or not by
+/// `drop-empty-params`, `strip-tracking` and `strip-session-ids`; the rules
+/// that removed some go into `fired`. Returns whether any piece was
+/// removed, and whether any non-empty one was.
+fn judge_pieces(
+    query: &[u8],
+    params: &Params<'_>,
+    entries: &mut Vec<Entry>,
+    keys: &mut Vec<u8>,
+    decoded: &mut Vec<u8>,
+    fired: &mut RuleSet,
+) -> (bool, bool) {
+    let rules = params.rules;
     entries.clear();
     keys.clear();
     // Most URLs have no tracking parameter: look at the host only once one
@@ -252,7 +295,7 @@ pub(crate) fn apply(
         if piece.is_empty() {
             if rules.contains(Rule::DropEmptyParams) {
                 entry.removed = true;
-                outcome.fired.insert(Rule::DropEmptyParams);
+                fired.insert(Rule::DropEmptyParams);
             }
         } else if params
             .starts
@@ -262,7 +305,7 @@ pub(crate) fn apply(
             match params.verdict(name, piece.value(query).unwrap_or(b""), &mut exempt) {
                 Verdict::Strip(rule) => {
                     entry.removed = true;
-                    outcome.fired.insert(rule);
+                    fired.insert(rule);
                 }
                 Verdict::Cfid => cfid = true,
                 Verdict::Cftoken => cftoken = true,
@@ -273,65 +316,64 @@ pub(crate) fn apply(
         stripped_any |= entry.removed && !piece.is_empty();
         entries.push(entry);
     }
-    if cfid && cftoken {
-        // ColdFusion ids come in pairs; stripping both whenever both are
-        // present (not only when adjacent, as Heritrix's regex does) keeps
-        // the rule idempotent after sorting brings them together.
-        for entry in entries.iter_mut().filter(|e| !e.removed) {
-            let name = entry.name.get(query, keys);
-            if matches!(session_id(name, b"x"), Session::Cfid | Session::Cftoken) {
-                entry.removed = true;
-                removed_any = true;
-                stripped_any = true;
-                outcome.fired.insert(Rule::StripSessionIds);
-            }
+    if cfid && cftoken && strip_coldfusion_pair(query, keys, entries, fired) {
+        (removed_any, stripped_any) = (true, true);
+    }
+    (removed_any, stripped_any)
+}
+
+/// ColdFusion ids come in pairs; stripping both whenever both are present
+/// (not only when adjacent, as Heritrix's regex does) keeps the rule
+/// idempotent after sorting brings them together. Returns whether it
+/// removed some.
+fn strip_coldfusion_pair(
+    query: &[u8],
+    keys: &[u8],
+    entries: &mut [Entry],
+    fired: &mut RuleSet,
+) -> bool {
+    let mut removed = false;
+    for entry in entries.iter_mut().filter(|e| !e.removed) {
+        let name = entry.name.get(query, keys);
+        if matches!(session_id(name, b"x"), Session::Cfid | Session::Cftoken) {
+            entry.removed = true;
+            removed = true;
+            fired.insert(Rule::StripSessionIds);
         }
     }
-    if removed_any {
-        entries.retain(|e| !e.removed);
-    }
-    let mut reordered = false;
-    if rules.contains(Rule::SortQuery) {
-        let keys = &keys[..];
-        let cmp = |a: &Entry, b: &Entry| {
-            let names = match (a.prefix, b.prefix) {
-                // Most names differ in their first 8 bytes.
-                (Some(x), Some(y)) if x != y => x.cmp(&y),
-                _ => form::cmp_code_units(a.name.get(query, keys), b.name.get(query, keys)),
-            };
-            names
-                .then_with(|| {
-                    if by_value {
-                        cmp_values(a, b, query, keys)
-                    } else {
-                        Ordering::Equal
-                    }
-                })
-                .then_with(|| a.piece.start.cmp(&b.piece.start))
+    removed
+}
+
+/// `sort-query` (and `sort-query-values` when `by_value`): sorts `entries`
+/// by decoded name (then value), ties by position; returns whether the
+/// order changed.
+fn sort(query: &[u8], keys: &[u8], by_value: bool, entries: &mut [Entry]) -> bool {
+    let cmp = |a: &Entry, b: &Entry| {
+        let names = match (a.prefix, b.prefix) {
+            // Most names differ in their first 8 bytes.
+            (Some(x), Some(y)) if x != y => x.cmp(&y),
+            _ => form::cmp_code_units(a.name.get(query, keys), b.name.get(query, keys)),
         };
-        if !entries
-            .windows(2)
-            .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
-        {
-            // Ties are broken by position, so an unstable sort (which does
-            // not allocate) gives the stable order.
-            entries.sort_unstable_by(cmp);
-            reordered = true;
-            outcome.fired.insert(Rule::SortQuery);
-        }
+        names
+            .then_with(|| {
+                if by_value {
+                    cmp_values(a, b, query, keys)
+                } else {
+                    Ordering::Equal
+                }
+            })
+            .then_with(|| a.piece.start.cmp(&b.piece.start))
+    };
+    if entries
+        .windows(2)
+        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
+    {
+        return false;
     }
-    if !removed_any && !reordered {
-        return outcome;
-    }
-    outcome.changed = true;
-    outcome.stripped_all = stripped_any && entries.is_empty();
-    for (i, entry) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(b'&');
-        }
-        out.extend_from_slice(entry.piece.bytes(query));
-    }
-    outcome
+    // Ties are broken by position, so an unstable sort (which does not
+    // allocate) gives the stable order.
+    entries.sort_unstable_by(cmp);
+    true
 }
 
 /// Longest query [`apply_plain`] takes (the bits of its masks).
@@ -478,7 +520,7 @@ struct PlainMasks {
 const MASK_WORDS: usize = PLAIN_LEN / 64;
 
 /// The [`PlainMasks`] of `query` (at most [`PLAIN_LEN`] bytes), from
-/// [`find_in_windows`](super::classify::find_in_windows)' 16-byte windows.
+/// [`find_in_windows`](crate::simd::find_in_windows)' 16-byte windows.
 #[inline(always)]
 fn plain_masks(query: &[u8]) -> PlainMasks {
     let mut masks = PlainMasks {
@@ -494,13 +536,12 @@ fn plain_masks(query: &[u8]) -> PlainMasks {
         masks.eq[word] |= u64::from(eq) << shift;
         masks.escape[word] |= u64::from(percent | plus) << shift;
     };
-    #[cfg(target_arch = "x86_64")]
-    if query.len() >= 16 {
+    if crate::simd::VECTORS && query.len() >= 16 {
         // The windows start at 0, 16, 32... but the last one ends at the
         // end of the query, with the lanes already seen masked off: shift
         // them back to where the window was due.
         let mut at = 0;
-        super::classify::find_in_windows(query, 0, [b'&', b'=', b'%', b'+'], |base, found| {
+        crate::simd::find_in_windows(query, 0, [b'&', b'=', b'%', b'+'], |base, found| {
             set(at, found.map(|lanes| lanes >> (at - base)));
             at += 16;
             None::<()>
