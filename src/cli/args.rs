@@ -186,8 +186,9 @@ pub struct NormalizeArgs {
     #[arg(short = 'd', long, value_name = "CHAR", requires = "field")]
     pub delimiter: Option<String>,
 
-    /// With --field, write only the normalized field, not the whole line.
-    #[arg(long, requires = "field")]
+    /// With --field or --json-field, write only the normalized field, not
+    /// the whole line.
+    #[arg(long)]
     pub only_field: bool,
 
     /// Resolve relative references against this base URL.
@@ -238,6 +239,9 @@ pub struct NormalizeArgs {
     /// what was done).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub formats: super::formats::FormatArgs,
 
     /// Bytes per batch of work (for tuning and benchmarks; the output does
     /// not depend on it).

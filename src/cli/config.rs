@@ -194,6 +194,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             },
         },
     };
+    let select = super::formats::select(&a.formats, select, a.only_field)?;
     let options = NormalizeOptions {
         select,
         base,

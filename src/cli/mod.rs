@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod config;
 mod files;
+mod formats;
 mod inspect;
 mod json;
 mod progress;
