@@ -1,0 +1,394 @@
+//! The formats URLs live in (issue 33), run through the binary on real
+//! samples (tests/data/formats/, see PROVENANCE.txt there): CDXJ and JSON
+//! Lines (`--json-field`), combined logs (quoted fields), CSV (`--csv`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::bin::{file, run};
+
+fn sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn lines(bytes: &[u8]) -> Vec<&str> {
+    std::str::from_utf8(bytes).unwrap().lines().collect()
+}
+
+/// The JSON object of a CDXJ or JSON Lines line, and what comes before it.
+fn split_json(line: &str) -> (&str, serde_json::Value) {
+    let at = line.find('{').unwrap();
+    (&line[..at], serde_json::from_str(&line[at..]).unwrap())
+}
+
+#[test]
+fn cdxj_url_is_normalized_in_place() {
+    let input = std::fs::read(sample("cc-index-derived.cdxj")).unwrap();
+    let ran = run(
+        &["--json-field", "url", &sample("cc-index-derived.cdxj")],
+        b"",
+    )
+    .ok();
+    let (before, after) = (lines(&input), lines(&ran.stdout));
+    assert_eq!(before.len(), 34);
+    assert_eq!(after.len(), before.len());
+    let mut changed = 0;
+    for (b, a) in before.iter().zip(&after) {
+        let (b_key, mut b_json) = split_json(b);
+        let (a_key, a_json) = split_json(a);
+        assert_eq!(a_key, b_key);
+        // Only the URL changes; it is what the parser makes of the old one.
+        let url = b_json["url"].as_str().unwrap().to_string();
+        let normalized = normurl::Url::parse(&url).unwrap().to_string();
+        changed += usize::from(normalized != url);
+        b_json["url"] = normalized.clone().into();
+        assert_eq!(a_json, b_json);
+        // Byte for byte: the old line with the URL's bytes replaced.
+        assert_eq!(
+            *a,
+            b.replacen(&format!("\"{url}\""), &format!("\"{normalized}\""), 1)
+        );
+    }
+    // `http://commoncrawl.org` gains its path `/` on five lines.
+    assert_eq!(changed, 5);
+    assert!(after[2].starts_with(
+        r#"org,commoncrawl)/ 20250804145408 {"url": "http://commoncrawl.org/", "mime": "text/html""#
+    ));
+}
+
+#[test]
+fn index_api_json_lines_with_profile_and_only_field() {
+    let ran = run(
+        &[
+            "--json-field",
+            "url",
+            "--only-field",
+            "--profile",
+            "aggressive",
+            "--dedup",
+            &sample("cc-index-api-records.jsonl"),
+        ],
+        b"",
+    )
+    .ok();
+    assert_eq!(
+        ran.out(),
+        "http://example.com/\n\
+         https://commoncrawl.org/\n\
+         http://commoncrawl.org/\n\
+         http://commoncrawl.org/2011/12/mapreduce-for-the-masses\n\
+         http://commoncrawl.org/2012/03/data-2-0-summit\n\
+         http://commoncrawl.org/2012/03/twelve-steps-to-running-your-ruby-code-across-five-billion-web-pages\n\
+         http://commoncrawl.org/2012/05/learn-hadoop-and-get-a-paper-published\n\
+         http://commoncrawl.org/2012/07/2012-crawl-data-now-available\n\
+         http://commoncrawl.org/2012/08/common-crawl-code-contest-extended-through-the-holiday-weekend\n\
+         http://commoncrawl.org/2012/09/announcing-the-winners-of-the-code-contest\n\
+         http://commoncrawl.org/2012/10/towards-social-discovery\n\
+         http://commoncrawl.org/robots.txt\n\
+         http://commoncrawl.org/big-picture/frequently-asked-questions\n"
+    );
+}
+
+/// Escapes, nesting, broken JSON and missing paths, with each policy.
+#[test]
+fn json_lines_escapes_and_invalid_lines() {
+    let input = concat!(
+        r#"{"n": 1, "page": {"u": "HTTP://A.example/x\/..\/y", "t": "é"}}"#,
+        "\n",
+        r#"{"page": {"u": "javascript:f(\"Q\")\u0041"}}"#,
+        "\n",
+        r#"{"page": {"u": "not a url"}}"#,
+        "\n",
+        r#"{"page": {"t": "no u"}}"#,
+        "\n",
+        r#"{"page": {"u": "http://b.example/"}"#,
+        "\n",
+        "plain text\n",
+        "\n",
+        r#"{"page": {"u": "http://c.example/\ud800"}}"#,
+        "\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.tsv");
+    let ran = run(
+        &[
+            "--json-field",
+            "page.u",
+            "--rejects",
+            rejects.to_str().unwrap(),
+        ],
+        input.as_bytes(),
+    )
+    .ok();
+    assert_eq!(
+        ran.out(),
+        concat!(
+            r#"{"n": 1, "page": {"u": "http://a.example/y", "t": "é"}}"#,
+            "\n",
+            r#"{"page": {"u": "javascript:f(\"Q\")A"}}"#,
+            "\n",
+            r#"{"page": {"u": "not a url"}}"#,
+            "\n",
+            r#"{"page": {"t": "no u"}}"#,
+            "\n",
+            r#"{"page": {"u": "http://b.example/"}"#,
+            "\n",
+            "plain text\n",
+            "\n",
+            r#"{"page": {"u": "http://c.example/\ud800"}}"#,
+            "\n",
+        )
+    );
+    let reasons: Vec<String> = lines(&std::fs::read(&rejects).unwrap())
+        .iter()
+        .map(|l| l.split('\t').take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "3 relative-without-base",
+            "4 missing-json-field",
+            "5 invalid-json",
+            "6 invalid-json",
+            "8 invalid-json",
+        ]
+    );
+    // --only-field writes the URL decoded; the invalid lines' fields as
+    // they were (none where the path is missing), --explain saying why.
+    let ran = run(
+        &["--json-field", "page.u", "--only-field", "--explain"],
+        input.as_bytes(),
+    )
+    .ok();
+    assert_eq!(
+        ran.out(),
+        "http://a.example/y\t-\n\
+         javascript:f(\"Q\")A\t-\n\
+         not a url\tinvalid:relative-without-base\n\
+         \tinvalid:missing-json-field\n\
+         \tinvalid:invalid-json\n\
+         \tinvalid:invalid-json\n\
+         \t-\n\
+         http://c.example/\\ud800\tinvalid:invalid-json\n"
+    );
+    // --original keeps valid lines as read; --on-invalid=skip drops the rest.
+    let ran = run(
+        &["--json-field", "page.u", "--original", "--on-invalid=skip"],
+        input.as_bytes(),
+    )
+    .ok();
+    assert_eq!(ran.out(), lines(input.as_bytes())[..2].join("\n") + "\n");
+}
+
+/// Exit status 2 and a message naming the options, from clap or normurl.
+#[track_caller]
+fn usage_error(args: &[&str], needles: &[&str]) {
+    let ran = run(args, b"");
+    assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.stderr);
+    for needle in needles {
+        assert!(
+            ran.stderr.contains(needle),
+            "{needle:?} not in {}",
+            ran.stderr
+        );
+    }
+    assert!(!ran.stderr.contains("panicked"), "{}", ran.stderr);
+}
+
+#[test]
+fn json_field_usage_errors() {
+    usage_error(&["--json-field", "a..b"], &["--json-field", "a..b"]);
+    usage_error(
+        &["--json-field", "url", "--field", "2"],
+        &["--json-field", "--field"],
+    );
+    usage_error(&["--only-field"], &["--only-field"]);
+    usage_error(&["--csv"], &["--csv", "--field"]);
+    usage_error(&["--csv", "--field", "1", "-d", "\""], &["--csv"]);
+}
+
+/// A combined log's referrer (field 11) is read without its quotes, and
+/// `"-"` is no URL: it was `http://host/%22-%22` with --base, and valid.
+#[test]
+fn combined_log_referrer() {
+    let log = sample("apache_combined-head200.log");
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let ran = run(
+        &[
+            "--field",
+            "11",
+            "--base",
+            "http://semicomplete.com/",
+            "--stats-json",
+            stats.to_str().unwrap(),
+            &log,
+        ],
+        b"",
+    )
+    .ok();
+    let input = std::fs::read(&log).unwrap();
+    let (before, after) = (lines(&input), lines(&ran.stdout));
+    assert_eq!(after.len(), 200);
+    // The referrers are canonical already; line 23's is "-", kept.
+    assert_eq!(after, before);
+    assert!(
+        before[22].contains(r#" 3638 "-" "Mozilla"#),
+        "{}",
+        before[22]
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert_eq!(v["invalid_by_reason"]["no-value"], 97, "{v}");
+    assert_eq!(v["valid"], 103, "{v}");
+    // An escaped quote in a referrer is decoded, and escaped again.
+    let ran = run(
+        &["--field", "11"],
+        br#"h - - [d +0] "GET / HTTP/1.1" 200 1 "FOO:bar\"x\\y" "UA""#,
+    )
+    .ok();
+    assert_eq!(
+        ran.out(),
+        "h - - [d +0] \"GET / HTTP/1.1\" 200 1 \"foo:bar\\\"x\\\\y\" \"UA\"\n"
+    );
+}
+
+/// The request path (field 7) resolved against the site, written alone.
+#[test]
+fn combined_log_request_urls() {
+    let ran = run(
+        &[
+            "--field",
+            "7",
+            "--base",
+            "http://semicomplete.com/",
+            "--only-field",
+            &sample("apache_combined-head200.log"),
+        ],
+        b"",
+    )
+    .ok();
+    let out = lines(&ran.stdout);
+    assert_eq!(out.len(), 200);
+    assert_eq!(
+        out[..3],
+        [
+            "http://semicomplete.com/presentations/logstash-monitorama-2013/images/kibana-search.png",
+            "http://semicomplete.com/presentations/logstash-monitorama-2013/images/kibana-dashboard3.png",
+            "http://semicomplete.com/presentations/logstash-monitorama-2013/plugin/highlight/highlight.js",
+        ]
+    );
+    assert!(out
+        .iter()
+        .all(|u| u.starts_with("http://semicomplete.com/")));
+}
+
+#[test]
+fn csv_quoted_fields() {
+    let input = concat!(
+        "id,url,title\n",
+        "1,HTTP://A.example/x/../y,plain\n",
+        "2,\"HTTP://B.example/?q=a,b\",\"with, comma\"\n",
+        "3,\"javascript:f(\"\"x\"\")\",quotes\n",
+        "4,\"-\",dash\n",
+        "5,\"open\n",
+        "6\n",
+    );
+    let ran = run(&["--csv", "--field", "2"], input.as_bytes()).ok();
+    assert_eq!(
+        ran.out(),
+        concat!(
+            "id,url,title\n",
+            "1,http://a.example/y,plain\n",
+            "2,\"http://b.example/?q=a,b\",\"with, comma\"\n",
+            "3,\"javascript:f(\"\"x\"\")\",quotes\n",
+            "4,\"-\",dash\n",
+            "5,\"open\n",
+            "6\n",
+        )
+    );
+    let ran = run(&["--csv", "--field", "2", "--only-field"], input.as_bytes()).ok();
+    assert_eq!(
+        ran.out(),
+        "url\nhttp://a.example/y\nhttp://b.example/?q=a,b\njavascript:f(\"x\")\n-\n\"open\n\n"
+    );
+    // -d picks the separator; without --csv the quotes are bytes of the field.
+    let tsv = "1\t\"HTTP://C.example/\"\n";
+    let ran = run(&["--csv", "-d", "\\t", "--field", "2"], tsv.as_bytes()).ok();
+    assert_eq!(ran.out(), "1\t\"http://c.example/\"\n");
+    let ran = run(
+        &["-d", "\\t", "--field", "2", "--on-invalid=empty"],
+        tsv.as_bytes(),
+    )
+    .ok();
+    assert_eq!(ran.out(), "\n");
+}
+
+/// Nothing lost: for each format and option set, lines in = lines out +
+/// skipped + deduplicated, and every invalid line has its rejects entry.
+#[test]
+fn formats_account_for_every_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let rejects = dir.path().join("rejects.tsv");
+    let mut broken = std::fs::read(sample("cc-index-derived.cdxj")).unwrap();
+    broken.extend_from_slice(
+        b"key 1 {\"url\": \"x\"\nkey 2 {}\n\nkey 3 {\"url\": \"http://a.example/\"}",
+    );
+    let broken = file(&dir, "broken.cdxj", &broken);
+    let cases: [(&[&str], PathBuf); 4] = [
+        (
+            &["--json-field", "url"],
+            sample("cc-index-derived.cdxj").into(),
+        ),
+        (&["--json-field", "url"], broken.into()),
+        (
+            &["--json-field", "url"],
+            sample("cc-index-api-records.jsonl").into(),
+        ),
+        (
+            &["--field", "11"],
+            sample("apache_combined-head200.log").into(),
+        ),
+    ];
+    let policies: [&[&str]; 5] = [
+        &[],
+        &["--on-invalid=skip"],
+        &["--on-invalid=empty", "--explain"],
+        &["--dedup", "--profile", "aggressive"],
+        &["--dedup", "--original", "--on-invalid=skip", "--only-field"],
+    ];
+    for (select, input) in &cases {
+        let records = lines(&std::fs::read(input).unwrap()).len() as u64;
+        for policy in policies {
+            let mut args: Vec<&str> = select.to_vec();
+            args.extend(policy);
+            args.extend([
+                "--stats-json",
+                json.to_str().unwrap(),
+                "--rejects",
+                rejects.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ]);
+            let ran = run(&args, b"").ok();
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+            let n = |k: &str| v[k].as_u64().unwrap();
+            let what = format!("{args:?}: {v}");
+            assert_eq!(n("lines"), records, "{what}");
+            assert_eq!(n("output_lines"), lines(&ran.stdout).len() as u64, "{what}");
+            assert_eq!(
+                n("lines"),
+                n("output_lines") + n("skipped") + n("deduplicated"),
+                "{what}"
+            );
+            assert_eq!(n("lines"), n("valid") + n("invalid") + n("blank"), "{what}");
+            let entries = lines(&std::fs::read(&rejects).unwrap()).len() as u64;
+            assert_eq!(entries, n("invalid"), "{what}");
+        }
+    }
+}
