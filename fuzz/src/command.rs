@@ -12,8 +12,8 @@
 //! | 0 | threads: `1 + b % 4` |
 //! | 1 | batch bytes: `1 + b` |
 //! | 2 | max record (line) bytes: `1 + b`, for every run |
-//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd |
-//! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`) |
+//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; if `b >= 192`, the format `(b - 192) / 16`: CSV by `,` or by tab (`--csv`), `--json-field url`, `--json-field a.u` |
+//! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`); with a format (byte 3), CSV replaces the delimiter (the whole line becoming field 1), JSON keeps only the output bit |
 //! | 5 | bits 0-1: canonicalizer none, `aggressive`, `semantic`, `wayback` with `--output surt`; bit 2: explain; bit 3: original; bit 4: rejects; bits 5-6: dedup off, exact, adjacent, exact; bit 7: the parallel run's dedup memory limit 0 (spill at the first key) or 128 bytes (spill after a few keys) |
 //!
 //! Missing bytes count as 0. The rest is the file, written to a temporary
@@ -69,7 +69,7 @@ pub enum Canon {
 
 /// The configuration of a run; see the module documentation for the
 /// bytes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Threads, batch size and record limit of the parallel run, and the
     /// two policies: the first four bytes, as for the `pipeline` target.
@@ -91,9 +91,20 @@ impl Config {
     /// bytes count as 0) and returns it with the rest.
     pub fn from_bytes(data: &[u8]) -> (Config, &[u8]) {
         let byte = |i: usize| usize::from(data.get(i).copied().unwrap_or(0));
-        let select = match byte(4) {
-            s if s % 4 == 0 => Select::Line,
-            s => Select::Field {
+        let output = [FieldOutput::Line, FieldOutput::Field][byte(4) / 36 % 2];
+        let select = match (byte(3).checked_sub(192).map(|f| f / 16), byte(4)) {
+            (Some(f @ (0 | 1)), s) => Select::Field {
+                field: NonZeroUsize::MIN.saturating_add(s / 4 % 3),
+                base_field: NonZeroUsize::new(s / 72),
+                delimiter: Delimiter::Csv([b',', b'\t'][f]),
+                output,
+            },
+            (Some(f), _) => Select::Json {
+                path: if f == 2 { "url" } else { "a.u" }.parse().expect("a path"),
+                output,
+            },
+            (None, s) if s % 4 == 0 => Select::Line,
+            (None, s) => Select::Field {
                 field: NonZeroUsize::MIN.saturating_add(s / 4 % 3),
                 base_field: NonZeroUsize::new(s / 72),
                 delimiter: [
@@ -143,7 +154,7 @@ impl Config {
             ),
         };
         Options {
-            select: self.select,
+            select: self.select.clone(),
             base: self.base.then(|| Url::parse(BASE).expect("BASE parses")),
             invalid_utf8: self.run.invalid_utf8,
             on_invalid: self.run.on_invalid,
@@ -408,13 +419,15 @@ fn input_lines(content: &[u8]) -> Vec<&[u8]> {
 fn as_read<'l>(config: &Config, line: &'l [u8]) -> &'l [u8] {
     match config.select {
         Select::Field {
-            field,
-            delimiter,
             output: FieldOutput::Field,
             ..
-        } if line.len() <= config.run.max_record_bytes => delimiter
-            .field(line, field.get())
-            .map_or(&[][..], |r| &line[r]),
+        }
+        | Select::Json {
+            output: FieldOutput::Field,
+            ..
+        } if line.len() <= config.run.max_record_bytes => {
+            config.select.url_range(line).map_or(&[][..], |r| &line[r])
+        }
         _ => line,
     }
 }

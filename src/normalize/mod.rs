@@ -167,6 +167,51 @@ pub enum Select {
     },
 }
 
+impl Select {
+    /// The byte range of the URL in `line` as it was read: without the
+    /// quotes of a quoted field or a JSON string, and not decoded. `None`
+    /// when the line lacks it (or its JSON is broken). This is what
+    /// [`Options::original`] writes with [`FieldOutput::Field`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::normalize::{FieldOutput, Select};
+    ///
+    /// let select = Select::Json { path: "url".parse()?, output: FieldOutput::Line };
+    /// let line = br#"com,a)/ 2024 {"url": "http://a.com/"}"#;
+    /// assert_eq!(select.url_range(line), Some(22..35));
+    /// assert_eq!(select.url_range(b"{}"), None);
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn url_range(&self, line: &[u8]) -> Option<Range<usize>> {
+        self.locate(line).ok().map(|at| at.range)
+    }
+
+    #[inline]
+    fn locate(&self, line: &[u8]) -> Result<Located, Invalid> {
+        match self {
+            Select::Line => Ok(Located::plain(0..line.len())),
+            Select::Field {
+                field, delimiter, ..
+            } => match delimiter.field(line, field.get()) {
+                Some(r) => Ok(Located::field(line, r, *delimiter)),
+                None => Err(Invalid::MissingField),
+            },
+            Select::Json { path, .. } => match json_field::locate(line, path) {
+                Ok(found) => Ok(Located {
+                    range: found.range,
+                    quoting: Quoting::Json {
+                        escaped: found.escaped,
+                    },
+                }),
+                Err(json_field::JsonError::Broken) => Err(Invalid::Json),
+                Err(json_field::JsonError::Missing) => Err(Invalid::MissingJsonField),
+            },
+        }
+    }
+}
+
 /// What to write in field mode.
 ///
 /// # Example
@@ -374,25 +419,7 @@ impl Normalizer {
     /// Where the URL of `line` is.
     #[inline]
     fn locate(&self, line: &[u8]) -> Result<Located, Invalid> {
-        match &self.options.select {
-            Select::Line => Ok(Located::plain(0..line.len())),
-            Select::Field {
-                field, delimiter, ..
-            } => match delimiter.field(line, field.get()) {
-                Some(r) => Ok(Located::field(line, r, *delimiter)),
-                None => Err(Invalid::MissingField),
-            },
-            Select::Json { path, .. } => match json_field::locate(line, path) {
-                Ok(found) => Ok(Located {
-                    range: found.range,
-                    quoting: Quoting::Json {
-                        escaped: found.escaped,
-                    },
-                }),
-                Err(json_field::JsonError::Broken) => Err(Invalid::Json),
-                Err(json_field::JsonError::Missing) => Err(Invalid::MissingJsonField),
-            },
-        }
+        self.options.select.locate(line)
     }
 
     /// Decodes and parses the URL of `line`, which is at `at`. `text` is
