@@ -392,3 +392,61 @@ fn formats_account_for_every_line() {
         }
     }
 }
+
+/// `--header`: the first line of each input is written untouched and
+/// counted apart, however the input is cut into batches; other lines that
+/// look like it are ordinary lines.
+#[test]
+fn header_lines_pass_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cdx = String::from(" CDX N b a m s k r M S V g\n");
+    for i in 0..40 {
+        cdx.push_str(&format!(
+            "com,example)/{i} 2024010100000{} HTTP://Example.COM/{i}/../x - 200 K - - 1 {i} f.warc.gz\n",
+            i % 10
+        ));
+    }
+    cdx.push_str(" CDX N b a m s k r M S V g\n");
+    let a = file(&dir, "a.cdx", cdx.as_bytes());
+    let b = file(&dir, "b.cdx", cdx.as_bytes());
+    let stats = dir.path().join("stats.json");
+    let ran = run(
+        &[
+            "--header",
+            "--field",
+            "3",
+            "--on-invalid=skip",
+            "-j",
+            "2",
+            "--batch-bytes",
+            "64",
+            "--stats-json",
+            stats.to_str().unwrap(),
+            &a,
+            &b,
+        ],
+        b"",
+    )
+    .ok();
+    let out = lines(&ran.stdout);
+    assert_eq!(out.len(), 82);
+    assert_eq!(out[0], " CDX N b a m s k r M S V g");
+    assert_eq!(
+        out[1],
+        "com,example)/0 20240101000000 http://example.com/x - 200 K - - 1 0 f.warc.gz"
+    );
+    assert_eq!(out[41], " CDX N b a m s k r M S V g");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert_eq!(
+        (&v["lines"], &v["headers"], &v["valid"], &v["skipped"]),
+        (&84.into(), &2.into(), &80.into(), &2.into()),
+        "{v}"
+    );
+    // A CSV header, with --csv.
+    let ran = run(
+        &["--header", "--csv", "--field", "2", "--on-invalid=empty"],
+        b"id,url\n1,\"HTTP://A.example\"\nid,url\n",
+    )
+    .ok();
+    assert_eq!(ran.out(), "id,url\n1,\"http://a.example/\"\n\n");
+}

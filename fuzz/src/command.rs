@@ -10,7 +10,7 @@
 //! | byte | meaning |
 //! |------|---------|
 //! | 0 | threads: `1 + b % 4` |
-//! | 1 | batch bytes: `1 + b` |
+//! | 1 | batch bytes: `1 + b`; with a format (byte 3), the first line is a header (`--header`) if `b` is odd |
 //! | 2 | max record (line) bytes: `1 + b`, for every run |
 //! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; if `b >= 192`, the format `(b - 192) / 16`: CSV by `,` or by tab (`--csv`), `--json-field url`, `--json-field a.u` |
 //! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`); with a format (byte 3), CSV replaces the delimiter (the whole line becoming field 1), JSON keeps only the output bit |
@@ -77,6 +77,8 @@ pub struct Config {
     /// Whether `--base` is [`BASE`].
     pub base: bool,
     pub select: Select,
+    /// `--header`.
+    pub header: bool,
     pub canon: Canon,
     pub explain: bool,
     pub original: bool,
@@ -117,6 +119,7 @@ impl Config {
         };
         let flags = byte(5);
         let config = Config {
+            header: byte(3) >= 192 && byte(1) % 2 == 1,
             run: pipeline::Config::from_bytes(data).0,
             base: byte(3) / 12 % 2 == 1,
             select,
@@ -164,6 +167,7 @@ impl Config {
             explain: self.explain,
             original: self.original,
             sort_keys: dedup && self.dedup == Some(DedupMode::Adjacent),
+            header: self.header,
         }
     }
 }
@@ -314,7 +318,8 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     }
     if summary.records != summary.output_records + s.skipped + summary.deduplicated
         || s.lines != summary.records
-        || s.lines != s.valid + s.invalid() + s.blank
+        || s.lines != s.valid + s.invalid() + s.blank + s.headers
+        || s.headers > u64::from(config.header)
     {
         return Err("the counts do not add up".into());
     }
@@ -354,8 +359,9 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     }
     if keep_all && config.original && !config.explain {
         let mut expected = Vec::new();
-        for line in &lines {
-            expected.extend_from_slice(as_read(config, line));
+        for (i, line) in lines.iter().enumerate() {
+            let header = i == 0 && config.header && line.len() <= config.run.max_record_bytes;
+            expected.extend_from_slice(if header { line } else { as_read(config, line) });
             expected.push(b'\n');
         }
         if ran.out != expected {

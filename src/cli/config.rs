@@ -194,8 +194,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             },
         },
     };
-    let select = super::formats::select(&a.formats, select, a.only_field)?;
-    let options = NormalizeOptions {
+    let mut options = NormalizeOptions {
         select,
         base,
         invalid_utf8: match a.invalid_utf8 {
@@ -215,7 +214,9 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         explain: a.explain,
         original: a.original,
         sort_keys: a.assume_sorted,
+        header: false,
     };
+    super::formats::apply(&a.formats, &mut options, a.only_field)?;
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent

@@ -2,7 +2,7 @@
 //! Lines and CDXJ, CSV), and the selection they make.
 
 use clap::Args as ClapArgs;
-use normurl::normalize::{Delimiter, FieldOutput, JsonPath, Select};
+use normurl::normalize::{Delimiter, FieldOutput, JsonPath, Options, Select};
 
 use super::Failure;
 
@@ -23,11 +23,25 @@ pub struct FormatArgs {
     /// and written back quoted. A record is one line.
     #[arg(long, requires = "field")]
     pub csv: bool,
+
+    /// The first line of each input is a header (CDX's ` CDX N b a m s k r
+    /// ...`, a CSV header): write it untouched, whole, and count it apart
+    /// (headers in --stats), never as valid or invalid.
+    #[arg(long)]
+    pub header: bool,
+}
+
+/// Applies `--json-field`, `--csv` and `--header` to the options the other
+/// options made.
+pub fn apply(f: &FormatArgs, options: &mut Options, only_field: bool) -> Result<(), Failure> {
+    options.select = select(f, options.select.clone(), only_field)?;
+    options.header = f.header;
+    Ok(())
 }
 
 /// The selection of `--json-field` and `--csv`, given the one `--field`,
 /// `-d` and `--base-field` made, and whether `--only-field` is set.
-pub fn select(f: &FormatArgs, select: Select, only_field: bool) -> Result<Select, Failure> {
+fn select(f: &FormatArgs, select: Select, only_field: bool) -> Result<Select, Failure> {
     let output = if only_field {
         FieldOutput::Field
     } else {

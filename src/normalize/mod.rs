@@ -304,6 +304,10 @@ pub struct Options {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub original: bool,
+    /// The first line of each input is a header (CDX's ` CDX N b a m s k
+    /// r …`, a CSV header): it is written untouched and counted in
+    /// [`Stats::headers`], never valid or invalid.
+    pub header: bool,
 }
 
 /// The [`Transform`] that normalizes the URL of every line; see the
@@ -738,6 +742,11 @@ impl Transform for Normalizer {
         // pipeline); the policy only runs for the rare other lines.
         let text = record.to_str().ok();
         out.stats().lines += 1;
+        if self.options.header && out.is_first_of_input() {
+            out.stats().headers += 1;
+            out.data().extend_from_slice(line);
+            return Ok(Outcome::Emit);
+        }
         if line.is_empty() {
             out.stats().blank += 1;
             if self.options.on_invalid == OnInvalid::Skip {

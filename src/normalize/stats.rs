@@ -121,8 +121,8 @@ impl fmt::Display for Invalid {
 
 /// What happened to the lines of a run.
 ///
-/// `lines == valid + blank + invalid()`, and the lines not written are
-/// `skipped`.
+/// `lines == valid + blank + invalid() + headers`, and the lines not
+/// written are `skipped`.
 ///
 /// # Example
 ///
@@ -151,6 +151,10 @@ pub struct Stats {
     /// Lines not written (invalid or blank lines under
     /// `--on-invalid=skip`).
     pub skipped: u64,
+    /// Header lines passed through untouched ([`Options::header`]).
+    ///
+    /// [`Options::header`]: super::Options::header
+    pub headers: u64,
     invalid: [u64; REASONS],
 }
 
@@ -183,6 +187,7 @@ impl Merge for Stats {
         self.valid += o.valid;
         self.blank += o.blank;
         self.skipped += o.skipped;
+        self.headers += o.headers;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
             *a += b;
         }
