@@ -31,6 +31,7 @@ pub mod dedup;
 pub mod normalize;
 pub mod pipeline;
 mod url;
+pub mod warc;
 
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.

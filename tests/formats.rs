@@ -450,3 +450,87 @@ fn header_lines_pass_untouched() {
     .ok();
     assert_eq!(ran.out(), "id,url\n1,\"http://a.example/\"\n\n");
 }
+
+/// `normurl warc`: one line per record, on the whirlwind WARC and WAT
+/// samples; each line's offset and length cut out a gzip member that is
+/// that record alone.
+#[test]
+fn warc_records_with_offsets() {
+    let warc = sample("whirlwind.warc.gz");
+    let ran = run(&["warc", &warc, &sample("whirlwind.warc.wat.gz")], b"").ok();
+    assert_eq!(
+        ran.out(),
+        "-\twarcinfo\t0\t516\n\
+         https://an.wikipedia.org/wiki/Escopete\trequest\t516\t507\n\
+         https://an.wikipedia.org/wiki/Escopete\tresponse\t1023\t17351\n\
+         https://an.wikipedia.org/wiki/Escopete\tmetadata\t18374\t483\n\
+         -\twarcinfo\t0\t443\n\
+         https://an.wikipedia.org/wiki/Escopete\tmetadata\t443\t918\n"
+    );
+    let bytes = std::fs::read(&warc).unwrap();
+    assert_eq!(bytes.len(), 18374 + 483);
+    for l in lines(&ran.stdout).iter().take(4) {
+        let cols: Vec<&str> = l.split('\t').collect();
+        let (offset, length): (usize, usize) = (cols[2].parse().unwrap(), cols[3].parse().unwrap());
+        let mut member = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(&bytes[offset..offset + length]),
+            &mut member,
+        )
+        .unwrap();
+        assert!(member.starts_with(b"WARC/1.0\r\n"), "{l}");
+        let header = String::from_utf8_lossy(&member[..200]);
+        assert!(
+            header.contains(&format!("WARC-Type: {}\r\n", cols[1])),
+            "{l}"
+        );
+    }
+}
+
+/// A plain WARC (the sample decompressed) from standard input, with a
+/// profile; a target URI that needs normalizing; a broken file.
+#[test]
+fn warc_plain_profile_and_errors() {
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::MultiGzDecoder::new(
+            &std::fs::read(sample("whirlwind.warc.gz")).unwrap()[..],
+        ),
+        &mut plain,
+    )
+    .unwrap();
+    let extra = b"WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: <HTTP://WWW.Example.COM/a/../b?utm_source=x&q=1>\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n";
+    plain.extend_from_slice(extra);
+    let ran = run(&["warc", "--profile", "aggressive", "-"], &plain).ok();
+    let out = lines(&ran.stdout);
+    assert_eq!(out.len(), 5);
+    assert!(out[0].starts_with("-\twarcinfo\t0\t"), "{}", out[0]);
+    assert_eq!(
+        out[4],
+        format!(
+            "http://example.com/b?q=1\tresource\t{}\t{}",
+            plain.len() - extra.len(),
+            extra.len()
+        )
+    );
+    // In a plain file each record starts where the one before ends.
+    let mut at = 0;
+    for l in &out {
+        let n: Vec<usize> = l.split('\t').skip(2).map(|n| n.parse().unwrap()).collect();
+        assert_eq!(n[0], at, "{l}");
+        at += n[1];
+    }
+    assert_eq!(at, plain.len());
+    // A truncated file: the records before the break, then an error.
+    let dir = tempfile::tempdir().unwrap();
+    let cut = file(&dir, "cut.warc", &plain[..plain.len() - 10]);
+    let ran = run(&["warc", &cut], b"");
+    assert_eq!(ran.code, Some(2), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("cut.warc") && ran.stderr.contains("not a WARC file"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(lines(&ran.stdout).len(), 4);
+    usage_error(&["warc", "--profile", "nope", &cut], &["--profile"]);
+}

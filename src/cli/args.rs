@@ -62,6 +62,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// List the canonicalization profiles and rules, one line each.
     Rules,
+    /// One line per WARC record: its target URI normalized, its type, its
+    /// offset and length in the file (URI TAB TYPE TAB OFFSET TAB LENGTH).
+    Warc(super::warc::WarcArgs),
 }
 
 #[derive(Debug, ClapArgs)]

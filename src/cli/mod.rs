@@ -13,6 +13,7 @@ mod progress;
 mod run;
 mod signals;
 mod stats;
+mod warc;
 
 use std::fmt;
 use std::io;
@@ -105,6 +106,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             }
         }
         Config::Bench(cfg) => bench::run(&cfg, &mut io::stdout().lock()),
+        Config::Warc(cfg) => warc::run(&cfg),
         Config::Rules => {
             let mut text = String::from("Profiles (--profile):\n");
             for p in normurl::canon::Profile::ALL {
