@@ -24,7 +24,7 @@ pub enum Config {
     Rules,
     Inspect { url: String, base: Option<String> },
     Bench(Bench),
-    Warc(super::warc::Warc),
+    Warc(Box<super::warc::Warc>),
 }
 
 /// The main job.
@@ -86,7 +86,7 @@ impl Config {
                 threads: pipeline::threads_for(threads),
             })),
             Some(Command::Rules) => Ok(Config::Rules),
-            Some(Command::Warc(a)) => super::warc::config(a).map(Config::Warc),
+            Some(Command::Warc(a)) => super::warc::config(a).map(|w| Config::Warc(Box::new(w))),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
         }
     }

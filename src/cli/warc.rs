@@ -125,9 +125,9 @@ fn write_line(
             }
         }
     }
-    let _ = write!(
+    let _ = writeln!(
         line,
-        "\t{}\t{}\t{}\n",
+        "\t{}\t{}\t{}",
         if record.warc_type.is_empty() {
             "-"
         } else {

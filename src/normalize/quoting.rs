@@ -103,13 +103,13 @@ impl Quoting {
         match self {
             Quoting::Plain => {}
             Quoting::Json { .. } => json_field::escape_in_place(data, start),
-            Quoting::Log => double_in_place(data, start, b'\\', &[b'"', b'\\']),
-            Quoting::CsvQuoted => double_in_place(data, start, b'"', &[b'"']),
+            Quoting::Log => double_in_place(data, start, b'\\', b"\"\\"),
+            Quoting::CsvQuoted => double_in_place(data, start, b'"', b"\""),
             Quoting::CsvBare(d) => {
                 if memchr3(b'"', d, b'\r', &data[start..]).is_some()
                     || memchr(b'\n', &data[start..]).is_some()
                 {
-                    double_in_place(data, start, b'"', &[b'"']);
+                    double_in_place(data, start, b'"', b"\"");
                     data.insert(start, b'"');
                     data.push(b'"');
                 }
