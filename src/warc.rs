@@ -6,7 +6,9 @@ also WAT and WET files).
 A small reader of our own: [`Records`] yields, for each record, its type,
 its `WARC-Target-URI` and where it is in the file (the offset and length
 of its gzip member, or of the record itself in a plain file), what a CDX
-line needs. Record blocks are skipped, never held in memory.
+line needs. Record blocks are skipped, never held in memory, unless
+[`Records::keep_blocks`] asks for them (a WAT's JSON, for
+[`wat_links`]).
 
 # Example
 
@@ -43,6 +45,9 @@ pub struct WarcRecord {
     /// `WARC-Target-URI`, without the `<…>` that some writers put around
     /// it, if the record has one.
     pub target_uri: Option<String>,
+    /// The record's block, with [`Records::keep_blocks`], if it is no
+    /// larger than asked.
+    pub block: Option<Vec<u8>>,
 }
 
 /// Header lines longer than this are an error, not a reason to buffer
@@ -60,6 +65,8 @@ pub struct Records<R: Read> {
     /// Records read from the last gzip member and not yet handed out (one,
     /// unless a writer put several records in a member).
     queue: VecDeque<WarcRecord>,
+    /// Blocks up to this size are kept.
+    keep: u64,
     done: bool,
 }
 
@@ -73,8 +80,16 @@ impl<R: Read> Records<R> {
             },
             gzip: None,
             queue: VecDeque::new(),
+            keep: 0,
             done: false,
         }
+    }
+
+    /// Keeps the blocks of records no larger than `max_bytes`, in
+    /// [`WarcRecord::block`].
+    pub fn keep_blocks(mut self, max_bytes: u64) -> Records<R> {
+        self.keep = max_bytes;
+        self
     }
 
     fn next_record(&mut self) -> io::Result<Option<WarcRecord>> {
@@ -88,7 +103,7 @@ impl<R: Read> Records<R> {
         };
         if !gzip {
             let offset = self.input.at;
-            let Some(mut record) = read_record(&mut self.input, offset)? else {
+            let Some(mut record) = read_record(&mut self.input, offset, self.keep)? else {
                 return Ok(None);
             };
             record.length = self.input.at - offset;
@@ -111,7 +126,7 @@ impl<R: Read> Records<R> {
         let mut count = 0;
         // To the member's end, gzip trailer included, so that `at` is where
         // the next member starts.
-        while let Some(record) = read_record(&mut member, offset)? {
+        while let Some(record) = read_record(&mut member, offset, self.keep)? {
             self.queue.push_back(record);
             count += 1;
         }
@@ -168,8 +183,9 @@ impl<R: BufRead> BufRead for Counted<R> {
 }
 
 /// Reads one record (header, block, the blank lines after it) from
-/// `r`; `None` at the end of the input. `offset` is for messages.
-fn read_record(r: &mut impl BufRead, offset: u64) -> io::Result<Option<WarcRecord>> {
+/// `r`; `None` at the end of the input. `offset` is for messages; blocks
+/// up to `keep` bytes are kept.
+fn read_record(r: &mut impl BufRead, offset: u64, keep: u64) -> io::Result<Option<WarcRecord>> {
     let mut line = Vec::new();
     // Blank lines between records are tolerated.
     loop {
@@ -188,6 +204,7 @@ fn read_record(r: &mut impl BufRead, offset: u64) -> io::Result<Option<WarcRecor
         length: 0,
         warc_type: String::new(),
         target_uri: None,
+        block: None,
     };
     let mut content_length = None;
     loop {
@@ -218,7 +235,14 @@ fn read_record(r: &mut impl BufRead, offset: u64) -> io::Result<Option<WarcRecor
     }
     let length =
         content_length.ok_or_else(|| bad(offset, "a record without a valid Content-Length"))?;
-    let skipped = io::copy(&mut r.by_ref().take(length), &mut io::sink())?;
+    let skipped = if length > 0 && length <= keep {
+        let mut block = Vec::with_capacity(length as usize);
+        let n = r.by_ref().take(length).read_to_end(&mut block)?;
+        record.block = Some(block);
+        n as u64
+    } else {
+        io::copy(&mut r.by_ref().take(length), &mut io::sink())?
+    };
     if skipped != length {
         return Err(bad(offset, "the input ends in a record block"));
     }
@@ -348,4 +372,64 @@ mod tests {
         assert!(it.next().unwrap().is_err());
         assert!(it.next().is_none());
     }
+}
+
+/// The outlinks of a page, from a WAT metadata record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatLinks {
+    /// The page's URL (`WARC-Target-URI` of the response the record
+    /// describes).
+    pub page: String,
+    /// The page's `<base href>`, if it has one.
+    pub base: Option<String>,
+    /// Each link's path in the page (`A@/href`, `IMG@/src`,
+    /// `LINK@/href`, …; `Location` for a redirect) and its URL as written.
+    pub links: Vec<(String, String)>,
+}
+
+/// The outlinks in a WAT record's JSON block, as Common Crawl's
+/// cc-pyspark `wat_extract_links.py` takes them: the redirect's
+/// `Location`, the head's `Link` elements, and `HTML-Metadata.Links`.
+/// `None` if the block is not JSON describing a response.
+///
+/// # Example
+///
+/// ```
+/// use normurl::warc::wat_links;
+///
+/// let json = br#"{"Envelope": {"WARC-Header-Metadata": {"WARC-Type": "response",
+///   "WARC-Target-URI": "http://a.example/d/"}, "Payload-Metadata": {"HTTP-Response-Metadata":
+///   {"HTML-Metadata": {"Head": {"Base": "/b/"}, "Links": [{"path": "A@/href", "url": "x"}]}}}}}"#;
+/// let page = wat_links(json).unwrap();
+/// assert_eq!(page.base.as_deref(), Some("/b/"));
+/// assert_eq!(page.links, [("A@/href".to_string(), "x".to_string())]);
+/// ```
+pub fn wat_links(block: &[u8]) -> Option<WatLinks> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_slice(block).ok()?;
+    let envelope = &v["Envelope"];
+    let header = &envelope["WARC-Header-Metadata"];
+    if header["WARC-Type"] != "response" {
+        return None;
+    }
+    let page = header["WARC-Target-URI"].as_str()?.to_string();
+    let response = &envelope["Payload-Metadata"]["HTTP-Response-Metadata"];
+    let html = &response["HTML-Metadata"];
+    let mut links = Vec::new();
+    if let Some(location) = response["Headers"]["Location"].as_str() {
+        links.push(("Location".to_string(), location.to_string()));
+    }
+    for list in [&html["Head"]["Link"], &html["Links"]] {
+        for link in list.as_array().into_iter().flatten() {
+            if let Some(url) = link["url"].as_str() {
+                let path = link["path"].as_str().unwrap_or("-");
+                links.push((path.to_string(), url.to_string()));
+            }
+        }
+    }
+    Some(WatLinks {
+        page,
+        base: html["Head"]["Base"].as_str().map(str::to_string),
+        links,
+    })
 }

@@ -534,3 +534,77 @@ fn warc_plain_profile_and_errors() {
     assert_eq!(lines(&ran.stdout).len(), 4);
     usage_error(&["warc", "--profile", "nope", &cut], &["--profile"]);
 }
+
+/// A WAT metadata record (Common Crawl's layout) for `page`, with `html`
+/// as its HTML-Metadata and `headers` as the response's.
+fn wat_record(page: &str, html: serde_json::Value, headers: serde_json::Value) -> Vec<u8> {
+    let json = serde_json::json!({
+        "Container": {"Filename": "x.warc.gz", "Compressed": true, "Offset": "1"},
+        "Envelope": {
+            "Format": "WARC",
+            "WARC-Header-Metadata": {"WARC-Type": "response", "WARC-Target-URI": page},
+            "Payload-Metadata": {"HTTP-Response-Metadata": {
+                "Response-Message": {"Status": "200"},
+                "Headers": headers,
+                "HTML-Metadata": html,
+            }},
+        },
+    })
+    .to_string();
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: metadata\r\nWARC-Target-URI: {page}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        json.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(json.as_bytes());
+    r.extend_from_slice(b"\r\n\r\n");
+    common::bin::gzip(&r)
+}
+
+/// `normurl warc --links`: the outlinks of a generated WAT (the sample's
+/// WAT holds only a request's record, so no links), resolved against the
+/// page's <base href> or the page, normalized, with their paths.
+#[test]
+fn wat_links_resolved_and_normalized() {
+    use serde_json::json;
+    let mut wat = std::fs::read(sample("whirlwind.warc.wat.gz")).unwrap();
+    wat.extend(wat_record(
+        "HTTP://Site.example/dir/page.html",
+        json!({
+            "Head": {"Base": "/base/", "Link": [{"path": "LINK@/href", "url": "style.css", "rel": "stylesheet"}]},
+            "Links": [
+                {"path": "A@/href", "url": "../Other.html#top", "text": "other"},
+                {"path": "IMG@/src", "url": "//CDN.example/a%7ex.png"},
+                {"path": "A@/href", "url": "https://ext.example/?utm_source=x&q=1"},
+                {"path": "A@/href", "url": "http://[::1"},
+                {"path": "FORM@/action"},
+            ],
+        }),
+        json!({"Content-Type": "text/html"}),
+    ));
+    wat.extend(wat_record(
+        "http://redirect.example/",
+        json!({}),
+        json!({"Location": "/moved\there"}),
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, "links.wat.gz", &wat);
+    let ran = run(&["warc", "--links", &path], b"").ok();
+    assert_eq!(
+        ran.out(),
+        "http://site.example/dir/page.html\thttp://site.example/base/style.css\tLINK@/href\n\
+         http://site.example/dir/page.html\thttp://site.example/Other.html#top\tA@/href\n\
+         http://site.example/dir/page.html\thttp://cdn.example/a%7ex.png\tIMG@/src\n\
+         http://site.example/dir/page.html\thttps://ext.example/?utm_source=x&q=1\tA@/href\n\
+         http://site.example/dir/page.html\thttp://[::1\tA@/href\n\
+         http://redirect.example/\thttp://redirect.example/movedhere\tLocation\n"
+    );
+    // With a profile, links are canonicalized as URLs are.
+    let ran = run(&["warc", "--links", "--profile", "aggressive", &path], b"").ok();
+    let links: Vec<&str> = lines(&ran.stdout)
+        .iter()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(links[1], "http://site.example/Other.html");
+    assert_eq!(links[3], "https://ext.example/?q=1");
+}

@@ -1,5 +1,6 @@
 //! `normurl warc`: one line per WARC record, its target URI normalized,
-//! with what a CDX line needs (type, offset, length).
+//! with what a CDX line needs (type, offset, length); or, for WAT files,
+//! one line per outlink.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -7,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use normurl::canon::{Canonicalizer, Profile, Scratch};
-use normurl::warc::{Records, WarcRecord};
+use normurl::warc::{wat_links, Records, WarcRecord};
 use normurl::Url;
 
 use super::Failure;
@@ -24,16 +25,29 @@ pub struct WarcArgs {
     #[arg(long, value_name = "NAME", default_value = "whatwg")]
     pub profile: String,
 
+    /// WAT files: one line per outlink of each page instead, PAGE TAB
+    /// LINK TAB PATH: the page's URL, the link resolved against the page's
+    /// <base href> (or the page) and normalized, and where the page has it
+    /// (A@/href, IMG@/src, LINK@/href, Location for a redirect). A link
+    /// that does not parse is written as it was read.
+    #[arg(long)]
+    pub links: bool,
+
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
+
+/// With --links, WAT records larger than this are not read for links (a
+/// warning names them).
+const MAX_WAT_BLOCK: u64 = 64 << 20;
 
 /// The `warc` job.
 #[derive(Debug)]
 pub struct Warc {
     files: Vec<PathBuf>,
     canon: Canonicalizer,
+    links: bool,
     output: Option<PathBuf>,
 }
 
@@ -46,6 +60,7 @@ pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
     Ok(Warc {
         files: a.files,
         canon: Canonicalizer::new(profile),
+        links: a.links,
         output: a.output.filter(|p| p.as_os_str() != "-"),
     })
 }
@@ -83,13 +98,18 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
                 source,
             })?)
         };
-        for record in Records::new(input) {
+        let keep = if w.links { MAX_WAT_BLOCK } else { 0 };
+        for record in Records::new(input).keep_blocks(keep) {
             let record = record.map_err(|source| Failure::Io {
                 path: label.clone(),
                 source,
             })?;
             line.clear();
-            write_line(&w.canon, &record, &mut url, &mut scratch, &mut line);
+            if w.links {
+                link_lines(&w.canon, &label, &record, &mut scratch, &mut line);
+            } else {
+                write_line(&w.canon, &record, &mut url, &mut scratch, &mut line);
+            }
             if let Err(e) = out.write_all(&line) {
                 return broken_pipe_is_ok(e).map_err(write_failed);
             }
@@ -121,7 +141,7 @@ fn write_line(
             let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
             if canon.parse_apply(uri, url, scratch, line).is_err() {
                 line.clear();
-                line.extend(uri.bytes().map(|b| if b < b' ' { b' ' } else { b }));
+                push_text(line, uri);
             }
         }
     }
@@ -136,4 +156,65 @@ fn write_line(
         record.offset,
         record.length
     );
+}
+
+/// The `--links` lines of a WAT record: none for records that do not
+/// describe a response with links.
+fn link_lines(
+    canon: &Canonicalizer,
+    label: &str,
+    record: &WarcRecord,
+    scratch: &mut Scratch,
+    line: &mut Vec<u8>,
+) {
+    if record.warc_type != "metadata" {
+        return;
+    }
+    let Some(block) = &record.block else {
+        eprintln!(
+            "normurl: warning: {label}: the metadata record at byte {} is over 64M; its links are not read",
+            record.offset
+        );
+        return;
+    };
+    let Some(page) = wat_links(block) else {
+        return;
+    };
+    let page_url = Url::parse(&page.page).ok();
+    // The base is resolved against the page; a base that does not parse
+    // is ignored, as browsers ignore it.
+    let base = match (&page_url, &page.base) {
+        (Some(p), Some(b)) => Url::parse_with_base(b, p).ok().or(Some(p.clone())),
+        (p, _) => p.clone(),
+    };
+    let mut page_text = Vec::new();
+    match &page_url {
+        Some(u) => {
+            canon.apply(u, scratch, &mut page_text);
+        }
+        None => push_text(&mut page_text, &page.page),
+    }
+    for (path, link) in &page.links {
+        line.extend_from_slice(&page_text);
+        line.push(b'\t');
+        let parsed = match &base {
+            Some(b) => Url::parse_with_base(link, b),
+            None => Url::parse(link),
+        };
+        match parsed {
+            Ok(u) => {
+                canon.apply(&u, scratch, line);
+            }
+            Err(_) => push_text(line, link),
+        }
+        line.push(b'\t');
+        push_text(line, path);
+        line.push(b'\n');
+    }
+}
+
+/// Appends `text` with control characters (tabs, newlines) as spaces, so
+/// that it stays one column of one line.
+fn push_text(line: &mut Vec<u8>, text: &str) {
+    line.extend(text.bytes().map(|b| if b < b' ' { b' ' } else { b }));
 }
