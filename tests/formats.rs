@@ -608,3 +608,18 @@ fn wat_links_resolved_and_normalized() {
     assert_eq!(links[1], "http://site.example/Other.html");
     assert_eq!(links[3], "https://ext.example/?q=1");
 }
+
+/// A WARC file given to the line-by-line command stops it with a message
+/// saying what to use; it used to count header lines such as
+/// `Content-Type: text/html` as valid URLs.
+#[test]
+fn warc_is_not_read_as_lines() {
+    let ran = run(&["--stats", &sample("whirlwind.warc.gz")], b"");
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    assert!(ran.stderr.contains("normurl warc"), "{}", ran.stderr);
+    assert!(ran.stderr.contains("whirlwind.warc.gz"), "{}", ran.stderr);
+    assert!(ran.stdout.is_empty());
+    // Only at the start of an input: a URL list is not refused for a line.
+    let ran = run(&[], b"http://a.example/\nWARC/1.0\n").ok();
+    assert_eq!(ran.out(), "http://a.example/\nWARC/1.0\n");
+}

@@ -566,3 +566,18 @@ fn canon_trim_host_dots_file_localhost() {
         canon::check_url(&url);
     }
 }
+
+/// A file that starts as a WARC file stops the normalizer (it is refused
+/// with a message pointing to `normurl warc`), whatever the options, and
+/// the command check allows it under `keep` too.
+#[test]
+fn command_check_refuses_warc_files() {
+    let warc =
+        b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: text/html\r\n\r\nhttp://a.example/\n";
+    for flags in [0u8, 4, 8, 16, 32, 255] {
+        for select in [0u8, 41, 245] {
+            let config = [2, 7, 255, 0, select, flags];
+            command::check(&[&config[..], warc].concat());
+        }
+    }
+}

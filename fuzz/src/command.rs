@@ -32,7 +32,8 @@
 //! * on a plain (not gzip or zstd) file, the records are the file's lines
 //!   (a leading BOM and the `\r` of `\r\n` dropped, as
 //!   src/pipeline/tests.rs's `naive` splits them); with `keep` and no
-//!   dedup, the run succeeds with one output line per input line; with
+//!   dedup, the run succeeds (unless the file starts with `WARC/1.`, which
+//!   is refused) with one output line per input line; with
 //!   `original` as well (and no `explain` column) the output is the input
 //!   lines as src/normalize/tests.rs's `original_writes_input_lines` says,
 //!   or their URL field with `FieldOutput::Field` (overlong lines are
@@ -305,7 +306,10 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     let keep_all = config.run.on_invalid == OnInvalid::Keep && config.dedup.is_none();
     let summary = match &ran.result {
         Ok(s) => s,
-        Err(_) if keep_all && plain => return Err("keep failed on a plain file".into()),
+        // A WARC file stops any run (the normalizer refuses it).
+        Err(_) if keep_all && plain && !is_warc(content) => {
+            return Err("keep failed on a plain file".into())
+        }
         Err(_) => return Ok(()),
     };
     let s = &summary.stats;
@@ -436,6 +440,15 @@ fn as_read<'l>(config: &Config, line: &'l [u8]) -> &'l [u8] {
         }
         _ => line,
     }
+}
+
+/// Whether the normalizer refuses `content` as a WARC file: its first
+/// line (after a byte order mark) starts with `WARC/1.`.
+fn is_warc(content: &[u8]) -> bool {
+    content
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(content)
+        .starts_with(b"WARC/1.")
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {

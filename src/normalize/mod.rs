@@ -742,6 +742,14 @@ impl Transform for Normalizer {
         // pipeline); the policy only runs for the rare other lines.
         let text = record.to_str().ok();
         out.stats().lines += 1;
+        if out.is_first_of_input() && line.starts_with(b"WARC/1.") {
+            // Its header lines would parse as URLs (`Content-Type:
+            // text/html` has a scheme), its blocks are binary: no policy
+            // makes sense of it line by line.
+            return Err(Stop::new(
+                "a WARC file, not lines of text: read it with `normurl warc`",
+            ));
+        }
         if self.options.header && out.is_first_of_input() {
             out.stats().headers += 1;
             out.data().extend_from_slice(line);
