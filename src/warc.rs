@@ -1,7 +1,9 @@
 /*!
 Reading the records of a WARC file (ISO 28500; WARC/1.0 and 1.1): plain,
-or gzip with one member per record as crawlers write them (`.warc.gz`,
-also WAT and WET files).
+gzip with one member per record as crawlers write them (`.warc.gz`, also
+WAT and WET files), or zstd with one frame per record (`.warc.zst`, as
+IIPC's WARC-zstd specification says, with or without its dictionary
+frame).
 
 A small reader of our own: [`Records`] yields, for each record, its type,
 its `WARC-Target-URI` and where it is in the file (the offset and length
@@ -33,11 +35,11 @@ use flate2::bufread::GzDecoder;
 /// One WARC record, as a CDX line sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WarcRecord {
-    /// Where the record starts in the file: its gzip member's first byte,
-    /// or its `WARC/` line's in a plain file.
+    /// Where the record starts in the file: its gzip member's (zstd
+    /// frame's) first byte, or its `WARC/` line's in a plain file.
     pub offset: u64,
     /// The bytes it takes in the file, from `offset`: its whole gzip
-    /// member, or the record and the blank lines after it.
+    /// member (zstd frame), or the record and the blank lines after it.
     pub length: u64,
     /// `WARC-Type` (`response`, `request`, `metadata`, `warcinfo`, …);
     /// empty if the header lacks it.
@@ -55,15 +57,31 @@ pub struct WarcRecord {
 const MAX_HEADER_LINE: u64 = 64 << 10;
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// The skippable frame that holds a WARC-zstd file's dictionary.
+const ZSTD_DICTIONARY_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
+/// The largest zstd window accepted (2^27 bytes, 128 MiB): a frame
+/// asking for more is an error, not an allocation.
+const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+/// The largest WARC-zstd dictionary accepted.
+const MAX_DICTIONARY: u32 = 64 << 20;
+
+/// How a WARC file is compressed.
+enum Compression {
+    Plain,
+    Gzip,
+    /// zstd, with this dictionary (empty without one).
+    Zstd(Vec<u8>),
+}
 
 /// The records of a WARC file, in order; see the [module
 /// documentation](self). After an error the iterator ends.
 pub struct Records<R: Read> {
     input: Counted<BufReader<R>>,
-    /// gzip, decided at the first record.
-    gzip: Option<bool>,
-    /// Records read from the last gzip member and not yet handed out (one,
-    /// unless a writer put several records in a member).
+    /// Decided at the first record.
+    compression: Option<Compression>,
+    /// Records read from the last gzip member (zstd frame) and not yet
+    /// handed out (one, unless a writer put several records in one).
     queue: VecDeque<WarcRecord>,
     /// Blocks up to this size are kept.
     keep: u64,
@@ -78,7 +96,7 @@ impl<R: Read> Records<R> {
                 inner: BufReader::with_capacity(1 << 16, input),
                 at: 0,
             },
-            gzip: None,
+            compression: None,
             queue: VecDeque::new(),
             keep: 0,
             done: false,
@@ -93,15 +111,10 @@ impl<R: Read> Records<R> {
     }
 
     fn next_record(&mut self) -> io::Result<Option<WarcRecord>> {
-        let gzip = match self.gzip {
-            Some(g) => g,
-            None => {
-                let g = self.input.fill_buf()?.starts_with(&GZIP_MAGIC);
-                self.gzip = Some(g);
-                g
-            }
-        };
-        if !gzip {
+        if self.compression.is_none() {
+            self.compression = Some(self.detect()?);
+        }
+        if matches!(self.compression, Some(Compression::Plain)) {
             let offset = self.input.at;
             let Some(mut record) = read_record(&mut self.input, offset, self.keep)? else {
                 return Ok(None);
@@ -118,11 +131,58 @@ impl<R: Read> Records<R> {
         Ok(self.queue.pop_front())
     }
 
-    /// Reads the records of the next gzip member into the queue; they all
-    /// have the member's offset and length.
+    /// The compression of the input, from its first bytes; reads a
+    /// WARC-zstd dictionary frame.
+    fn detect(&mut self) -> io::Result<Compression> {
+        let head = self.input.fill_buf()?;
+        if head.starts_with(&GZIP_MAGIC) {
+            return Ok(Compression::Gzip);
+        }
+        if head.starts_with(&ZSTD_MAGIC) {
+            return Ok(Compression::Zstd(Vec::new()));
+        }
+        if !head.starts_with(&ZSTD_DICTIONARY_MAGIC) {
+            return Ok(Compression::Plain);
+        }
+        let mut header = [0; 8];
+        self.input.read_exact(&mut header)?;
+        let size = u32::from_le_bytes(header[4..].try_into().expect("4 bytes"));
+        if size > MAX_DICTIONARY {
+            return Err(bad(0, "a zstd dictionary over 64M"));
+        }
+        let mut dictionary = Vec::new();
+        (&mut self.input)
+            .take(u64::from(size))
+            .read_to_end(&mut dictionary)?;
+        if dictionary.len() != size as usize {
+            return Err(bad(0, "the input ends in its zstd dictionary"));
+        }
+        if dictionary.starts_with(&ZSTD_MAGIC) {
+            // The specification lets the dictionary itself be compressed.
+            let mut d = zstd::stream::read::Decoder::new(&dictionary[..])?;
+            d.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+            let mut plain = Vec::new();
+            d.take(u64::from(MAX_DICTIONARY)).read_to_end(&mut plain)?;
+            dictionary = plain;
+        }
+        Ok(Compression::Zstd(dictionary))
+    }
+
+    /// Reads the records of the next gzip member (zstd frame) into the
+    /// queue; they all have its offset and length.
     fn read_member(&mut self) -> io::Result<()> {
         let offset = self.input.at;
-        let mut member = BufReader::new(GzDecoder::new(&mut self.input));
+        let decoder: Box<dyn Read + '_> = match &self.compression {
+            Some(Compression::Zstd(dictionary)) => {
+                let mut d =
+                    zstd::stream::read::Decoder::with_dictionary(&mut self.input, dictionary)?
+                        .single_frame();
+                d.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Box::new(d)
+            }
+            _ => Box::new(GzDecoder::new(&mut self.input)),
+        };
+        let mut member = BufReader::new(decoder);
         let mut count = 0;
         // To the member's end, gzip trailer included, so that `at` is where
         // the next member starts.
@@ -132,7 +192,7 @@ impl<R: Read> Records<R> {
         }
         drop(member);
         if count == 0 {
-            return Err(bad(offset, "a gzip member without a record"));
+            return Err(bad(offset, "a gzip member or zstd frame without a record"));
         }
         let length = self.input.at - offset;
         for r in self.queue.iter_mut() {
@@ -350,6 +410,50 @@ mod tests {
             .iter()
             .all(|r| (r.offset, r.length) == (0, two.len() as u64)));
         assert!(all(b"").unwrap().is_empty());
+    }
+
+    /// WARC-zstd: a frame per record, without a dictionary, with one, and
+    /// with a compressed one.
+    #[test]
+    fn zstd_frames_and_dictionaries() {
+        let records = [
+            record("warcinfo", None, b"software: x\r\n"),
+            record(
+                "response",
+                Some("http://a.example/"),
+                b"HTTP/1.1 200 OK\r\n\r\nhi",
+            ),
+            record("request", Some("http://b.example/"), b""),
+        ];
+        let dictionary = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://".repeat(4);
+        let framed = |dict: &[u8]| -> Vec<Vec<u8>> {
+            let mut c = zstd::bulk::Compressor::with_dictionary(3, dict).unwrap();
+            records.iter().map(|r| c.compress(r).unwrap()).collect()
+        };
+        let skippable = |payload: &[u8]| {
+            let mut f = ZSTD_DICTIONARY_MAGIC.to_vec();
+            f.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            f.extend_from_slice(payload);
+            f
+        };
+        let compressed_dict = zstd::encode_all(&dictionary[..], 3).unwrap();
+        for (head, frames) in [
+            (Vec::new(), framed(b"")),
+            (skippable(&dictionary), framed(&dictionary)),
+            (skippable(&compressed_dict), framed(&dictionary)),
+        ] {
+            let file = [head.clone(), frames.concat()].concat();
+            let got = all(&file).unwrap();
+            assert_eq!(got.len(), 3);
+            let mut offset = head.len() as u64;
+            for (r, f) in got.iter().zip(&frames) {
+                assert_eq!((r.offset, r.length), (offset, f.len() as u64));
+                offset += f.len() as u64;
+            }
+            assert_eq!(got[1].target_uri.as_deref(), Some("http://a.example/"));
+        }
+        // Frames made with a dictionary, read without it: an error.
+        assert!(all(&framed(&dictionary).concat()).is_err());
     }
 
     #[test]

@@ -623,3 +623,33 @@ fn warc_is_not_read_as_lines() {
     let ran = run(&[], b"http://a.example/\nWARC/1.0\n").ok();
     assert_eq!(ran.out(), "http://a.example/\nWARC/1.0\n");
 }
+
+/// The whirlwind WARC recompressed as WARC-zstd, a frame per record:
+/// the same records, at the frames' offsets.
+#[test]
+fn warc_zstd_frames() {
+    let gz = std::fs::read(sample("whirlwind.warc.gz")).unwrap();
+    let members = [0..516, 516..1023, 1023..18374, 18374..gz.len()];
+    let mut zst = Vec::new();
+    let mut expected = String::new();
+    let kinds = [
+        "-\twarcinfo",
+        "https://an.wikipedia.org/wiki/Escopete\trequest",
+        "https://an.wikipedia.org/wiki/Escopete\tresponse",
+        "https://an.wikipedia.org/wiki/Escopete\tmetadata",
+    ];
+    for (m, kind) in members.iter().zip(kinds) {
+        let mut record = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(&gz[m.clone()]),
+            &mut record,
+        )
+        .unwrap();
+        let frame = common::bin::zstd(&record);
+        expected.push_str(&format!("{kind}\t{}\t{}\n", zst.len(), frame.len()));
+        zst.extend(frame);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, "whirlwind.warc.zst", &zst);
+    assert_eq!(run(&["warc", &path], b"").ok().out(), expected);
+}

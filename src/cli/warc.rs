@@ -15,8 +15,9 @@ use super::Failure;
 
 #[derive(Debug, ClapArgs)]
 pub struct WarcArgs {
-    /// WARC files: plain, or gzip with one member per record (.warc.gz,
-    /// and WAT and WET files); - reads standard input.
+    /// WARC files: plain, gzip with one member per record (.warc.gz, and
+    /// WAT and WET files), or zstd with one frame per record (.warc.zst,
+    /// with or without a dictionary); - reads standard input.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
