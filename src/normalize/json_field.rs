@@ -133,7 +133,7 @@ impl Scanner<'_> {
         let start = self.i;
         let mut escaped = false;
         loop {
-            let at = self.i + memchr2(b'"', b'\\', &self.b[self.i..]).ok_or(JsonError::Broken)?;
+            let at = self.i + quote_or_backslash(&self.b[self.i..]).ok_or(JsonError::Broken)?;
             if self.b[at] == b'"' {
                 self.i = at + 1;
                 return Ok(Found {
@@ -256,6 +256,21 @@ impl Scanner<'_> {
     }
 }
 
+/// The first `"` or `\` in `bytes`. Most strings of an index line are
+/// short (keys, status codes): a plain loop over the first bytes beats
+/// setting up `memchr2`, which takes the long ones (a profile of
+/// `--json-field url` on CDXJ had `memchr2` at 17% of the time).
+#[inline]
+fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    const SHORT: usize = 24;
+    let head = &bytes[..bytes.len().min(SHORT)];
+    match head.iter().position(|&b| b == b'"' || b == b'\\') {
+        Some(p) => Some(p),
+        None if bytes.len() <= SHORT => None,
+        None => memchr2(b'"', b'\\', &bytes[SHORT..]).map(|p| p + SHORT),
+    }
+}
+
 /// The length of the escape after a backslash at the start of `rest`, or
 /// `None` if it is not one.
 #[inline]
@@ -325,8 +340,10 @@ fn unicode_escape(rest: &[u8]) -> Result<(char, usize), JsonError> {
 /// serialization percent-encodes them, but not a `"` in an opaque path
 /// such as `javascript:f("x")`), so the common case is one scan.
 pub(crate) fn escape_in_place(data: &mut Vec<u8>, start: usize) {
+    // A fold, not `any`: no early exit, so the compiler vectorizes it
+    // (`any` took 9% of `--json-field url` on CDXJ).
     let needs = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
-    if !data[start..].iter().any(|&b| needs(b)) {
+    if !data[start..].iter().fold(false, |acc, &b| acc | needs(b)) {
         return;
     }
     let end = data.len();
@@ -418,6 +435,11 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn quote_or_backslash_is_memchr2(bytes in prop::collection::vec(prop::sample::select(b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaab\"\\".to_vec()), 0..80)) {
+            prop_assert_eq!(quote_or_backslash(&bytes), memchr2(b'"', b'\\', &bytes));
+        }
+
         /// Escaping then decoding gives the text back, and serde_json reads
         /// the escaped form as that text.
         #[test]
