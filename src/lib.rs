@@ -33,6 +33,7 @@ pub mod normalize;
 pub mod pipeline;
 mod simd;
 mod url;
+pub mod warc;
 
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.

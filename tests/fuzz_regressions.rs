@@ -490,6 +490,51 @@ fn command_json_checker() {
     }
 }
 
+/// The command check with the formats of byte 3 (CSV by comma and by tab,
+/// `--json-field url`, `--json-field a.u`) on JSON, CDXJ, CSV and log
+/// lines, good and broken, with every option byte.
+#[test]
+fn command_check_covers_formats() {
+    let files: [&[u8]; 4] = [
+        b"{\"url\": \"HTTP://A.example/x/../y\", \"a\": {\"u\": \"h:\\\"q\\\\\"}}\n\
+          k 1 {\"a\": {\"u\": \"http://a.example/\\u00e9\"}, \"url\": \"../r\"}\n\
+          {\"url\": \"x\"\n{}\n\n{\"url\": \"\\ud800\"}\n[1]\n{\"url\": 5}",
+        b"1,\"HTTP://A.example/?q=a,b\",\"x\"\"y\"\n2,\"-\",\"open\n\"\",b\n,,\n\"a\tb\"\tc",
+        b"h - - [d] \"GET /a HTTP/1.1\" 200 1 \"HTTP://R.example/\\\"q\" \"UA\"\n\"-\" \"\" \"",
+        b"\xEF\xBB\xBF{\"url\": \"http://b.example/caf\xE9\"}\r\n{\"a\": {\"u\": \"http://a.example/\"}}",
+    ];
+    let selects = [0u8, 41, 153, 69, 85, 245, 36];
+    for flags in 0..=255u8 {
+        for f in [usize::from(flags) % 4, (usize::from(flags) + 1) % 4] {
+            let i = usize::from(flags) + f;
+            // 192..=255: the four formats, with each policy and base.
+            let policies = 192 + (i * 5 % 64) as u8;
+            let config = [
+                (i % 4) as u8,
+                [0, 2, 15, 255][i / 4 % 4],
+                [255, 3, 40, 7][i / 16 % 4],
+                policies,
+                selects[i % selects.len()],
+                flags,
+            ];
+            command::check(&[&config[..], files[f]].concat());
+        }
+    }
+    // The reference's output: `--json-field url`, the line written.
+    let out = command::check(&[&[1, 0, 255, 192 + 32, 0, 0][..], files[0]].concat());
+    let expected = "{\"url\": \"http://a.example/y\", \"a\": {\"u\": \"h:\\\"q\\\\\"}}\n\
+                    k 1 {\"a\": {\"u\": \"http://a.example/\\u00e9\"}, \"url\": \"../r\"}\n\
+                    {\"url\": \"x\"\n{}\n\n{\"url\": \"\\ud800\"}\n[1]\n{\"url\": 5}\n";
+    assert_eq!(String::from_utf8_lossy(&out), expected);
+    // `--json-field a.u` with --only-field: URLs decoded, invalid lines'
+    // fields as read (none without one).
+    let out = command::check(&[&[1, 0, 255, 192 + 48, 36, 0][..], files[0]].concat());
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "h:\"q\\\nhttp://a.example/%C3%A9\n\n\n\n\n\n\n"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Bugs found by fuzzing, fixed. A bug not yet fixed gets an `#[ignore]`d
 // test here, and its input stays out of tests/data/fuzz-regressions (whose
@@ -562,5 +607,20 @@ fn canon_trim_host_dots_file_localhost() {
     for input in ["file://localhost./x", "file://LOCALHOST../"] {
         let url = Url::parse(input).expect("parses");
         canon::check_url(&url);
+    }
+}
+
+/// A file that starts as a WARC file stops the normalizer (it is refused
+/// with a message pointing to `normurl warc`), whatever the options, and
+/// the command check allows it under `keep` too.
+#[test]
+fn command_check_refuses_warc_files() {
+    let warc =
+        b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: text/html\r\n\r\nhttp://a.example/\n";
+    for flags in [0u8, 4, 8, 16, 32, 255] {
+        for select in [0u8, 41, 245] {
+            let config = [2, 7, 255, 0, select, flags];
+            command::check(&[&config[..], warc].concat());
+        }
     }
 }

@@ -10,10 +10,10 @@
 //! | byte | meaning |
 //! |------|---------|
 //! | 0 | threads: `1 + b % 4` |
-//! | 1 | batch bytes: `1 + b` |
+//! | 1 | batch bytes: `1 + b`; with a format (byte 3), the first line is a header (`--header`) if `b` is odd |
 //! | 2 | max record (line) bytes: `1 + b`, for every run |
-//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; `b / 24 % 4`: `--get` url (as before), `--json`, `--get` [`TEMPLATE`], `--get registered_domain` |
-//! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`) |
+//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; `b / 24 % 4`: `--get` url (as before), `--json`, `--get` [`TEMPLATE`], `--get registered_domain`; if `b >= 192`, also the format `(b - 192) / 16`: CSV by `,` or by tab (`--csv`), `--json-field url`, `--json-field a.u` |
+//! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`); with a format (byte 3), CSV replaces the delimiter (the whole line becoming field 1), JSON keeps only the output bit |
 //! | 5 | bits 0-1: canonicalizer none, `aggressive`, `semantic`, `wayback` with `--get surt`; bit 2: explain; bit 3: original; bit 4: rejects; bits 5-6: dedup off, exact, adjacent, exact; bit 7: the parallel run's dedup memory limit 0 (spill at the first key) or 128 bytes (spill after a few keys) |
 //!
 //! Missing bytes count as 0. The rest is the file, written to a temporary
@@ -32,7 +32,8 @@
 //! * on a plain (not gzip or zstd) file, the records are the file's lines
 //!   (a leading BOM and the `\r` of `\r\n` dropped, as
 //!   src/pipeline/tests.rs's `naive` splits them); with `keep` and no
-//!   dedup, the run succeeds with one output line per input line; with
+//!   dedup, the run succeeds (unless the file starts with `WARC/1.`, which
+//!   is refused) with one output line per input line; with
 //!   `original` as well (and no `explain` column) the output is the input
 //!   lines as src/normalize/tests.rs's `original_writes_input_lines` says,
 //!   or their URL field with `FieldOutput::Field` (overlong lines are
@@ -86,7 +87,7 @@ pub enum Canon {
 
 /// The configuration of a run; see the module documentation for the
 /// bytes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Threads, batch size and record limit of the parallel run, and the
     /// two policies: the first four bytes, as for the `pipeline` target.
@@ -94,6 +95,8 @@ pub struct Config {
     /// Whether `--base` is [`BASE`].
     pub base: bool,
     pub select: Select,
+    /// `--header`.
+    pub header: bool,
     pub canon: Canon,
     pub get: GetMode,
     pub explain: bool,
@@ -109,9 +112,20 @@ impl Config {
     /// bytes count as 0) and returns it with the rest.
     pub fn from_bytes(data: &[u8]) -> (Config, &[u8]) {
         let byte = |i: usize| usize::from(data.get(i).copied().unwrap_or(0));
-        let select = match byte(4) {
-            s if s % 4 == 0 => Select::Line,
-            s => Select::Field {
+        let output = [FieldOutput::Line, FieldOutput::Field][byte(4) / 36 % 2];
+        let select = match (byte(3).checked_sub(192).map(|f| f / 16), byte(4)) {
+            (Some(f @ (0 | 1)), s) => Select::Field {
+                field: NonZeroUsize::MIN.saturating_add(s / 4 % 3),
+                base_field: NonZeroUsize::new(s / 72),
+                delimiter: Delimiter::Csv([b',', b'\t'][f]),
+                output,
+            },
+            (Some(f), _) => Select::Json {
+                path: if f == 2 { "url" } else { "a.u" }.parse().expect("a path"),
+                output,
+            },
+            (None, s) if s % 4 == 0 => Select::Line,
+            (None, s) => Select::Field {
                 field: NonZeroUsize::MIN.saturating_add(s / 4 % 3),
                 base_field: NonZeroUsize::new(s / 72),
                 delimiter: [
@@ -133,6 +147,7 @@ impl Config {
         // options do.
         let json = get == GetMode::Json;
         let config = Config {
+            header: byte(3) >= 192 && byte(1) % 2 == 1,
             run: pipeline::Config::from_bytes(data).0,
             base: byte(3) / 12 % 2 == 1,
             select,
@@ -174,7 +189,7 @@ impl Config {
             ),
         };
         Options {
-            select: self.select,
+            select: self.select.clone(),
             base: self.base.then(|| Url::parse(BASE).expect("BASE parses")),
             resolution: Default::default(),
             invalid_utf8: self.run.invalid_utf8,
@@ -195,6 +210,7 @@ impl Config {
                     "registered_domain".parse().expect("a component"),
                 )),
             },
+            header: self.header,
             ..Options::default()
         }
     }
@@ -333,7 +349,10 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     let keep_all = config.run.on_invalid == OnInvalid::Keep && config.dedup.is_none();
     let summary = match &ran.result {
         Ok(s) => s,
-        Err(_) if keep_all && plain => return Err("keep failed on a plain file".into()),
+        // A WARC file stops any run (the normalizer refuses it).
+        Err(_) if keep_all && plain && !is_warc(content) => {
+            return Err("keep failed on a plain file".into())
+        }
         Err(_) => return Ok(()),
     };
     let s = &summary.stats;
@@ -346,7 +365,8 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     }
     if summary.records != summary.output_records + s.skipped + summary.deduplicated
         || s.lines != summary.records
-        || s.lines != s.valid + s.invalid() + s.blank
+        || s.lines != s.valid + s.invalid() + s.blank + s.headers
+        || s.headers > u64::from(config.header)
     {
         return Err("the counts do not add up".into());
     }
@@ -395,8 +415,9 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
     }
     if keep_all && config.original && !config.explain {
         let mut expected = Vec::new();
-        for line in &lines {
-            expected.extend_from_slice(as_read(config, line));
+        for (i, line) in lines.iter().enumerate() {
+            let header = i == 0 && config.header && line.len() <= config.run.max_record_bytes;
+            expected.extend_from_slice(if header { line } else { as_read(config, line) });
             expected.push(b'\n');
         }
         if ran.out != expected {
@@ -460,15 +481,26 @@ fn input_lines(content: &[u8]) -> Vec<&[u8]> {
 fn as_read<'l>(config: &Config, line: &'l [u8]) -> &'l [u8] {
     match config.select {
         Select::Field {
-            field,
-            delimiter,
             output: FieldOutput::Field,
             ..
-        } if line.len() <= config.run.max_record_bytes => delimiter
-            .field(line, field.get())
-            .map_or(&[][..], |r| &line[r]),
+        }
+        | Select::Json {
+            output: FieldOutput::Field,
+            ..
+        } if line.len() <= config.run.max_record_bytes => {
+            config.select.url_range(line).map_or(&[][..], |r| &line[r])
+        }
         _ => line,
     }
+}
+
+/// Whether the normalizer refuses `content` as a WARC file: its first
+/// line (after a byte order mark) starts with `WARC/1.`.
+fn is_warc(content: &[u8]) -> bool {
+    content
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(content)
+        .starts_with(b"WARC/1.")
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {

@@ -72,6 +72,9 @@ pub enum Command {
     /// Write the manual page (roff) to standard output: `normurl man >
     /// normurl.1`.
     Man,
+    /// One line per WARC record: its target URI normalized, its type, its
+    /// offset and length in the file (URI TAB TYPE TAB OFFSET TAB LENGTH).
+    Warc(super::warc::WarcArgs),
 }
 
 #[derive(Debug, ClapArgs)]
@@ -217,8 +220,9 @@ pub struct NormalizeArgs {
     #[arg(short = 'd', long, value_name = "CHAR", requires = "field")]
     pub delimiter: Option<String>,
 
-    /// With --field, write only the normalized field, not the whole line.
-    #[arg(long, requires = "field")]
+    /// With --field or --json-field, write only the normalized field, not
+    /// the whole line.
+    #[arg(long)]
     pub only_field: bool,
 
     /// Resolve relative references against this base URL.
@@ -281,6 +285,9 @@ pub struct NormalizeArgs {
     /// what was done).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub formats: super::formats::FormatArgs,
 
     /// Bytes per batch of work (for tuning and benchmarks; the output does
     /// not depend on it).

@@ -30,6 +30,7 @@ pub enum Config {
         canon: super::inspect::Canon,
     },
     Bench(Bench),
+    Warc(Box<super::warc::Warc>),
 }
 
 /// The main job.
@@ -99,6 +100,7 @@ impl Config {
             Some(Command::Rules(RulesArgs { profile })) => Ok(Config::Rules(profile)),
             Some(Command::Completions(CompletionsArgs { shell })) => Ok(Config::Completions(shell)),
             Some(Command::Man) => Ok(Config::Man),
+            Some(Command::Warc(a)) => super::warc::config(a).map(|w| Config::Warc(Box::new(w))),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
         }
     }
@@ -204,7 +206,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             },
         },
     };
-    let options = NormalizeOptions {
+    let mut options = NormalizeOptions {
         select,
         base,
         resolution,
@@ -218,6 +220,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         sort_keys: a.assume_sorted,
         ..get_options
     };
+    super::formats::apply(&a.formats, &mut options, a.only_field)?;
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent

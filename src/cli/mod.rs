@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod config;
 mod files;
+mod formats;
 mod get;
 mod inspect;
 mod json;
@@ -15,6 +16,7 @@ mod rules;
 mod run;
 mod signals;
 mod stats;
+mod warc;
 
 use std::fmt;
 use std::io;
@@ -107,6 +109,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             }
         }
         Config::Bench(cfg) => bench::run(&cfg, &mut io::stdout().lock()),
+        Config::Warc(cfg) => warc::run(&cfg),
         Config::Rules(profile) => print(&rules::list(profile)),
         Config::Completions(shell) => {
             let mut text = Vec::new();

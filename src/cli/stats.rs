@@ -22,6 +22,9 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
         line(&format!("  {}", why.name()), group(n));
     }
     line("blank", group(st.blank));
+    if st.headers > 0 {
+        line("headers", group(st.headers));
+    }
     line("skipped", group(st.skipped));
     line("deduplicated", group(s.deduplicated));
     line("output lines", group(s.output_records));
@@ -59,6 +62,7 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
         .uint("invalid", st.invalid())
         .object("invalid_by_reason", reasons)
         .uint("blank", st.blank)
+        .uint("headers", st.headers)
         .uint("skipped", st.skipped)
         .uint("deduplicated", s.deduplicated)
         .uint("output_lines", s.output_records)

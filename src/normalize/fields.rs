@@ -23,6 +23,11 @@ pub enum Delimiter {
     /// Every occurrence of this byte (as `cut -d` does): two delimiters in
     /// a row make an empty field. `Byte(b'\t')` for TSV.
     Byte(u8),
+    /// CSV with this separator (RFC 4180): as [`Delimiter::Byte`], but a
+    /// field that starts with `"` runs to its closing quote (`""` inside
+    /// stands for one `"`), separators included. A record is one line: a
+    /// quote left open at the end of the line closes there.
+    Csv(u8),
 }
 
 impl Delimiter {
@@ -35,6 +40,7 @@ impl Delimiter {
         match self {
             Delimiter::Blanks => blank_field(line, n),
             Delimiter::Byte(d) => byte_field(line, d, n),
+            Delimiter::Csv(d) => csv_field(line, d, n),
         }
     }
 }
@@ -74,6 +80,47 @@ fn byte_field(line: &[u8], d: u8, n: usize) -> Option<std::ops::Range<usize>> {
     Some(start..end)
 }
 
+fn csv_field(line: &[u8], d: u8, n: usize) -> Option<std::ops::Range<usize>> {
+    let mut start = 0;
+    for _ in 1..n {
+        start = csv_field_end(line, d, start);
+        if start == line.len() {
+            return None;
+        }
+        start += 1;
+    }
+    Some(start..csv_field_end(line, d, start))
+}
+
+/// Where the CSV field that starts at `start` ends: at the first separator
+/// after its closing quote, if it is quoted. (Bytes between a closing
+/// quote and the separator belong to the field, which is then not a
+/// well-quoted one: see [`quoted_end`].)
+fn csv_field_end(line: &[u8], d: u8, start: usize) -> usize {
+    let from = match line.get(start) {
+        Some(b'"') => match quoted_end(line, start) {
+            Some(end) => end,
+            None => return line.len(),
+        },
+        _ => start,
+    };
+    memchr(d, &line[from..]).map_or(line.len(), |p| from + p)
+}
+
+/// The end (after the closing quote) of the quoted CSV field whose opening
+/// quote is at `start`, or `None` if the line ends first.
+pub(crate) fn quoted_end(line: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        let q = i + memchr(b'"', line.get(i..)?)?;
+        if line.get(q + 1) == Some(&b'"') {
+            i = q + 2;
+        } else {
+            return Some(q + 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,10 +134,53 @@ mod tests {
                 .filter(|f| !f.is_empty())
                 .collect(),
             Delimiter::Byte(d) => line.split(|&b| b == d).collect(),
+            Delimiter::Csv(d) => naive_csv(line, d),
         };
         n.checked_sub(1)
             .and_then(|i| fields.get(i))
             .map(|f| f.to_vec())
+    }
+
+    /// The reference CSV split: a byte-at-a-time state machine.
+    fn naive_csv(line: &[u8], d: u8) -> Vec<&[u8]> {
+        let (mut fields, mut start, mut quoted, mut at_start) = (Vec::new(), 0, false, true);
+        let mut i = 0;
+        while i < line.len() {
+            let b = line[i];
+            if quoted {
+                if b == b'"' && line.get(i + 1) == Some(&b'"') {
+                    i += 1;
+                } else if b == b'"' {
+                    quoted = false;
+                }
+            } else if b == d {
+                fields.push(&line[start..i]);
+                start = i + 1;
+                at_start = true;
+                i += 1;
+                continue;
+            } else if b == b'"' && at_start {
+                quoted = true;
+            }
+            at_start = false;
+            i += 1;
+        }
+        fields.push(&line[start..]);
+        fields
+    }
+
+    #[test]
+    fn csv_fields() {
+        let line = br#"1,"http://a.example/?q=a,b","say ""hi""",,"open"#;
+        let f = |n| Delimiter::Csv(b',').field(line, n).map(|r| &line[r]);
+        assert_eq!(f(1), Some(&b"1"[..]));
+        assert_eq!(f(2), Some(&br#""http://a.example/?q=a,b""#[..]));
+        assert_eq!(f(3), Some(&br#""say ""hi""""#[..]));
+        assert_eq!(f(4), Some(&b""[..]));
+        assert_eq!(f(5), Some(&br#""open"#[..]));
+        assert_eq!(f(6), None);
+        assert_eq!(quoted_end(line, 2), Some(27));
+        assert_eq!(quoted_end(line, 42), None);
     }
 
     #[test]
@@ -111,11 +201,11 @@ mod tests {
     proptest! {
         #[test]
         fn field_matches_split(
-            line in prop::collection::vec(prop::sample::select(vec![b'a', b' ', b'\t', b',', b'b']), 0..40),
+            line in prop::collection::vec(prop::sample::select(vec![b'a', b' ', b'\t', b',', b'b', b'"']), 0..40),
             n in 0usize..8,
-            blanks in any::<bool>(),
+            kind in 0..3usize,
         ) {
-            let delim = if blanks { Delimiter::Blanks } else { Delimiter::Byte(b',') };
+            let delim = [Delimiter::Blanks, Delimiter::Byte(b','), Delimiter::Csv(b',')][kind];
             let got = delim.field(&line, n).map(|r| line[r].to_vec());
             prop_assert_eq!(got, naive(&line, delim, n));
         }

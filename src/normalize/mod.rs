@@ -30,8 +30,10 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 */
 
 mod fields;
-mod resolve;
 mod get;
+mod json_field;
+mod quoting;
+mod resolve;
 mod stats;
 mod utf8;
 
@@ -43,10 +45,12 @@ use std::str::FromStr;
 use crate::canon::{key_hash, Canonicalizer, Profile, RuleSet, Scratch};
 use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
 use crate::{Mode, ParseError, QueryEncoding, Url};
+use quoting::{Located, Quoting};
 
 pub use fields::Delimiter;
-pub use resolve::Resolution;
 pub use get::{AddField, DefaultScheme, Get};
+pub use json_field::JsonPath;
+pub use resolve::Resolution;
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 
@@ -128,8 +132,15 @@ impl FromStr for OnInvalid {
 ///     output: FieldOutput::Line,
 /// };
 /// # let _ = select;
+///
+/// // A CDXJ or Common Crawl index line: the URL is the JSON's "url".
+/// let select = Select::Json {
+///     path: "url".parse().unwrap(),
+///     output: FieldOutput::Line,
+/// };
+/// # let _ = select;
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Select {
     /// The whole line is the URL.
     #[default]
@@ -146,6 +157,63 @@ pub enum Select {
         /// Whether to write the whole line or just the field.
         output: FieldOutput,
     },
+    /// The string at a path in the line's JSON object: JSON Lines, or
+    /// CDXJ's `urlkey timestamp {json}`. The normalized URL replaces the
+    /// string's contents, escaped as JSON. A line without a JSON object,
+    /// or with a broken one, is [`Invalid::Json`]; one without a string at
+    /// the path is [`Invalid::MissingJsonField`].
+    Json {
+        /// Where the URL is in the object.
+        path: JsonPath,
+        /// Whether to write the whole line or just the URL (decoded, not
+        /// escaped).
+        output: FieldOutput,
+    },
+}
+
+impl Select {
+    /// The byte range of the URL in `line` as it was read: without the
+    /// quotes of a quoted field or a JSON string, and not decoded. `None`
+    /// when the line lacks it (or its JSON is broken). This is what
+    /// [`Options::original`] writes with [`FieldOutput::Field`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::normalize::{FieldOutput, Select};
+    ///
+    /// let select = Select::Json { path: "url".parse()?, output: FieldOutput::Line };
+    /// let line = br#"com,a)/ 2024 {"url": "http://a.com/"}"#;
+    /// assert_eq!(select.url_range(line), Some(22..35));
+    /// assert_eq!(select.url_range(b"{}"), None);
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn url_range(&self, line: &[u8]) -> Option<Range<usize>> {
+        self.locate(line).ok().map(|at| at.range)
+    }
+
+    #[inline]
+    fn locate(&self, line: &[u8]) -> Result<Located, Invalid> {
+        match self {
+            Select::Line => Ok(Located::plain(0..line.len())),
+            Select::Field {
+                field, delimiter, ..
+            } => match delimiter.field(line, field.get()) {
+                Some(r) => Ok(Located::field(line, r, *delimiter)),
+                None => Err(Invalid::MissingField),
+            },
+            Select::Json { path, .. } => match json_field::locate(line, path) {
+                Ok(found) => Ok(Located {
+                    range: found.range,
+                    quoting: Quoting::Json {
+                        escaped: found.escaped,
+                    },
+                }),
+                Err(json_field::JsonError::Broken) => Err(Invalid::Json),
+                Err(json_field::JsonError::Missing) => Err(Invalid::MissingJsonField),
+            },
+        }
+    }
 }
 
 /// What to write in field mode.
@@ -256,6 +324,10 @@ pub struct Options {
     /// Parse inputs without a scheme with this one
     /// ([`scheme_less`](crate::canon::scheme_less) says which).
     pub default_scheme: Option<DefaultScheme>,
+    /// The first line of each input is a header (CDX's ` CDX N b a m s k
+    /// r …`, a CSV header): it is written untouched and counted in
+    /// [`Stats::headers`], never valid or invalid.
+    pub header: bool,
 }
 
 /// The [`Transform`] that normalizes the URL of every line; see the
@@ -335,6 +407,10 @@ struct ParseBuffers {
     encoding: QueryEncoding,
     /// The input with `--default-scheme`'s scheme in front.
     scheme_buf: String,
+    /// The URL's and the base's bytes with their quoting undone (JSON
+    /// escapes, CSV's `""`), for the few that have any.
+    unquoted: Vec<u8>,
+    base_unquoted: Vec<u8>,
 }
 
 impl Normalizer {
@@ -372,15 +448,20 @@ impl Normalizer {
         &self.options
     }
 
-    /// Decodes and parses the URL of `line`, which is in `line[range]`.
-    /// `text` is the line as a string, if the pipeline already knows it is
-    /// UTF-8.
+    /// Where the URL of `line` is.
+    #[inline]
+    fn locate(&self, line: &[u8]) -> Result<Located, Invalid> {
+        self.options.select.locate(line)
+    }
+
+    /// Decodes and parses the URL of `line`, which is at `at`. `text` is
+    /// the line as a string, if the pipeline already knows it is UTF-8.
     fn parse<'s>(
         &self,
         buffers: &'s mut ParseBuffers,
         line: &[u8],
         text: Option<&str>,
-        range: Range<usize>,
+        at: &Located,
     ) -> Result<&'s Url, Invalid> {
         let ParseBuffers {
             url,
@@ -389,6 +470,8 @@ impl Normalizer {
             base_scratch,
             encoding,
             scheme_buf,
+            unquoted,
+            base_unquoted,
         } = buffers;
         let o = &self.options;
         let (mode, encoding) = (o.resolution.mode, *encoding);
@@ -398,25 +481,30 @@ impl Normalizer {
             ..
         } = o.select
         else {
-            let url_text = self.field_text(line, text, range, scratch)?;
+            let url_text = self.field_text(line, text, at, scratch, unquoted)?;
             let url_text = self.with_default_scheme(url_text, scheme_buf);
             return parse_into(url, url_text, o.base.as_ref(), mode, encoding)
                 .map_err(Invalid::Url);
         };
         // A base matters only to a relative reference: an absolute URL is
         // valid whatever the base field holds. `-` (a crawl.log seed's
-        // "via") and an empty field say the line has no base.
+        // "via", a log's "-") and an empty field say the line has no base.
         let line_base = match delimiter.field(line, m.get()) {
             None => Err(Invalid::MissingBaseField),
-            Some(r) if matches!(&line[r.clone()], b"" | b"-") => {
-                Err(Invalid::Url(ParseError::RelativeUrlWithoutBase))
-            }
             Some(r) => {
-                let base_text = self.field_text(line, text, r, base_scratch)?;
-                parse_into(base, base_text, o.base.as_ref(), mode, encoding).map_err(Invalid::Base)
+                let base_at = Located::field(line, r, delimiter);
+                match &line[base_at.range.clone()] {
+                    b"" | b"-" => Err(Invalid::Url(ParseError::RelativeUrlWithoutBase)),
+                    _ => {
+                        let base_text =
+                            self.field_text(line, text, &base_at, base_scratch, base_unquoted)?;
+                        parse_into(base, base_text, o.base.as_ref(), mode, encoding)
+                            .map_err(Invalid::Base)
+                    }
+                }
             }
         };
-        let url_text = self.field_text(line, text, range, scratch)?;
+        let url_text = self.field_text(line, text, at, scratch, unquoted)?;
         match line_base {
             Ok(b) => parse_into(url, url_text, Some(b), mode, encoding).map_err(Invalid::Url),
             // Without the line's base only an absolute URL is valid; a
@@ -429,17 +517,36 @@ impl Normalizer {
         }
     }
 
-    /// The text of `line[range]`: a slice of `text`, the line as a string
-    /// if the pipeline already knows it is UTF-8, or else what the
-    /// `--invalid-utf8` policy makes of the bytes (in `scratch`).
+    /// The text of the URL at `at` in `line`: a slice of `text`, the line
+    /// as a string if the pipeline already knows it is UTF-8, or else what
+    /// the `--invalid-utf8` policy makes of the bytes (in `scratch`). Bytes
+    /// that are quoted (JSON escapes, CSV's `""`) are first decoded into
+    /// `unquoted`.
     #[inline]
     fn field_text<'a>(
         &self,
         line: &'a [u8],
         text: Option<&'a str>,
-        range: Range<usize>,
+        at: &Located,
         scratch: &'a mut Vec<u8>,
+        unquoted: &'a mut Vec<u8>,
     ) -> Result<&'a str, Invalid> {
+        let range = at.range.clone();
+        let raw = &line[range.clone()];
+        if at.quoting.is_no_value(raw) {
+            return Err(Invalid::NoValue);
+        }
+        if at.quoting.needs_decoding(raw) {
+            unquoted.clear();
+            at.quoting
+                .decode(raw, unquoted)
+                .map_err(|()| Invalid::Json)?;
+            return self
+                .options
+                .invalid_utf8
+                .apply(unquoted, scratch)
+                .ok_or(Invalid::Utf8);
+        }
         // `get` rather than indexing: a field range always falls on char
         // boundaries with an ASCII delimiter, but a library user may pick
         // any byte.
@@ -469,12 +576,19 @@ impl Normalizer {
     /// (nothing when the line lacks it, `field` being `None`), else the
     /// whole line.
     fn as_read<'l>(&self, line: &'l [u8], field: Option<Range<usize>>) -> &'l [u8] {
-        match self.options.select {
-            Select::Field {
-                output: FieldOutput::Field,
-                ..
-            } => field.map_or(&[][..], |r| &line[r]),
+        match self.output() {
+            Some(FieldOutput::Field) => field.map_or(&[][..], |r| &line[r]),
             _ => line,
+        }
+    }
+
+    /// What is written of a line with a field selected; `None` when the
+    /// whole line is the URL.
+    #[inline]
+    fn output(&self) -> Option<FieldOutput> {
+        match self.options.select {
+            Select::Line => None,
+            Select::Field { output, .. } | Select::Json { output, .. } => Some(output),
         }
     }
 
@@ -525,10 +639,10 @@ impl Normalizer {
         }
     }
 
-    /// Parses the URL of `line`, which is in `line[range]`, without a
-    /// base, and writes the line with [`Normalizer::emit`]; canonicalizing
-    /// as it parses ([`Canonicalizer::parse_apply`]) is faster than
-    /// parsing first.
+    /// Parses the URL of `line`, which is at `at`, without a base, and
+    /// writes the line with [`Normalizer::emit`]; canonicalizing as it
+    /// parses ([`Canonicalizer::parse_apply`]) is faster than parsing
+    /// first.
     #[inline]
     fn parse_emit(
         &self,
@@ -536,19 +650,20 @@ impl Normalizer {
         canon_scratch: &mut Scratch,
         line: &[u8],
         text: Option<&str>,
-        range: Range<usize>,
+        at: &Located,
         out: &mut Output<'_, Stats>,
     ) -> Result<(), Invalid> {
         let ParseBuffers {
             url,
             scratch,
             scheme_buf,
+            unquoted,
             ..
         } = buffers;
-        let url_text = self.field_text(line, text, range.clone(), scratch)?;
+        let url_text = self.field_text(line, text, at, scratch, unquoted)?;
         let url_text = self.with_default_scheme(url_text, scheme_buf);
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
-        self.emit(line, range, out, |data| {
+        self.emit(line, at, out, |data| {
             self.canon()
                 .parse_apply(url_text, url, canon_scratch, data)
                 .map_err(Invalid::Url)
@@ -563,11 +678,12 @@ impl Normalizer {
     fn emit(
         &self,
         line: &[u8],
-        field: Range<usize>,
+        at: &Located,
         out: &mut Output<'_, Stats>,
         write: impl FnOnce(&mut Vec<u8>) -> Result<RuleSet, Invalid>,
     ) -> Result<(), Invalid> {
         let o = &self.options;
+        let field = at.range.clone();
         let data = out.data();
         let before = data.len();
         let [head, tail] = self.around_value(line, field.clone());
@@ -594,8 +710,12 @@ impl Normalizer {
         if o.original {
             // The URL was written for its key and to know it is valid.
             data.truncate(before);
-            data.extend_from_slice(self.as_read(line, Some(field)));
+            data.extend_from_slice(self.as_read(line, Some(field.clone())));
         } else {
+            if self.output() == Some(FieldOutput::Line) && o.add_field.is_none() {
+                // The URL goes back where it was, quoted as it was there.
+                at.quoting.escape(data, start);
+            }
             tail.iter().for_each(|t| data.extend_from_slice(t));
         }
         if o.explain {
@@ -616,20 +736,15 @@ impl Normalizer {
     /// `--add-field`); else, or with JSON objects, nothing.
     #[inline]
     fn around_value<'l>(&self, line: &'l [u8], field: Range<usize>) -> [[&'l [u8]; 2]; 2] {
-        let Select::Field {
-            output: FieldOutput::Line,
-            delimiter,
-            ..
-        } = self.options.select
-        else {
-            return [[b""; 2]; 2];
-        };
-        if self.json() {
+        if self.output() != Some(FieldOutput::Line) || self.json() {
             return [[b""; 2]; 2];
         }
-        let delimiter: &'static [u8] = match delimiter {
-            Delimiter::Blanks => b" ",
-            Delimiter::Byte(b) => std::slice::from_ref(&BYTES[b as usize]),
+        let delimiter: &'static [u8] = match &self.options.select {
+            Select::Field {
+                delimiter: Delimiter::Byte(b) | Delimiter::Csv(b),
+                ..
+            } => std::slice::from_ref(&BYTES[*b as usize]),
+            _ => b" ",
         };
         match self.options.add_field {
             None => [[&line[..field.start], b""], [&line[field.end..], b""]],
@@ -713,6 +828,19 @@ impl Transform for Normalizer {
         // pipeline); the policy only runs for the rare other lines.
         let text = record.to_str().ok();
         out.stats().lines += 1;
+        if out.is_first_of_input() && line.starts_with(b"WARC/1.") {
+            // Its header lines would parse as URLs (`Content-Type:
+            // text/html` has a scheme), its blocks are binary: no policy
+            // makes sense of it line by line.
+            return Err(Stop::new(
+                "a WARC file, not lines of text: read it with `normurl warc`",
+            ));
+        }
+        if self.options.header && out.is_first_of_input() {
+            out.stats().headers += 1;
+            out.data().extend_from_slice(line);
+            return Ok(Outcome::Emit);
+        }
         if line.is_empty() {
             out.stats().blank += 1;
             if self.options.on_invalid == OnInvalid::Skip {
@@ -726,14 +854,9 @@ impl Transform for Normalizer {
             }
             return Ok(Outcome::Emit);
         }
-        let field = match self.options.select {
-            Select::Line => Some(0..line.len()),
-            Select::Field {
-                field, delimiter, ..
-            } => delimiter.field(line, field.get()),
-        };
-        let Some(range) = field.clone() else {
-            return self.invalid(Invalid::MissingField, line, None, out);
+        let at = match self.locate(line) {
+            Ok(at) => at,
+            Err(why) => return self.invalid(why, line, None, out),
         };
         let State {
             parse: buffers,
@@ -742,30 +865,28 @@ impl Transform for Normalizer {
         } = state;
         buffers.encoding = self.line_encoding(line);
         let written = if self.options.resolution.relative {
-            self.relative_emit(buffers, line, text, range.clone(), out)
+            self.relative_emit(buffers, line, text, &at, out)
         } else if let Some(get) = &self.options.get {
-            self.parse(buffers, line, text, range.clone())
-                .and_then(|url| {
-                    self.emit(line, range, out, |data| {
-                        self.write_get(get, url, get_buffers, canon_scratch, data)
-                    })
+            self.parse(buffers, line, text, &at).and_then(|url| {
+                self.emit(line, &at, out, |data| {
+                    self.write_get(get, url, get_buffers, canon_scratch, data)
                 })
+            })
         } else if self.has_base() || !buffers.encoding.is_utf8() {
-            self.parse(buffers, line, text, range.clone())
-                .and_then(|url| {
-                    self.emit(line, range, out, |data| {
-                        Ok(self.canon().apply(url, canon_scratch, data))
-                    })
+            self.parse(buffers, line, text, &at).and_then(|url| {
+                self.emit(line, &at, out, |data| {
+                    Ok(self.canon().apply(url, canon_scratch, data))
                 })
+            })
         } else {
-            self.parse_emit(buffers, canon_scratch, line, text, range, out)
+            self.parse_emit(buffers, canon_scratch, line, text, &at, out)
         };
         match written {
             Ok(()) => {
                 out.stats().valid += 1;
                 Ok(Outcome::Emit)
             }
-            Err(why) => self.invalid(why, line, field, out),
+            Err(why) => self.invalid(why, line, Some(at.range), out),
         }
     }
 

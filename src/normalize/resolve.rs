@@ -3,8 +3,8 @@
 //! where the WHATWG parser's own resolution is not what is asked for.
 
 use std::num::NonZeroUsize;
-use std::ops::Range;
 
+use super::quoting::Located;
 use super::{Invalid, Normalizer, ParseBuffers};
 use crate::canon::RuleSet;
 use crate::pipeline::Output;
@@ -98,7 +98,7 @@ impl Normalizer {
     /// names an encoding, else `--query-encoding`.
     pub(super) fn line_encoding(&self, line: &[u8]) -> QueryEncoding {
         let res = &self.options.resolution;
-        let from_field = match (res.charset_field, self.options.select) {
+        let from_field = match (res.charset_field, &self.options.select) {
             (Some(n), super::Select::Field { delimiter, .. }) => delimiter
                 .field(line, n.get())
                 .and_then(|r| std::str::from_utf8(&line[r]).ok())
@@ -116,7 +116,7 @@ impl Normalizer {
         buffers: &mut ParseBuffers,
         line: &[u8],
         text: Option<&str>,
-        range: Range<usize>,
+        at: &Located,
         out: &mut Output<'_, Stats>,
     ) -> Result<(), Invalid> {
         let res = &self.options.resolution;
@@ -125,26 +125,34 @@ impl Normalizer {
             base_field: Some(m),
             delimiter,
             ..
-        } = self.options.select
+        } = &self.options.select
         {
             let r = delimiter
                 .field(line, m.get())
                 .ok_or(Invalid::MissingBaseField)?;
-            if !matches!(&line[r.clone()], b"" | b"-") {
-                let base_text = self.field_text(line, text, r, &mut buffers.base_scratch)?;
+            let base_at = Located::field(line, r, *delimiter);
+            if !matches!(&line[base_at.range.clone()], b"" | b"-") {
+                let base_text = self.field_text(
+                    line,
+                    text,
+                    &base_at,
+                    &mut buffers.base_scratch,
+                    &mut buffers.base_unquoted,
+                )?;
                 let field_base = self
                     .relative_reference(base_text, base.as_ref())
                     .map_err(|e| Invalid::Base(parse_error(e)))?;
                 base = Some(field_base);
             }
         }
-        let url_text = self.field_text(line, text, range.clone(), &mut buffers.scratch)?;
+        let url_text =
+            self.field_text(line, text, at, &mut buffers.scratch, &mut buffers.unquoted)?;
         let written = self
             .relative_reference(url_text, base.as_ref())
             .map_err(|e| Invalid::Url(parse_error(e)))?
             .normalize()
             .to_string();
-        self.emit(line, range, out, |data| {
+        self.emit(line, at, out, |data| {
             data.extend_from_slice(written.as_bytes());
             Ok(RuleSet::EMPTY)
         })

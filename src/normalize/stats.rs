@@ -32,15 +32,24 @@ pub enum Invalid {
     MissingBaseField,
     /// The line is longer than the limit.
     TooLong,
+    /// `--json-field`: the line holds no JSON object, or a broken one.
+    Json,
+    /// `--json-field`: the JSON object has no string at the path.
+    MissingJsonField,
+    /// The field is a log's `"-"`: there is no URL.
+    NoValue,
 }
 
 /// The reasons that are not parse errors, in [`Stats`] order.
-const OTHER: [Invalid; 5] = [
+const OTHER: [Invalid; 8] = [
     Invalid::Base(ParseError::RelativeUrlWithoutBase),
     Invalid::Utf8,
     Invalid::MissingField,
     Invalid::MissingBaseField,
     Invalid::TooLong,
+    Invalid::Json,
+    Invalid::MissingJsonField,
+    Invalid::NoValue,
 ];
 
 /// One counter per parse error, then one per other reason.
@@ -49,7 +58,8 @@ const REASONS: usize = ParseError::ALL.len() + OTHER.len();
 impl Invalid {
     /// A short kebab-case name, stable across versions: the parse error's
     /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
-    /// `missing-field`, `missing-base-field`, `line-too-long`.
+    /// `missing-field`, `missing-base-field`, `line-too-long`,
+    /// `invalid-json`, `missing-json-field`, `no-value`.
     pub fn name(self) -> &'static str {
         match self {
             Invalid::Url(e) => e.name(),
@@ -58,6 +68,9 @@ impl Invalid {
             Invalid::MissingField => "missing-field",
             Invalid::MissingBaseField => "missing-base-field",
             Invalid::TooLong => "line-too-long",
+            Invalid::Json => "invalid-json",
+            Invalid::MissingJsonField => "missing-json-field",
+            Invalid::NoValue => "no-value",
         }
     }
 
@@ -75,6 +88,9 @@ impl Invalid {
             Invalid::MissingField => ParseError::ALL.len() + 2,
             Invalid::MissingBaseField => ParseError::ALL.len() + 3,
             Invalid::TooLong => ParseError::ALL.len() + 4,
+            Invalid::Json => ParseError::ALL.len() + 5,
+            Invalid::MissingJsonField => ParseError::ALL.len() + 6,
+            Invalid::NoValue => ParseError::ALL.len() + 7,
         }
     }
 
@@ -96,14 +112,17 @@ impl fmt::Display for Invalid {
             Invalid::MissingField => f.write_str("no such field"),
             Invalid::MissingBaseField => f.write_str("no such base field"),
             Invalid::TooLong => f.write_str("line longer than --max-line-bytes"),
+            Invalid::Json => f.write_str("no JSON object, or a broken one"),
+            Invalid::MissingJsonField => f.write_str("no string at the --json-field path"),
+            Invalid::NoValue => f.write_str("the field is \"-\" (no value)"),
         }
     }
 }
 
 /// What happened to the lines of a run.
 ///
-/// `lines == valid + blank + invalid()`, and the lines not written are
-/// `skipped`.
+/// `lines == valid + blank + invalid() + headers`, and the lines not
+/// written are `skipped`.
 ///
 /// # Example
 ///
@@ -132,6 +151,10 @@ pub struct Stats {
     /// Lines not written (invalid or blank lines under
     /// `--on-invalid=skip`).
     pub skipped: u64,
+    /// Header lines passed through untouched ([`Options::header`]).
+    ///
+    /// [`Options::header`]: super::Options::header
+    pub headers: u64,
     invalid: [u64; REASONS],
 }
 
@@ -164,6 +187,7 @@ impl Merge for Stats {
         self.valid += o.valid;
         self.blank += o.blank;
         self.skipped += o.skipped;
+        self.headers += o.headers;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
             *a += b;
         }

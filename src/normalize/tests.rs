@@ -176,7 +176,7 @@ fn base_url_and_base_field() {
     let ran = run(
         input,
         Options {
-            select,
+            select: select.clone(),
             rejects: true,
             ..Options::default()
         },

@@ -71,6 +71,8 @@ pub(crate) struct Batch<S> {
     pub(crate) kind: Kind,
     /// Index of the input this batch comes from.
     pub(crate) file: usize,
+    /// Whether the batch starts at the start of its input.
+    pub(crate) starts_input: bool,
     /// The transform's output, terminators included.
     pub(crate) data: Vec<u8>,
     /// The side output (see [`Output::side`]) and where each record's
@@ -98,6 +100,7 @@ impl<S: Merge> Batch<S> {
             len: 0,
             kind: Kind::Records,
             file: 0,
+            starts_input: false,
             data: Vec::new(),
             side: Vec::new(),
             side_entries: Vec::new(),
@@ -116,6 +119,7 @@ impl<S: Merge> Batch<S> {
         self.len = 0;
         self.kind = Kind::Records;
         self.file = file;
+        self.starts_input = false;
     }
 
     /// Appends `bytes` to the input.
@@ -165,6 +169,7 @@ pub(crate) fn process<T: Transform>(
         emitted,
         stats,
         stop,
+        starts_input,
         ..
     } = batch;
     let input = &input[..*len];
@@ -180,6 +185,7 @@ pub(crate) fn process<T: Transform>(
         sort_keys,
         sort_ranges,
         index: 0,
+        starts_input: *starts_input,
         side_started: false,
         key: None,
     };

@@ -40,6 +40,9 @@ struct Open {
     overlong: bool,
     /// Decompressed bytes read from this input.
     bytes: u64,
+    /// Whether a batch of this input was handed out (the first one holds
+    /// the input's first record, a header line to some formats).
+    handed_out: bool,
 }
 
 pub(crate) struct BatchReader {
@@ -146,6 +149,7 @@ impl BatchReader {
                     exhausted: false,
                     overlong: false,
                     bytes: 0,
+                    handed_out: false,
                 });
                 continue;
             };
@@ -156,6 +160,7 @@ impl BatchReader {
                 continue;
             }
             batch.begin(open.file);
+            batch.starts_input = !std::mem::replace(&mut open.handed_out, true);
             batch.push_input(&cutter.carry);
             cutter.carry.clear();
             let filled = if open.overlong {

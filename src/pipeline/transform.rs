@@ -336,6 +336,8 @@ pub struct Output<'a, S> {
     pub(crate) sort_ranges: &'a mut Vec<super::batch::SortKey>,
     /// Index of the current record within the batch.
     pub(crate) index: u32,
+    /// Whether the batch starts at the start of its input.
+    pub(crate) starts_input: bool,
     /// Whether the current record already has a side entry.
     pub(crate) side_started: bool,
     pub(crate) key: Option<u128>,
@@ -387,6 +389,13 @@ impl<S> Output<'_, S> {
             end: self.sort_keys.len() as u32,
         });
         self.key = Some(key);
+    }
+
+    /// Whether the current record is the first of its input (of each
+    /// file, when several are read): a header line, in some formats.
+    #[inline]
+    pub fn is_first_of_input(&self) -> bool {
+        self.starts_input && self.index == 0
     }
 
     /// The batch's counters.

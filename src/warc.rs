@@ -1,0 +1,539 @@
+/*!
+Reading the records of a WARC file (ISO 28500; WARC/1.0 and 1.1): plain,
+gzip with one member per record as crawlers write them (`.warc.gz`, also
+WAT and WET files), or zstd with one frame per record (`.warc.zst`, as
+IIPC's WARC-zstd specification says, with or without its dictionary
+frame).
+
+A small reader of our own: [`Records`] yields, for each record, its type,
+its `WARC-Target-URI` and where it is in the file (the offset and length
+of its gzip member, or of the record itself in a plain file), what a CDX
+line needs. Record blocks are skipped, never held in memory, unless
+[`Records::keep_blocks`] asks for them (a WAT's JSON, for
+[`wat_links`]).
+
+# Example
+
+```
+use normurl::warc::Records;
+
+let warc = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <http://a.example/>\r\n\
+Content-Length: 5\r\n\r\nhello\r\n\r\n";
+let records: Vec<_> = Records::new(&warc[..]).collect::<Result<_, _>>()?;
+assert_eq!(records[0].warc_type, "response");
+assert_eq!(records[0].target_uri.as_deref(), Some("http://a.example/"));
+assert_eq!((records[0].offset, records[0].length), (0, warc.len() as u64));
+# Ok::<(), std::io::Error>(())
+```
+*/
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read};
+
+use flate2::bufread::GzDecoder;
+
+/// One WARC record, as a CDX line sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarcRecord {
+    /// Where the record starts in the file: its gzip member's (zstd
+    /// frame's) first byte, or its `WARC/` line's in a plain file.
+    pub offset: u64,
+    /// The bytes it takes in the file, from `offset`: its whole gzip
+    /// member (zstd frame), or the record and the blank lines after it.
+    pub length: u64,
+    /// `WARC-Type` (`response`, `request`, `metadata`, `warcinfo`, …);
+    /// empty if the header lacks it.
+    pub warc_type: String,
+    /// `WARC-Target-URI`, without the `<…>` that some writers put around
+    /// it, if the record has one.
+    pub target_uri: Option<String>,
+    /// The record's block, with [`Records::keep_blocks`], if it is no
+    /// larger than asked.
+    pub block: Option<Vec<u8>>,
+}
+
+/// Header lines longer than this are an error, not a reason to buffer
+/// without bound.
+const MAX_HEADER_LINE: u64 = 64 << 10;
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// The skippable frame that holds a WARC-zstd file's dictionary.
+const ZSTD_DICTIONARY_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
+/// The largest zstd window accepted (2^27 bytes, 128 MiB): a frame
+/// asking for more is an error, not an allocation.
+const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+/// The largest WARC-zstd dictionary accepted.
+const MAX_DICTIONARY: u32 = 64 << 20;
+
+/// How a WARC file is compressed.
+enum Compression {
+    Plain,
+    Gzip,
+    /// zstd, with this dictionary (empty without one).
+    Zstd(Vec<u8>),
+}
+
+/// The records of a WARC file, in order; see the [module
+/// documentation](self). After an error the iterator ends.
+pub struct Records<R: Read> {
+    input: Counted<BufReader<R>>,
+    /// Decided at the first record.
+    compression: Option<Compression>,
+    /// Records read from the last gzip member (zstd frame) and not yet
+    /// handed out (one, unless a writer put several records in one).
+    queue: VecDeque<WarcRecord>,
+    /// Blocks up to this size are kept.
+    keep: u64,
+    done: bool,
+}
+
+impl<R: Read> Records<R> {
+    /// The records of `input`.
+    pub fn new(input: R) -> Records<R> {
+        Records {
+            input: Counted {
+                inner: BufReader::with_capacity(1 << 16, input),
+                at: 0,
+            },
+            compression: None,
+            queue: VecDeque::new(),
+            keep: 0,
+            done: false,
+        }
+    }
+
+    /// Keeps the blocks of records no larger than `max_bytes`, in
+    /// [`WarcRecord::block`].
+    pub fn keep_blocks(mut self, max_bytes: u64) -> Records<R> {
+        self.keep = max_bytes;
+        self
+    }
+
+    fn next_record(&mut self) -> io::Result<Option<WarcRecord>> {
+        if self.compression.is_none() {
+            self.compression = Some(self.detect()?);
+        }
+        if matches!(self.compression, Some(Compression::Plain)) {
+            let offset = self.input.at;
+            let Some(mut record) = read_record(&mut self.input, offset, self.keep)? else {
+                return Ok(None);
+            };
+            record.length = self.input.at - offset;
+            return Ok(Some(record));
+        }
+        while self.queue.is_empty() {
+            if self.input.fill_buf()?.is_empty() {
+                return Ok(None);
+            }
+            self.read_member()?;
+        }
+        Ok(self.queue.pop_front())
+    }
+
+    /// The compression of the input, from its first bytes; reads a
+    /// WARC-zstd dictionary frame.
+    fn detect(&mut self) -> io::Result<Compression> {
+        let head = self.input.fill_buf()?;
+        if head.starts_with(&GZIP_MAGIC) {
+            return Ok(Compression::Gzip);
+        }
+        if head.starts_with(&ZSTD_MAGIC) {
+            return Ok(Compression::Zstd(Vec::new()));
+        }
+        if !head.starts_with(&ZSTD_DICTIONARY_MAGIC) {
+            return Ok(Compression::Plain);
+        }
+        let mut header = [0; 8];
+        self.input.read_exact(&mut header)?;
+        let size = u32::from_le_bytes(header[4..].try_into().expect("4 bytes"));
+        if size > MAX_DICTIONARY {
+            return Err(bad(0, "a zstd dictionary over 64M"));
+        }
+        let mut dictionary = Vec::new();
+        (&mut self.input)
+            .take(u64::from(size))
+            .read_to_end(&mut dictionary)?;
+        if dictionary.len() != size as usize {
+            return Err(bad(0, "the input ends in its zstd dictionary"));
+        }
+        if dictionary.starts_with(&ZSTD_MAGIC) {
+            // The specification lets the dictionary itself be compressed.
+            let mut d = zstd::stream::read::Decoder::new(&dictionary[..])?;
+            d.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+            let mut plain = Vec::new();
+            d.take(u64::from(MAX_DICTIONARY)).read_to_end(&mut plain)?;
+            dictionary = plain;
+        }
+        Ok(Compression::Zstd(dictionary))
+    }
+
+    /// Reads the records of the next gzip member (zstd frame) into the
+    /// queue; they all have its offset and length.
+    fn read_member(&mut self) -> io::Result<()> {
+        let offset = self.input.at;
+        let decoder: Box<dyn Read + '_> = match &self.compression {
+            Some(Compression::Zstd(dictionary)) => {
+                let mut d =
+                    zstd::stream::read::Decoder::with_dictionary(&mut self.input, dictionary)?
+                        .single_frame();
+                d.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Box::new(d)
+            }
+            _ => Box::new(GzDecoder::new(&mut self.input)),
+        };
+        let mut member = BufReader::new(decoder);
+        let mut count = 0;
+        // To the member's end, gzip trailer included, so that `at` is where
+        // the next member starts.
+        while let Some(record) = read_record(&mut member, offset, self.keep)? {
+            self.queue.push_back(record);
+            count += 1;
+        }
+        drop(member);
+        if count == 0 {
+            return Err(bad(offset, "a gzip member or zstd frame without a record"));
+        }
+        let length = self.input.at - offset;
+        for r in self.queue.iter_mut() {
+            r.length = length;
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for Records<R> {
+    type Item = io::Result<WarcRecord>;
+
+    fn next(&mut self) -> Option<io::Result<WarcRecord>> {
+        if self.done {
+            return None;
+        }
+        let next = self.next_record().transpose();
+        if !matches!(next, Some(Ok(_))) {
+            self.done = true;
+        }
+        next
+    }
+}
+
+/// A reader that counts the bytes taken from it.
+struct Counted<R> {
+    inner: R,
+    at: u64,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.at += n as u64;
+    }
+}
+
+/// Reads one record (header, block, the blank lines after it) from
+/// `r`; `None` at the end of the input. `offset` is for messages; blocks
+/// up to `keep` bytes are kept.
+fn read_record(r: &mut impl BufRead, offset: u64, keep: u64) -> io::Result<Option<WarcRecord>> {
+    let mut line = Vec::new();
+    // Blank lines between records are tolerated.
+    loop {
+        if !read_line(r, &mut line)? {
+            return Ok(None);
+        }
+        if !line.is_empty() {
+            break;
+        }
+    }
+    if !line.starts_with(b"WARC/") {
+        return Err(bad(offset, "no WARC/ version line where a record starts"));
+    }
+    let mut record = WarcRecord {
+        offset,
+        length: 0,
+        warc_type: String::new(),
+        target_uri: None,
+        block: None,
+    };
+    let mut content_length = None;
+    loop {
+        if !read_line(r, &mut line)? {
+            return Err(bad(offset, "the input ends in a record header"));
+        }
+        if line.is_empty() {
+            break;
+        }
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let name = &line[..colon];
+        let value = String::from_utf8_lossy(&line[colon + 1..])
+            .trim()
+            .to_string();
+        if name.eq_ignore_ascii_case(b"WARC-Type") {
+            record.warc_type = value;
+        } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+            let uri = value
+                .strip_prefix('<')
+                .and_then(|v| v.strip_suffix('>'))
+                .map_or(value.clone(), str::to_string);
+            record.target_uri = Some(uri);
+        } else if name.eq_ignore_ascii_case(b"Content-Length") {
+            content_length = value.parse::<u64>().ok();
+        }
+    }
+    let length =
+        content_length.ok_or_else(|| bad(offset, "a record without a valid Content-Length"))?;
+    let skipped = if length > 0 && length <= keep {
+        let mut block = Vec::with_capacity(length as usize);
+        let n = r.by_ref().take(length).read_to_end(&mut block)?;
+        record.block = Some(block);
+        n as u64
+    } else {
+        io::copy(&mut r.by_ref().take(length), &mut io::sink())?
+    };
+    if skipped != length {
+        return Err(bad(offset, "the input ends in a record block"));
+    }
+    // The two CRLFs that end a record.
+    for _ in 0..2 {
+        if r.fill_buf()?.first() == Some(&b'\r') || r.fill_buf()?.first() == Some(&b'\n') {
+            read_line(r, &mut line)?;
+        }
+    }
+    Ok(Some(record))
+}
+
+/// Reads a line into `line`, without its `\n` or `\r\n`; `false` at the
+/// end of the input.
+fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let n = r.by_ref().take(MAX_HEADER_LINE).read_until(b'\n', line)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+    } else if n as u64 == MAX_HEADER_LINE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a WARC header line longer than 64K",
+        ));
+    }
+    Ok(true)
+}
+
+fn bad(offset: u64, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("not a WARC file: {what} (record at byte {offset})"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn record(kind: &str, uri: Option<&str>, block: &[u8]) -> Vec<u8> {
+        let mut r = format!("WARC/1.1\r\nWARC-Type: {kind}\r\n");
+        if let Some(u) = uri {
+            r.push_str(&format!("WARC-Target-URI: {u}\r\n"));
+        }
+        r.push_str(&format!("content-length: {}\r\n\r\n", block.len()));
+        let mut r = r.into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn all(bytes: &[u8]) -> io::Result<Vec<WarcRecord>> {
+        Records::new(bytes).collect()
+    }
+
+    #[test]
+    fn plain_and_gzip_members() {
+        // A block holding what looks like a record header is skipped whole.
+        let records = [
+            record("warcinfo", None, b"software: x\r\n"),
+            record(
+                "response",
+                Some("HTTP://A.example/"),
+                b"WARC/1.0\r\nWARC-Target-URI: x\r\n",
+            ),
+            record("request", Some("<http://b.example/>"), b""),
+        ];
+        let plain = records.concat();
+        let got = all(&plain).unwrap();
+        let lens: Vec<u64> = records.iter().map(|r| r.len() as u64).collect();
+        assert_eq!(got.len(), 3);
+        assert_eq!((got[1].offset, got[1].length), (lens[0], lens[1]));
+        assert_eq!(got[1].target_uri.as_deref(), Some("HTTP://A.example/"));
+        assert_eq!(got[2].target_uri.as_deref(), Some("http://b.example/"));
+        assert_eq!(
+            (got[0].warc_type.as_str(), got[0].target_uri.as_deref()),
+            ("warcinfo", None)
+        );
+        let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+        let got_gz = all(&members.concat()).unwrap();
+        assert_eq!(got_gz.len(), 3);
+        let mut offset = 0;
+        for (r, m) in got_gz.iter().zip(&members) {
+            assert_eq!((r.offset, r.length), (offset, m.len() as u64));
+            offset += m.len() as u64;
+        }
+        // Two records in one member share its offset and length.
+        let two = gzip(&records[1..].concat());
+        let got = all(&two).unwrap();
+        assert_eq!(got.len(), 2);
+        assert!(got
+            .iter()
+            .all(|r| (r.offset, r.length) == (0, two.len() as u64)));
+        assert!(all(b"").unwrap().is_empty());
+    }
+
+    /// WARC-zstd: a frame per record, without a dictionary, with one, and
+    /// with a compressed one.
+    #[test]
+    fn zstd_frames_and_dictionaries() {
+        let records = [
+            record("warcinfo", None, b"software: x\r\n"),
+            record(
+                "response",
+                Some("http://a.example/"),
+                b"HTTP/1.1 200 OK\r\n\r\nhi",
+            ),
+            record("request", Some("http://b.example/"), b""),
+        ];
+        let dictionary = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://".repeat(4);
+        let framed = |dict: &[u8]| -> Vec<Vec<u8>> {
+            let mut c = zstd::bulk::Compressor::with_dictionary(3, dict).unwrap();
+            records.iter().map(|r| c.compress(r).unwrap()).collect()
+        };
+        let skippable = |payload: &[u8]| {
+            let mut f = ZSTD_DICTIONARY_MAGIC.to_vec();
+            f.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            f.extend_from_slice(payload);
+            f
+        };
+        let compressed_dict = zstd::encode_all(&dictionary[..], 3).unwrap();
+        for (head, frames) in [
+            (Vec::new(), framed(b"")),
+            (skippable(&dictionary), framed(&dictionary)),
+            (skippable(&compressed_dict), framed(&dictionary)),
+        ] {
+            let file = [head.clone(), frames.concat()].concat();
+            let got = all(&file).unwrap();
+            assert_eq!(got.len(), 3);
+            let mut offset = head.len() as u64;
+            for (r, f) in got.iter().zip(&frames) {
+                assert_eq!((r.offset, r.length), (offset, f.len() as u64));
+                offset += f.len() as u64;
+            }
+            assert_eq!(got[1].target_uri.as_deref(), Some("http://a.example/"));
+        }
+        // Frames made with a dictionary, read without it: an error.
+        assert!(all(&framed(&dictionary).concat()).is_err());
+    }
+
+    #[test]
+    fn broken_files_are_errors() {
+        let good = record("response", Some("http://a.example/"), b"12345");
+        for bad in [
+            &b"not a warc\r\n"[..],
+            &good[..good.len() - 8],
+            b"WARC/1.0\r\nWARC-Type: x\r\n",
+            b"WARC/1.0\r\nContent-Length: x\r\n\r\n",
+        ] {
+            let err = all(bad).unwrap_err();
+            assert!(err.to_string().contains("not a WARC file"), "{err}");
+        }
+        let mut truncated = gzip(&good);
+        truncated.truncate(truncated.len() - 4);
+        assert!(all(&truncated).is_err());
+        // After an error, the iterator ends.
+        let mut it = Records::new(&b"junk\n"[..]);
+        assert!(it.next().unwrap().is_err());
+        assert!(it.next().is_none());
+    }
+}
+
+/// The outlinks of a page, from a WAT metadata record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatLinks {
+    /// The page's URL (`WARC-Target-URI` of the response the record
+    /// describes).
+    pub page: String,
+    /// The page's `<base href>`, if it has one.
+    pub base: Option<String>,
+    /// Each link's path in the page (`A@/href`, `IMG@/src`,
+    /// `LINK@/href`, …; `Location` for a redirect) and its URL as written.
+    pub links: Vec<(String, String)>,
+}
+
+/// The outlinks in a WAT record's JSON block, as Common Crawl's
+/// cc-pyspark `wat_extract_links.py` takes them: the redirect's
+/// `Location`, the head's `Link` elements, and `HTML-Metadata.Links`.
+/// `None` if the block is not JSON describing a response.
+///
+/// # Example
+///
+/// ```
+/// use normurl::warc::wat_links;
+///
+/// let json = br#"{"Envelope": {"WARC-Header-Metadata": {"WARC-Type": "response",
+///   "WARC-Target-URI": "http://a.example/d/"}, "Payload-Metadata": {"HTTP-Response-Metadata":
+///   {"HTML-Metadata": {"Head": {"Base": "/b/"}, "Links": [{"path": "A@/href", "url": "x"}]}}}}}"#;
+/// let page = wat_links(json).unwrap();
+/// assert_eq!(page.base.as_deref(), Some("/b/"));
+/// assert_eq!(page.links, [("A@/href".to_string(), "x".to_string())]);
+/// ```
+pub fn wat_links(block: &[u8]) -> Option<WatLinks> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_slice(block).ok()?;
+    let envelope = &v["Envelope"];
+    let header = &envelope["WARC-Header-Metadata"];
+    if header["WARC-Type"] != "response" {
+        return None;
+    }
+    let page = header["WARC-Target-URI"].as_str()?.to_string();
+    let response = &envelope["Payload-Metadata"]["HTTP-Response-Metadata"];
+    let html = &response["HTML-Metadata"];
+    let mut links = Vec::new();
+    if let Some(location) = response["Headers"]["Location"].as_str() {
+        links.push(("Location".to_string(), location.to_string()));
+    }
+    for list in [&html["Head"]["Link"], &html["Links"]] {
+        for link in list.as_array().into_iter().flatten() {
+            if let Some(url) = link["url"].as_str() {
+                let path = link["path"].as_str().unwrap_or("-");
+                links.push((path.to_string(), url.to_string()));
+            }
+        }
+    }
+    Some(WatLinks {
+        page,
+        base: html["Head"]["Base"].as_str().map(str::to_string),
+        links,
+    })
+}
