@@ -13,8 +13,8 @@ const LONG_ABOUT: &str = "\
 Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
 
 Reads the FILEs in order (none, or -, means standard input), plain or
-compressed with gzip or zstd (detected from the content, not the name;
-bzip2, xz, lz4, zip and other formats are refused, not read as text), and
+compressed with gzip, zstd, bzip2 or xz (detected from the content, not the
+name; lz4, zip and other formats are refused, not read as text), and
 writes one line per input line, in input order: the line's URL in its
 WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
 forms, dot segments resolved, percent-encoding where the standard asks for

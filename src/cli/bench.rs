@@ -81,7 +81,7 @@ pub fn run(bench: &Bench, out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 /// The decompressed content of `path`, read as the main command reads it
-/// (gzip and zstd decoded, other compression formats refused). zstd
+/// (gzip, zstd, bzip2 and xz decoded, other compression formats refused). zstd
 /// windows are not limited: the whole file is in memory anyway.
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     let mut bytes = Vec::new();

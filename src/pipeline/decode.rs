@@ -67,10 +67,10 @@ impl Input {
     /// use std::io::Read;
     ///
     /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("urls.bz2");
-    /// std::fs::write(&path, b"BZh91AY&SY...")?;
+    /// let path = dir.path().join("urls.lz4");
+    /// std::fs::write(&path, b"\x04\x22\x4d\x18...")?;
     /// let err = Input::path(&path).open(8 << 20).err().unwrap();
-    /// assert!(matches!(err, Error::Unsupported { format: Format::Bzip2, .. }));
+    /// assert!(matches!(err, Error::Unsupported { format: Format::Lz4, .. }));
     ///
     /// std::fs::write(&path, b"http://a.example/\n")?;
     /// let mut text = String::new();
@@ -97,8 +97,9 @@ impl Input {
 
 /// How an input is compressed, as detected from its first bytes.
 ///
-/// The pipeline decodes [`Plain`](Format::Plain), [`Gzip`](Format::Gzip)
-/// and [`Zstd`](Format::Zstd) ([`Format::is_decoded`]); it recognizes the
+/// The pipeline decodes [`Plain`](Format::Plain), [`Gzip`](Format::Gzip),
+/// [`Zstd`](Format::Zstd), [`Bzip2`](Format::Bzip2) and [`Xz`](Format::Xz)
+/// ([`Format::is_decoded`]); it recognizes the
 /// other formats only to refuse them with a message that says what to do
 /// ([`Error::Unsupported`]), instead of reading compressed bytes as text.
 ///
@@ -112,7 +113,8 @@ impl Input {
 /// assert_eq!(Format::detect(b"http://example.com/"), Format::Plain);
 /// assert_eq!(Format::detect(b"BZh91AY&SY\x80"), Format::Bzip2);
 /// assert_eq!(Format::detect(b"BZh9 is text"), Format::Plain);
-/// assert!(!Format::Bzip2.is_decoded());
+/// assert!(Format::Bzip2.is_decoded());
+/// assert!(!Format::Lz4.is_decoded());
 /// assert_eq!(Format::Gzip.to_string(), "gzip");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,9 +129,11 @@ pub enum Format {
     /// Zstandard, including several frames concatenated and skippable
     /// frames (`pzstd` output begins with one).
     Zstd,
-    /// bzip2 (not decoded).
+    /// bzip2, including several streams concatenated, as `pbzip2` and
+    /// Wikipedia's multistream dumps make.
     Bzip2,
-    /// xz (not decoded).
+    /// xz, including several streams concatenated and the stream padding
+    /// between them.
     Xz,
     /// LZ4, frame or legacy format (not decoded).
     Lz4,
@@ -181,7 +185,10 @@ impl Format {
     /// Whether the pipeline decodes this format (the others are refused
     /// with [`Error::Unsupported`]).
     pub fn is_decoded(self) -> bool {
-        matches!(self, Format::Plain | Format::Gzip | Format::Zstd)
+        matches!(
+            self,
+            Format::Plain | Format::Gzip | Format::Zstd | Format::Bzip2 | Format::Xz
+        )
     }
 
     /// What messages call input in this format.
@@ -372,6 +379,14 @@ impl Source {
             Format::Zstd => Box::new(chunked(
                 zstd_frames::decoder(rest, zstd_window_max, head.skipped).map_err(failed)?,
             )),
+            Format::Bzip2 => Box::new(chunked(bzip2::bufread::MultiBzDecoder::new(
+                BufReader::with_capacity(1 << 16, rest),
+            ))),
+            Format::Xz => Box::new(chunked(lzma_rust2::XzReader::new_mem_limit(
+                BufReader::with_capacity(1 << 16, rest),
+                true,
+                XZ_MEMORY_KIB,
+            ))),
             format => {
                 return Err(Error::Unsupported {
                     path: input.name(),
@@ -392,6 +407,12 @@ impl Source {
         self.raw.load(Ordering::Relaxed)
     }
 }
+
+/// The most memory an xz block's decoder may take, in KiB. The dictionary
+/// size is the file's to choose (up to 4 GiB); `xz -9` takes 65 MiB to
+/// decode, so this refuses only files made to take more, as the zstd
+/// window limit does, before the allocation.
+const XZ_MEMORY_KIB: u32 = 256 << 10;
 
 /// A zstd stream that ends inside a skippable frame.
 struct Truncated;

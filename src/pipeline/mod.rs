@@ -2,9 +2,9 @@
 An ordered streaming pipeline: records in, transformed records out, in input
 order, using every core, in bounded memory.
 
-The pipeline knows nothing about URLs. It reads inputs (plain, gzip or
-zstd, detected from their first bytes; other compression formats are
-refused), splits them into records (lines, or NUL-terminated records), runs
+The pipeline knows nothing about URLs. It reads inputs (plain, gzip, zstd,
+bzip2 or xz, detected from their first bytes; other compression formats
+are refused), splits them into records (lines, or NUL-terminated records), runs
 a [`Transform`] on every record and writes the results in input order. The
 [`normalize`](crate::normalize) module provides the transform that the
 `normurl` command uses.
