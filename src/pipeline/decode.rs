@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::ahead::Ahead;
 use super::gzip_members::Members;
 use super::{zstd_frames, Error};
 
@@ -79,7 +80,7 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
-        Source::open(self, zstd_window_max, Arc::default()).map(|s| s.rdr)
+        Source::open(self, zstd_window_max, Arc::default(), false).map(|s| s.rdr)
     }
 
     /// The size of the input in bytes as stored (compressed), when known
@@ -341,11 +342,14 @@ impl Source {
     /// Opens `input`, adding every raw byte read to `total_raw` (the
     /// progress counter) as well as to this source's own count. Refuses
     /// the formats it does not decode, and zstd frames whose window is
-    /// over `zstd_window_max` bytes (when it gets to them).
+    /// over `zstd_window_max` bytes (when it gets to them). With `ahead`,
+    /// compressed input is decoded on a thread of its own (see
+    /// [`Ahead`]).
     pub(crate) fn open(
         input: &Input,
         zstd_window_max: u64,
         total_raw: Arc<AtomicU64>,
+        ahead: bool,
     ) -> Result<Source, Error> {
         let failed = |source| Error::Open {
             path: input.name(),
@@ -394,6 +398,13 @@ impl Source {
                     stdin: *input == Input::Stdin,
                 })
             }
+        };
+        let rdr = match head.format {
+            Format::Plain => rdr,
+            _ if !ahead => rdr,
+            _ => Box::new(Ahead::spawn(rdr).map_err(|e| Error::Threads {
+                message: e.to_string(),
+            })?),
         };
         Ok(Source {
             rdr,

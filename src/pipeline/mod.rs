@@ -51,6 +51,7 @@ assert_eq!(summary.records, 3);
 ```
 */
 
+mod ahead;
 mod batch;
 mod decode;
 mod error;
@@ -324,6 +325,8 @@ impl<T: Transform> Pipeline<T> {
             limits,
             self.zstd_window_max,
             self.progress.raw_counter(),
+            // -j 1 runs on the calling thread alone.
+            self.threads > 1,
         );
         let names = reader.names().to_vec();
         let writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
