@@ -307,6 +307,9 @@ fn bench_reads_compressed_files_as_the_command_does() {
     )]);
 }
 
+/// A compressor, for tests that run over several.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
 /// bzip2 and xz, one stream or several (as pbzip2 and Wikipedia's
 /// multistream dumps make them), from a file at every -j and on stdin.
 #[test]
@@ -315,7 +318,7 @@ fn bzip2_and_xz_are_decoded_with_every_stream() {
     let text = numbered_urls(3000);
     let expected = plain_output(&text);
     let (a, b) = text.split_at(text.len() / 3);
-    let compressors: [(&str, fn(&[u8]) -> Vec<u8>); 2] = [("bz2", bzip2), ("xz", xz)];
+    let compressors: [(&str, Compress); 2] = [("bz2", bzip2), ("xz", xz)];
     for (ext, compress) in compressors {
         let one = compress(text.as_bytes());
         let two = [compress(a.as_bytes()), compress(b.as_bytes())].concat();
@@ -342,8 +345,7 @@ fn damaged_bzip2_and_xz_give_the_lines_before_then_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let first = numbered_urls(2000);
     let second = numbered_urls(4000)[first.len()..].to_string();
-    let compressors: [(&str, &str, fn(&[u8]) -> Vec<u8>); 2] =
-        [("bz2", "bzip2", bzip2), ("xz", "xz", xz)];
+    let compressors: [(&str, &str, Compress); 2] = [("bz2", "bzip2", bzip2), ("xz", "xz", xz)];
     for (ext, format, compress) in compressors {
         let head = compress(first.as_bytes());
         let tail = compress(second.as_bytes());
