@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::ahead::Ahead;
-use super::gzip_members::Members;
+use super::gzip_chunks::Chunks;
 use super::{zstd_frames, Error};
 
 /// One input of a run.
@@ -80,7 +80,7 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
-        Source::open(self, zstd_window_max, Arc::default(), false).map(|s| s.rdr)
+        Source::open(self, zstd_window_max, Arc::default(), 1).map(|s| s.rdr)
     }
 
     /// The size of the input in bytes as stored (compressed), when known
@@ -342,14 +342,15 @@ impl Source {
     /// Opens `input`, adding every raw byte read to `total_raw` (the
     /// progress counter) as well as to this source's own count. Refuses
     /// the formats it does not decode, and zstd frames whose window is
-    /// over `zstd_window_max` bytes (when it gets to them). With `ahead`,
-    /// compressed input is decoded on a thread of its own (see
-    /// [`Ahead`]).
+    /// over `zstd_window_max` bytes (when it gets to them). With more
+    /// than one of `threads`, compressed input is decoded on a thread of
+    /// its own (see [`Ahead`]), and gzip members on `threads` threads (see
+    /// [`Chunks`]).
     pub(crate) fn open(
         input: &Input,
         zstd_window_max: u64,
         total_raw: Arc<AtomicU64>,
-        ahead: bool,
+        threads: usize,
     ) -> Result<Source, Error> {
         let failed = |source| Error::Open {
             path: input.name(),
@@ -372,10 +373,7 @@ impl Source {
             Format::Plain => Box::new(rest),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(chunked(Members::new(BufReader::with_capacity(
-                1 << 16,
-                rest,
-            )))),
+            Format::Gzip => Box::new(Chunks::new(Box::new(rest), threads).map_err(failed)?),
             Format::Zstd if head.truncated => Box::new(Truncated),
             // Skippable frames only: a stream with no content (which the
             // decoder, given nothing, would call incomplete).
@@ -401,7 +399,7 @@ impl Source {
         };
         let rdr = match head.format {
             Format::Plain => rdr,
-            _ if !ahead => rdr,
+            _ if threads <= 1 => rdr,
             _ => Box::new(Ahead::spawn(rdr).map_err(|e| Error::Threads {
                 message: e.to_string(),
             })?),
@@ -481,6 +479,11 @@ const DECOMPRESS_READ: usize = 32 << 10;
 /// and passes larger reads straight through, which [`Capped`] cuts to it.
 fn chunked<R: Read>(decoder: R) -> BufReader<Capped<R>> {
     BufReader::with_capacity(DECOMPRESS_READ, Capped(decoder))
+}
+
+/// [`chunked`] for a boxed decoder.
+pub(crate) fn chunked_boxed(decoder: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+    Box::new(chunked(decoder))
 }
 
 /// A reader whose calls ask for at most [`DECOMPRESS_READ`] bytes.

@@ -55,6 +55,7 @@ mod ahead;
 mod batch;
 mod decode;
 mod error;
+mod gzip_chunks;
 mod gzip_members;
 mod order;
 mod reader;
@@ -325,8 +326,7 @@ impl<T: Transform> Pipeline<T> {
             limits,
             self.zstd_window_max,
             self.progress.raw_counter(),
-            // -j 1 runs on the calling thread alone.
-            self.threads > 1,
+            self.threads,
         );
         let names = reader.names().to_vec();
         let writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());

@@ -46,8 +46,8 @@ pub(crate) struct BatchReader {
     inputs: Vec<Input>,
     /// The largest zstd window allowed, in bytes.
     zstd_window_max: u64,
-    /// Whether compressed inputs are decoded on a thread of their own.
-    ahead: bool,
+    /// The run's threads, which decoding may use too.
+    threads: usize,
     names: Vec<String>,
     /// The next input to open.
     next: usize,
@@ -84,13 +84,13 @@ impl BatchReader {
         limits: Limits,
         zstd_window_max: u64,
         raw_total: Arc<AtomicU64>,
-        ahead: bool,
+        threads: usize,
     ) -> Self {
         let names = inputs.iter().map(Input::name).collect();
         BatchReader {
             inputs,
             zstd_window_max,
-            ahead,
+            threads,
             names,
             next: 0,
             src: None,
@@ -142,7 +142,7 @@ impl BatchReader {
                     &self.inputs[file],
                     self.zstd_window_max,
                     Arc::clone(&self.raw_total),
-                    self.ahead,
+                    self.threads,
                 )?;
                 self.src = Some(Open {
                     source,
