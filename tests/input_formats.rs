@@ -391,3 +391,66 @@ fn damaged_bzip2_and_xz_give_the_lines_before_then_an_error() {
         }
     }
 }
+
+/// `n` lines of URLs that compress about as badly as real ones (about
+/// 12 bytes a line in gzip), so that a few MB of gzip take little time.
+fn varied_urls(seed: u64, n: usize) -> String {
+    let mut x = seed.wrapping_mul(6_364_136_223_846_793_005) | 1;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            format!(
+                "HTTP://h{}.Example/a/../{}?q={}\n",
+                x >> 44,
+                x % 977,
+                x >> 54
+            )
+        })
+        .collect()
+}
+
+/// Many gzip members (crawl archives, BGZF) are decoded in parallel: the
+/// output, and with damage the output before it and the message, are the
+/// same at every -j.
+#[test]
+fn gzip_members_decode_alike_at_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts: Vec<String> = (0..30).map(|i| varied_urls(i, 2000)).collect();
+    let text = parts.concat();
+    let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p.as_bytes())).collect();
+    assert!(
+        packed.len() > 512 << 10,
+        "two chunks or more: {}",
+        packed.len()
+    );
+    let expected = plain_output(&text);
+    let path = file(&dir, "members.gz", &packed);
+    for j in ["1", "2", "3"] {
+        assert_eq!(run(&["-j", j, &path], b"").ok().stdout, expected, "-j {j}");
+    }
+    // Damage in a member in the middle, and garbage after the members.
+    let mut flipped = packed.clone();
+    let mid = packed.len() / 2;
+    flipped[mid..mid + 64].fill(0x55);
+    let garbage = [&packed[..], b"not gzip\n"].concat();
+    for (name, bytes) in [("flipped.gz", flipped), ("garbage.gz", garbage)] {
+        let path = file(&dir, name, &bytes);
+        let one = run(&["-j", "1", &path], b"").failed(&[&format!(
+            "{path}: corrupt or truncated gzip data near compressed byte"
+        )]);
+        assert!(
+            one.stdout.len() > 1000 && one.stdout.ends_with(b"\n"),
+            "{name}"
+        );
+        for j in ["2", "3"] {
+            let ran = run(&["-j", j, &path], b"");
+            assert_eq!(
+                (&ran.stdout, &ran.stderr, ran.code),
+                (&one.stdout, &one.stderr, one.code),
+                "{name} -j {j}"
+            );
+        }
+    }
+}

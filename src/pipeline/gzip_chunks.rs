@@ -23,6 +23,7 @@
 //! streaming decoder ([`Members`]), as before.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::io::{self, BufReader, Cursor, Read};
 
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
@@ -31,8 +32,12 @@ use flate2::bufread::GzDecoder;
 use super::decode::chunked_boxed;
 use super::gzip_members::{next_member, Members};
 
-/// Compressed bytes a chunk holds at least (unless the input ends).
-const TARGET: usize = 1 << 20;
+/// Compressed bytes a chunk holds at least (unless the input ends): a
+/// few crawl records or BGZF blocks, 1 to 2 MB decompressed.
+const TARGET: usize = 256 << 10;
+
+/// Compressed bytes read at a time while looking for a header.
+const READ: usize = 256 << 10;
 
 /// How far past a chunk's start a member header is looked for before the
 /// rest of the input is taken for one long member.
@@ -48,8 +53,8 @@ enum End {
     /// Inside a member that goes on past the chunk (not the last chunk):
     /// the cut was not a member boundary.
     Cut,
-    /// Damage, after `out`.
-    Failed(io::Error),
+    /// Damage, after `out`, this many bytes into the chunk.
+    Failed(io::Error, usize),
 }
 
 /// A decoded chunk.
@@ -64,11 +69,13 @@ struct Pending {
     /// The decoded chunk, when a thread has done it.
     result: Receiver<Decoded>,
     last: bool,
+    /// Where the chunk begins in the compressed input.
+    start: u64,
 }
 
-/// A chunk for a decoding thread: its bytes, whether it is the last, and
-/// where its result goes.
-type Job = (Vec<u8>, bool, Sender<Decoded>);
+/// A chunk for a decoding thread: its bytes, a buffer for its output,
+/// whether it is the last, and where its result goes.
+type Job = (Vec<u8>, Vec<u8>, bool, Sender<Decoded>);
 
 /// What [`Chunks`] is doing.
 enum Mode {
@@ -84,6 +91,8 @@ pub(crate) struct Chunks {
     inner: Box<dyn Read + Send>,
     /// Compressed bytes read and not yet cut.
     buf: Vec<u8>,
+    /// Where `buf` begins in the compressed input.
+    offset: u64,
     eof: bool,
     /// Whether the cutting has stopped: no header within reach.
     long: bool,
@@ -91,6 +100,8 @@ pub(crate) struct Chunks {
     jobs: Option<Sender<Job>>,
     depth: usize,
     queue: VecDeque<Pending>,
+    /// Output buffers to reuse.
+    spare: Vec<Vec<u8>>,
     out: Vec<u8>,
     pos: usize,
     mode: Mode,
@@ -107,8 +118,8 @@ impl Chunks {
                 std::thread::Builder::new()
                     .name("normurl-inflate".into())
                     .spawn(move || {
-                        for (input, last, done) in rx {
-                            let _ = done.send(decode_chunk(input, last));
+                        for (input, out, last, done) in rx {
+                            let _ = done.send(decode_chunk(input, out, last));
                         }
                     })?;
             }
@@ -119,11 +130,13 @@ impl Chunks {
         Ok(Chunks {
             inner,
             buf: Vec::new(),
+            offset: 0,
             eof: false,
             long: false,
             jobs,
             depth: threads.max(1) + 1,
             queue: VecDeque::new(),
+            spare: Vec::new(),
             out: Vec::new(),
             pos: 0,
             mode: Mode::Chunked,
@@ -153,17 +166,24 @@ impl Chunks {
         if self.long {
             return Ok(false);
         }
-        self.fill(REACH)?;
+        let mut from = TARGET;
+        let at = loop {
+            // Headers are looked for in the first REACH bytes only, and
+            // judged with all their bytes read: where a cut falls must not
+            // depend on how much a read returned.
+            let seen = self.buf.len().min(REACH);
+            match header_from(&self.buf[..seen], from) {
+                Scan::Found(p) => break Some(p),
+                Scan::Upto(p) => from = p,
+            }
+            if self.eof || self.buf.len() >= REACH {
+                break None;
+            }
+            self.fill((self.buf.len() + READ).min(REACH))?;
+        };
         if self.buf.is_empty() {
             return Ok(false);
         }
-        let at = if self.buf.len() <= TARGET && self.eof {
-            Some(self.buf.len())
-        } else {
-            // Only as far as any run has read: where the cut falls must
-            // not depend on how much a read returned.
-            header_from(&self.buf[..self.buf.len().min(REACH)], TARGET)
-        };
         let Some(at) = at else {
             if self.eof {
                 // The rest is one chunk: no cut needed.
@@ -174,7 +194,8 @@ impl Chunks {
             self.long = true;
             return Ok(false);
         };
-        let rest = self.buf.split_off(at);
+        let rest = self.buf[at..].to_vec();
+        self.buf.truncate(at);
         let input = std::mem::replace(&mut self.buf, rest);
         let last = self.eof && self.buf.is_empty();
         self.start(input, last);
@@ -182,24 +203,31 @@ impl Chunks {
     }
 
     fn start(&mut self, input: Vec<u8>, last: bool) {
+        let start = self.offset;
+        self.offset += input.len() as u64;
         let (tx, rx) = bounded(1);
+        let out = self.spare.pop().unwrap_or_default();
         match &self.jobs {
             Some(jobs) => {
-                if let Err(e) = jobs.send((input, last, tx)) {
-                    let (input, last, tx) = e.into_inner();
-                    let _ = tx.send(decode_chunk(input, last));
+                if let Err(e) = jobs.send((input, out, last, tx)) {
+                    let (input, out, last, tx) = e.into_inner();
+                    let _ = tx.send(decode_chunk(input, out, last));
                 }
             }
             // Decoded when it is needed, below.
             None => {
                 let _ = tx.send(Decoded {
                     input,
-                    out: Vec::new(),
+                    out,
                     end: End::Cut,
                 });
             }
         }
-        self.queue.push_back(Pending { result: rx, last });
+        self.queue.push_back(Pending {
+            result: rx,
+            last,
+            start,
+        });
     }
 
     /// The next chunk's bytes into `out`, or the next mode.
@@ -222,13 +250,19 @@ impl Chunks {
             };
             last = next.last;
             let mut input = decoded.input;
-            input.extend_from_slice(&input_of(next.result)?);
-            decoded = decode_chunk(input, last);
+            let (next_input, next_out) = parts_of(next.result)?;
+            input.extend_from_slice(&next_input);
+            self.spare.push(next_out);
+            decoded = decode_chunk(input, decoded.out, last);
         }
-        self.out = decoded.out;
+        // Output buffers go round: fresh ones of a few MB each would cost
+        // page faults, and memory the allocator keeps.
+        let old = std::mem::replace(&mut self.out, decoded.out);
+        self.spare.push(old);
         self.pos = 0;
-        if let End::Failed(e) = decoded.end {
-            self.mode = Mode::Failed(e);
+        if let End::Failed(source, at) = decoded.end {
+            let offset = front.start + at as u64;
+            self.mode = Mode::Failed(io::Error::new(source.kind(), DamageAt { offset, source }));
         }
         Ok(())
     }
@@ -237,11 +271,11 @@ impl Chunks {
     fn result(&self, rx: Receiver<Decoded>, last: bool) -> Decoded {
         match rx.recv() {
             Ok(d) if self.jobs.is_some() => d,
-            Ok(d) => decode_chunk(d.input, last),
+            Ok(d) => decode_chunk(d.input, d.out, last),
             Err(_) => Decoded {
                 input: Vec::new(),
                 out: Vec::new(),
-                end: End::Failed(io::Error::other("a gzip decoding thread stopped")),
+                end: End::Failed(io::Error::other("a gzip decoding thread stopped"), 0),
             },
         }
     }
@@ -283,33 +317,66 @@ impl Read for Chunks {
     }
 }
 
-/// The compressed bytes of a chunk, whatever became of its decoding.
-fn input_of(rx: Receiver<Decoded>) -> io::Result<Vec<u8>> {
+/// Damage found in a chunk, with where: a precise offset, where the bytes
+/// read so far would depend on how far ahead the chunks were cut.
+#[derive(Debug)]
+pub(crate) struct DamageAt {
+    /// In the compressed input.
+    pub(crate) offset: u64,
+    source: io::Error,
+}
+
+impl fmt::Display for DamageAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.source.fmt(f)
+    }
+}
+
+impl std::error::Error for DamageAt {}
+
+/// The compressed bytes of a chunk and its output buffer, whatever became
+/// of its decoding.
+fn parts_of(rx: Receiver<Decoded>) -> io::Result<(Vec<u8>, Vec<u8>)> {
     rx.recv()
-        .map(|d| d.input)
+        .map(|d| (d.input, d.out))
         .map_err(|_| io::Error::other("a gzip decoding thread stopped"))
 }
 
-/// Where the first possible gzip member header at or after `from` begins:
-/// the magic number, deflate, no reserved flag, a known XFL and OS.
-fn header_from(buf: &[u8], from: usize) -> Option<usize> {
+/// Where the first possible gzip member header at or after `from` begins
+/// (the magic number, deflate, no reserved flag, a known XFL and OS), or
+/// up to where there is none.
+fn header_from(buf: &[u8], from: usize) -> Scan {
     let mut at = from;
     while at < buf.len() {
-        let p = at + memchr::memchr(0x1f, &buf[at..])?;
-        if let [0x1f, 0x8b, 8, flags, _, _, _, _, xfl, os, ..] = buf[p..] {
-            if flags & 0xe0 == 0 && matches!(xfl, 0 | 2 | 4) && (os <= 13 || os == 255) {
-                return Some(p);
+        let Some(p) = memchr::memchr(0x1f, &buf[at..]).map(|p| at + p) else {
+            break;
+        };
+        match buf[p..] {
+            [0x1f, 0x8b, 8, flags, _, _, _, _, xfl, os, ..]
+                if flags & 0xe0 == 0 && matches!(xfl, 0 | 2 | 4) && (os <= 13 || os == 255) =>
+            {
+                return Scan::Found(p)
             }
+            // Not all read yet: judged when it is.
+            _ if buf.len() - p < 10 => return Scan::Upto(p),
+            _ => at = p + 1,
         }
-        at = p + 1;
     }
-    None
+    Scan::Upto(at.max(buf.len()))
+}
+
+/// What [`header_from`] found.
+enum Scan {
+    /// A header at this position.
+    Found(usize),
+    /// None before this position.
+    Upto(usize),
 }
 
 /// Decodes the members of `input` (which begins with one). `last`: no
 /// more input follows, so a member cut short is damage, not a wrong cut.
-fn decode_chunk(input: Vec<u8>, last: bool) -> Decoded {
-    let mut out = Vec::with_capacity(input.len().saturating_mul(4));
+fn decode_chunk(input: Vec<u8>, mut out: Vec<u8>, last: bool) -> Decoded {
+    out.clear();
     let end = members(&input, last, &mut out);
     Decoded { input, out, end }
 }
@@ -331,12 +398,12 @@ fn members(input: &[u8], last: bool, out: &mut Vec<u8>) -> End {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => out.truncate(len),
                 Err(e) => {
                     out.truncate(len);
-                    let ran_out =
-                        member.get_ref().is_empty() || e.kind() == io::ErrorKind::UnexpectedEof;
+                    let at = input.len() - member.get_ref().len();
+                    let ran_out = at == input.len() || e.kind() == io::ErrorKind::UnexpectedEof;
                     return if ran_out && !last {
                         End::Cut
                     } else {
-                        End::Failed(e)
+                        End::Failed(e, at)
                     };
                 }
             }
@@ -346,9 +413,9 @@ fn members(input: &[u8], last: bool, out: &mut Vec<u8>) -> End {
         match next_member(&mut rest) {
             Ok(true) => {}
             // Zeros are padding only at the very end of the input.
-            Ok(false) if padded && !last => return End::Failed(garbage()),
+            Ok(false) if padded && !last => return End::Failed(garbage(), input.len()),
             Ok(false) => return End::Clean,
-            Err(e) => return End::Failed(e),
+            Err(e) => return End::Failed(e, input.len() - rest.len()),
         }
     }
 }
@@ -380,7 +447,11 @@ mod tests {
             match chunks.read(&mut buf) {
                 Ok(0) => return (out, None),
                 Ok(n) => out.extend_from_slice(&buf[..n]),
-                Err(e) => return (out, Some(e.to_string())),
+                Err(e) => {
+                    let at = e.get_ref().and_then(|e| e.downcast_ref::<DamageAt>());
+                    let at = at.map_or(String::new(), |d| format!(" at {}", d.offset));
+                    return (out, Some(format!("{e}{at}")));
+                }
             }
         }
     }
@@ -452,7 +523,11 @@ mod tests {
         ];
         for bytes in cases {
             let one = decode(&bytes, 1);
-            assert!(one.1.is_some());
+            assert!(
+                one.1.as_ref().is_some_and(|e| e.contains(" at ")),
+                "{:?}",
+                one.1
+            );
             for threads in [2, 4] {
                 assert_eq!(decode(&bytes, threads), one, "{threads}");
             }

@@ -20,6 +20,7 @@ use memchr::{memchr, memrchr};
 
 use super::batch::{Batch, Kind, Limits};
 use super::decode::{Format, Input, Source};
+use super::gzip_chunks::DamageAt;
 use super::transform::{Merge, Part};
 use super::zstd_frames::WindowTooLarge;
 use super::Error;
@@ -370,6 +371,10 @@ fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usi
             unprocessed,
         };
     }
+    let damage_at = source
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<DamageAt>())
+        .map(|d| d.offset);
     match open.source.format {
         Format::Plain => Error::Read {
             path,
@@ -380,7 +385,7 @@ fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usi
         format => Error::Decode {
             path,
             format,
-            offset: open.source.raw_offset(),
+            offset: damage_at.unwrap_or_else(|| open.source.raw_offset()),
             decompressed: open.bytes,
             unprocessed,
             source,
