@@ -98,6 +98,9 @@ pub struct NormalizeArgs {
     #[arg(short = 'o', long = "output-file", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub compress: super::compress::CompressArgs,
+
     /// Canonicalization profile applied after WHATWG parsing: whatwg (the
     /// serialization only), semantic (RFC 3986 safe normalizations),
     /// aggressive (dedup keys: also drops fragments, sorts queries, strips

@@ -39,6 +39,8 @@ pub struct Normalize {
     /// `--zstd-memory`: the largest zstd window, in bytes.
     pub zstd_memory: u64,
     pub rejects: Option<PathBuf>,
+    /// `--compress`, or the output files' names.
+    pub compression: super::compress::Compression,
     pub threads: usize,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
@@ -225,6 +227,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         temp_dir: None,
     });
     Ok(Normalize {
+        compression: super::compress::config(&a.compress, &output, a.rejects.as_deref()),
         inputs,
         output,
         terminator,
