@@ -80,7 +80,12 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
-        Source::open(self, zstd_window_max, Arc::default(), 1).map(|s| s.rdr)
+        let decoding = Decoding {
+            zstd_window_max,
+            threads: 1,
+            gzip_chunk: GZIP_CHUNK,
+        };
+        Source::open(self, &decoding, Arc::default()).map(|s| s.rdr)
     }
 
     /// The size of the input in bytes as stored (compressed), when known
@@ -329,6 +334,21 @@ impl fmt::Display for Format {
     }
 }
 
+/// How a run decodes its inputs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decoding {
+    /// The largest zstd window allowed, in bytes.
+    pub(crate) zstd_window_max: u64,
+    /// The run's threads: with more than one, decoding has threads of its
+    /// own too.
+    pub(crate) threads: usize,
+    /// Compressed bytes per gzip chunk (see [`Chunks`]).
+    pub(crate) gzip_chunk: usize,
+}
+
+/// The default of [`Decoding::gzip_chunk`].
+pub(crate) const GZIP_CHUNK: usize = super::gzip_chunks::TARGET;
+
 /// An open input: decompressed bytes, plus how many raw (compressed) bytes
 /// have been consumed.
 pub(crate) struct Source {
@@ -348,10 +368,14 @@ impl Source {
     /// [`Chunks`]).
     pub(crate) fn open(
         input: &Input,
-        zstd_window_max: u64,
+        decoding: &Decoding,
         total_raw: Arc<AtomicU64>,
-        threads: usize,
     ) -> Result<Source, Error> {
+        let Decoding {
+            zstd_window_max,
+            threads,
+            gzip_chunk,
+        } = *decoding;
         let failed = |source| Error::Open {
             path: input.name(),
             source,
@@ -373,7 +397,9 @@ impl Source {
             Format::Plain => Box::new(rest),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(Chunks::new(Box::new(rest), threads).map_err(failed)?),
+            Format::Gzip => {
+                Box::new(Chunks::new(Box::new(rest), threads, gzip_chunk).map_err(failed)?)
+            }
             Format::Zstd if head.truncated => Box::new(Truncated),
             // Skippable frames only: a stream with no content (which the
             // decoder, given nothing, would call incomplete).

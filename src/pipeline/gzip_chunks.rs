@@ -32,9 +32,9 @@ use flate2::bufread::GzDecoder;
 use super::decode::chunked_boxed;
 use super::gzip_members::{next_member, Members};
 
-/// Compressed bytes a chunk holds at least (unless the input ends): a
-/// few crawl records or BGZF blocks, 1 to 2 MB decompressed.
-const TARGET: usize = 256 << 10;
+/// Compressed bytes a chunk holds at least (unless the input ends), by
+/// default: a few crawl records or BGZF blocks, 1 to 2 MB decompressed.
+pub(crate) const TARGET: usize = 256 << 10;
 
 /// Compressed bytes read at a time while looking for a header.
 const READ: usize = 256 << 10;
@@ -99,6 +99,8 @@ pub(crate) struct Chunks {
     /// Decoding threads' queue; `None`: decode on the calling thread.
     jobs: Option<Sender<Job>>,
     depth: usize,
+    /// Compressed bytes a chunk holds at least.
+    target: usize,
     queue: VecDeque<Pending>,
     /// Output buffers to reuse.
     spare: Vec<Vec<u8>>,
@@ -109,8 +111,13 @@ pub(crate) struct Chunks {
 
 impl Chunks {
     /// Decodes the gzip stream `inner` with `threads` decoding threads
-    /// (at most 1: on the calling thread).
-    pub(crate) fn new(inner: Box<dyn Read + Send>, threads: usize) -> io::Result<Chunks> {
+    /// (at most 1: on the calling thread), in chunks of at least `target`
+    /// compressed bytes.
+    pub(crate) fn new(
+        inner: Box<dyn Read + Send>,
+        threads: usize,
+        target: usize,
+    ) -> io::Result<Chunks> {
         let jobs = if threads > 1 {
             let (tx, rx) = unbounded::<Job>();
             for _ in 0..threads {
@@ -135,6 +142,7 @@ impl Chunks {
             long: false,
             jobs,
             depth: threads.max(1) + 1,
+            target: target.clamp(1, REACH),
             queue: VecDeque::new(),
             spare: Vec::new(),
             out: Vec::new(),
@@ -166,7 +174,7 @@ impl Chunks {
         if self.long {
             return Ok(false);
         }
-        let mut from = TARGET;
+        let mut from = self.target;
         let at = loop {
             // Headers are looked for in the first REACH bytes only, and
             // judged with all their bytes read: where a cut falls must not
@@ -440,7 +448,8 @@ mod tests {
 
     /// Everything `Chunks` hands out, and its error.
     fn decode(bytes: &[u8], threads: usize) -> (Vec<u8>, Option<String>) {
-        let mut chunks = Chunks::new(Box::new(Cursor::new(bytes.to_vec())), threads).unwrap();
+        let mut chunks =
+            Chunks::new(Box::new(Cursor::new(bytes.to_vec())), threads, TARGET).unwrap();
         let mut out = Vec::new();
         let mut buf = vec![0; 100_000];
         loop {

@@ -127,6 +127,7 @@ pub struct PipelineBuilder {
     terminator: u8,
     in_flight: usize,
     zstd_window_max: u64,
+    gzip_chunk_bytes: usize,
 }
 
 impl Default for PipelineBuilder {
@@ -146,6 +147,7 @@ impl PipelineBuilder {
             terminator: b'\n',
             in_flight: 0,
             zstd_window_max: 8 << 20,
+            gzip_chunk_bytes: decode::GZIP_CHUNK,
         }
     }
 
@@ -199,6 +201,16 @@ impl PipelineBuilder {
         self
     }
 
+    /// How many compressed bytes of a multi-member gzip input are decoded
+    /// as one piece, at least (default 256 KiB). For tests and fuzzing,
+    /// which need small inputs cut into many pieces: the output of damaged
+    /// input may depend on it (never on the thread count).
+    #[doc(hidden)]
+    pub fn gzip_chunk_bytes(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.gzip_chunk_bytes = n;
+        self
+    }
+
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
         let threads = threads_for(self.threads);
@@ -209,6 +221,7 @@ impl PipelineBuilder {
             terminator: self.terminator,
             in_flight: self.in_flight,
             zstd_window_max: self.zstd_window_max,
+            gzip_chunk_bytes: self.gzip_chunk_bytes,
             transform,
             progress: Arc::new(Progress::default()),
         }
@@ -239,6 +252,7 @@ pub struct Pipeline<T> {
     terminator: u8,
     in_flight: usize,
     zstd_window_max: u64,
+    gzip_chunk_bytes: usize,
     transform: T,
     progress: Arc<Progress>,
 }
@@ -321,13 +335,13 @@ impl<T: Transform> Pipeline<T> {
         sinks: Sinks<'a>,
     ) -> (reader::BatchReader, writer::BatchWriter<'a, T::Stats>) {
         let limits = self.limits();
-        let reader = reader::BatchReader::new(
-            inputs,
-            limits,
-            self.zstd_window_max,
-            self.progress.raw_counter(),
-            self.threads,
-        );
+        let decoding = decode::Decoding {
+            zstd_window_max: self.zstd_window_max,
+            threads: self.threads,
+            gzip_chunk: self.gzip_chunk_bytes,
+        };
+        let reader =
+            reader::BatchReader::new(inputs, limits, decoding, self.progress.raw_counter());
         let names = reader.names().to_vec();
         let writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
         (reader, writer)

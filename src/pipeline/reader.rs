@@ -19,7 +19,7 @@ use std::sync::Arc;
 use memchr::{memchr, memrchr};
 
 use super::batch::{Batch, Kind, Limits};
-use super::decode::{Format, Input, Source};
+use super::decode::{Decoding, Format, Input, Source};
 use super::gzip_chunks::DamageAt;
 use super::transform::{Merge, Part};
 use super::zstd_frames::WindowTooLarge;
@@ -45,10 +45,7 @@ struct Open {
 
 pub(crate) struct BatchReader {
     inputs: Vec<Input>,
-    /// The largest zstd window allowed, in bytes.
-    zstd_window_max: u64,
-    /// The run's threads, which decoding may use too.
-    threads: usize,
+    decoding: Decoding,
     names: Vec<String>,
     /// The next input to open.
     next: usize,
@@ -83,15 +80,13 @@ impl BatchReader {
     pub(crate) fn new(
         inputs: Vec<Input>,
         limits: Limits,
-        zstd_window_max: u64,
+        decoding: Decoding,
         raw_total: Arc<AtomicU64>,
-        threads: usize,
     ) -> Self {
         let names = inputs.iter().map(Input::name).collect();
         BatchReader {
             inputs,
-            zstd_window_max,
-            threads,
+            decoding,
             names,
             next: 0,
             src: None,
@@ -141,9 +136,8 @@ impl BatchReader {
                 self.next += 1;
                 let source = Source::open(
                     &self.inputs[file],
-                    self.zstd_window_max,
+                    &self.decoding,
                     Arc::clone(&self.raw_total),
-                    self.threads,
                 )?;
                 self.src = Some(Open {
                     source,
