@@ -276,10 +276,12 @@ fn bench_reads_compressed_files_as_the_command_does() {
     let bz2 = file(&dir, "urls.txt.bz2", &bzip2(&text));
     let xz = file(&dir, "urls.txt.xz", &xz(&text));
     let urls = |ran: &Ran| -> Vec<String> {
-        // file, URLs, valid, threads, ...: the URL and valid counts.
+        // file, URLs, valid, threads, ...: the URL and valid counts of
+        // normurl's rows (the peers' follow with --features peers).
         ran.out()
             .lines()
             .skip(1)
+            .filter(|l| l.split_whitespace().nth(8) == Some("normurl"))
             .map(|l| {
                 l.split_whitespace()
                     .skip(1)
@@ -452,5 +454,52 @@ fn gzip_members_decode_alike_at_every_thread_count() {
                 "{name} -j {j}"
             );
         }
+    }
+}
+
+/// `bench --json`: one object per measurement, normurl's first; built
+/// with `--features peers`, ada and the url crate's rows follow, each with
+/// its time over normurl's.
+#[test]
+fn bench_json_rows_and_peers() {
+    let ran = run(
+        &[
+            "bench",
+            "--runs",
+            "1",
+            "-j",
+            "2",
+            "--json",
+            "samples/urls.txt",
+        ],
+        b"",
+    )
+    .ok();
+    let rows: Vec<serde_json::Value> = ran
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let parsers: Vec<&str> = rows.iter().map(|r| r["parser"].as_str().unwrap()).collect();
+    let expected = if cfg!(feature = "peers") {
+        vec![
+            "normurl",
+            "normurl",
+            "ada-url href",
+            "ada-url can_parse",
+            "url crate",
+        ]
+    } else {
+        vec!["normurl", "normurl"]
+    };
+    assert_eq!(parsers, expected);
+    assert_eq!(rows[0]["threads"], 1);
+    assert_eq!(rows[1]["threads"], 2);
+    assert_eq!(rows[0]["vs_normurl"], 1.0);
+    for r in &rows {
+        assert_eq!(r["urls"], 5000, "{r}");
+        assert!(r["valid"].as_u64().unwrap() > 4000, "{r}");
+        assert!(r["ns_per_url"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0, "{r}");
     }
 }

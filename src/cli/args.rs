@@ -86,6 +86,8 @@ pub struct BenchArgs {
     /// core and 256).
     #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
+    #[command(flatten)]
+    pub output: super::bench::BenchOutput,
 }
 
 #[derive(Debug, ClapArgs)]

@@ -71,6 +71,7 @@ pub struct Bench {
     pub files: Vec<PathBuf>,
     pub runs: usize,
     pub threads: usize,
+    pub output: super::bench::BenchOutput,
 }
 
 impl Config {
@@ -81,10 +82,12 @@ impl Config {
                 files,
                 runs,
                 threads,
+                output,
             })) => Ok(Config::Bench(Bench {
                 files,
                 runs: runs.get(),
                 threads: pipeline::threads_for(threads),
+                output,
             })),
             Some(Command::Rules) => Ok(Config::Rules),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
