@@ -50,7 +50,7 @@ max_corpus=${NORMURL_FUZZ_MAX_CORPUS:-30000}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse idempotence differential canon pipeline command)
+  targets=(parse idempotence differential canon pipeline pipeline_members command)
 fi
 export RUSTC_BOOTSTRAP=1
 
@@ -167,7 +167,7 @@ for target in "${targets[@]}"; do
   # still end the run at -rss_limit_mb.
   leaks=()
   case $target in
-    pipeline|command) leaks=(-detect_leaks=0) ;;
+    pipeline|pipeline_members|command) leaks=(-detect_leaks=0) ;;
   esac
   before=$(ls "$artifacts" | sort)
   echo "fuzzing $target for ${seconds}s ($files corpus files), log: $log"

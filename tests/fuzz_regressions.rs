@@ -397,6 +397,42 @@ fn pipeline_parallel_equals_sequential_on_odd_files() {
     assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
 }
 
+/// The pipeline_members target's check: files cut into gzip members and
+/// decoded in chunks of a few bytes, intact and with a damaged byte,
+/// decode alike with one thread and several.
+#[test]
+fn gzip_members_decode_alike_sequential_and_parallel() {
+    let lines: String = (0..400)
+        .map(|i| format!("HTTP://h{i}.example/a/../{}\n", i % 7))
+        .collect();
+    let files: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"HTTP://A.example/x/../y\r\nnot a url\n\nfoo:bar".to_vec(),
+        lines.into_bytes(),
+    ];
+    for content in &files {
+        // threads, piece size, chunk size (an odd byte: with damage),
+        // policy; each size is the byte plus one.
+        for (threads, piece, chunk, policy) in [
+            (1, 0, 0, 0),
+            (1, 6, 15, 2),
+            (2, 1, 255, 3),
+            (3, 63, 30, 4),
+            (3, 255, 7, 5),
+            (2, 200, 100, 0),
+            (3, 31, 1, 1),
+        ] {
+            let mut data = vec![threads, piece, chunk, policy];
+            data.extend_from_slice(content);
+            pipeline::check_members(&data);
+        }
+    }
+    // The check compares real output: intact members, policy 0 keeps
+    // invalid lines.
+    let out = pipeline::check_members(&[&[1, 6, 254, 0][..], &files[1]].concat());
+    assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
+}
+
 /// The command target's check on hand-picked files with every value of its
 /// option byte (canonicalizer, explain, original, rejects, dedup mode and
 /// spill limit), each with other field selections, `--on-invalid`,

@@ -7,7 +7,7 @@ mod common;
 
 use std::io::Write;
 
-use common::bin::{file, gzip, numbered_urls, run, zstd, Ran};
+use common::bin::{bzip2, file, gzip, numbered_urls, run, xz, zstd, Ran};
 
 /// A zstd skippable frame with this magic number (0x184D2A50 to
 /// 0x184D2A5F) and content, as RFC 8878 §3.1.2 lays it out.
@@ -180,19 +180,6 @@ fn unsupported() -> Vec<(&'static str, Vec<u8>, &'static str, &'static str)> {
     let with = |head: &[u8]| [head, &tail[..]].concat();
     vec![
         (
-            "x.bz2",
-            with(b"BZh91AY&SY"),
-            "bzip2-compressed",
-            "bzip2 -dc",
-        ),
-        (
-            "e.bz2",
-            with(b"BZh1\x17\x72\x45\x38\x50\x90"),
-            "bzip2-compressed",
-            "bzip2 -dc",
-        ),
-        ("x.xz", with(b"\xfd7zXZ\x00"), "xz-compressed", "xz -dc"),
-        (
             "x.lz4",
             with(b"\x04\x22\x4d\x18"),
             "lz4-compressed",
@@ -255,9 +242,9 @@ fn formats_normurl_does_not_decode_are_refused_before_any_output() {
         assert!(ran.stdout.is_empty(), "{name} on stdin");
     }
     // The suggested command quotes a path the shell would split.
-    let path = file(&dir, "it's here.bz2", b"BZh91AY&SY");
+    let path = file(&dir, "it's here.lz4", b"\x04\x22\x4d\x18");
     let quoted = path.replace('\'', r"'\''");
-    run(&[&path], b"").failed(&[&format!("bzip2 -dc '{quoted}' | normurl)")]);
+    run(&[&path], b"").failed(&[&format!("lz4 -dc '{quoted}' | normurl)")]);
 }
 
 #[test]
@@ -286,11 +273,15 @@ fn bench_reads_compressed_files_as_the_command_does() {
     let text = std::fs::read("samples/urls.txt").unwrap();
     let gz = file(&dir, "urls.txt.gz", &gzip(&text));
     let zst = file(&dir, "urls.txt.zst", &zstd(&text));
+    let bz2 = file(&dir, "urls.txt.bz2", &bzip2(&text));
+    let xz = file(&dir, "urls.txt.xz", &xz(&text));
     let urls = |ran: &Ran| -> Vec<String> {
-        // file, URLs, valid, threads, ...: the URL and valid counts.
+        // file, URLs, valid, threads, ...: the URL and valid counts of
+        // normurl's rows (the peers' follow with --features peers).
         ran.out()
             .lines()
             .skip(1)
+            .filter(|l| l.split_whitespace().nth(8) == Some("normurl"))
             .map(|l| {
                 l.split_whitespace()
                     .skip(1)
@@ -308,12 +299,207 @@ fn bench_reads_compressed_files_as_the_command_does() {
     let counts = urls(&plain);
     assert_eq!(counts.len(), 2);
     assert!(counts[0].starts_with("5000 "), "{}", plain.out());
-    for path in [&gz, &zst] {
+    for path in [&gz, &zst, &bz2, &xz] {
         let ran = run(&["bench", "--runs", "1", "-j", "2", path], b"").ok();
         assert_eq!(urls(&ran), counts, "{}", ran.out());
     }
-    let bz2 = file(&dir, "urls.txt.bz2", b"BZh91AY&SY\x80\x81");
-    run(&["bench", "--runs", "1", &bz2], b"").failed(&[&format!(
-        "{bz2}: bzip2-compressed input is not supported (decompress it first: bzip2 -dc {bz2} | normurl)"
+    let lz4 = file(&dir, "urls.txt.lz4", b"\x04\x22\x4d\x18\x80\x81");
+    run(&["bench", "--runs", "1", &lz4], b"").failed(&[&format!(
+        "{lz4}: lz4-compressed input is not supported (decompress it first: lz4 -dc {lz4} | normurl)"
     )]);
+}
+
+/// A compressor, for tests that run over several.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
+/// bzip2 and xz, one stream or several (as pbzip2 and Wikipedia's
+/// multistream dumps make them), from a file at every -j and on stdin.
+#[test]
+fn bzip2_and_xz_are_decoded_with_every_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = numbered_urls(3000);
+    let expected = plain_output(&text);
+    let (a, b) = text.split_at(text.len() / 3);
+    let compressors: [(&str, Compress); 2] = [("bz2", bzip2), ("xz", xz)];
+    for (ext, compress) in compressors {
+        let one = compress(text.as_bytes());
+        let two = [compress(a.as_bytes()), compress(b.as_bytes())].concat();
+        for (name, bytes) in [("one", one), ("two", two)] {
+            let path = file(&dir, &format!("{name}.{ext}"), &bytes);
+            for j in ["1", "2"] {
+                let ran = run(&["-j", j, &path], b"").ok();
+                assert_eq!(ran.stdout, expected, "{name}.{ext} -j {j}");
+            }
+            assert_eq!(
+                run(&[], &bytes).ok().stdout,
+                expected,
+                "{name}.{ext} on stdin"
+            );
+        }
+    }
+}
+
+/// Damage in a bzip2 or xz file, as in gzip and zstd: every complete line
+/// before it is written, then the run stops with status 2, naming the file
+/// and where in it the damage is.
+#[test]
+fn damaged_bzip2_and_xz_give_the_lines_before_then_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = numbered_urls(2000);
+    let second = numbered_urls(4000)[first.len()..].to_string();
+    let compressors: [(&str, &str, Compress); 2] = [("bz2", "bzip2", bzip2), ("xz", "xz", xz)];
+    for (ext, format, compress) in compressors {
+        let head = compress(first.as_bytes());
+        let tail = compress(second.as_bytes());
+        // The second stream cut in half, or with bytes in its middle
+        // overwritten.
+        let mut flipped = tail.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid..mid + 8].copy_from_slice(b"\xff\x00\xffdamag");
+        let cut = tail[..tail.len() / 2].to_vec();
+        for (kind, damaged) in [("cut", cut), ("flipped", flipped)] {
+            let path = file(
+                &dir,
+                &format!("{kind}.{ext}"),
+                &[&head[..], &damaged].concat(),
+            );
+            let mut outputs = Vec::new();
+            for j in ["1", "2"] {
+                let ran = run(&["-j", j, &path], b"").failed(&[&format!(
+                    "{path}: corrupt or truncated {format} data near compressed byte"
+                )]);
+                let out = ran.out();
+                outputs.push(out.clone());
+                assert!(
+                    out.starts_with(&first),
+                    "{kind}.{ext} -j {j}: {}",
+                    out.len()
+                );
+                // The check sums come at the end of a bzip2 block (up to
+                // 900 kB) or an xz block: what a damaged block decoded to
+                // before them is not checked, as in a gzip member.
+                if kind == "cut" {
+                    assert!(
+                        second.starts_with(&out[first.len()..]),
+                        "{kind}.{ext} -j {j}"
+                    );
+                }
+                assert!(
+                    out.ends_with('\n'),
+                    "{kind}.{ext} -j {j}: complete lines only"
+                );
+            }
+            assert_eq!(outputs[0], outputs[1], "{kind}.{ext}: -j 1 and -j 2");
+        }
+    }
+}
+
+/// `n` lines of URLs that compress about as badly as real ones (about
+/// 12 bytes a line in gzip), so that a few MB of gzip take little time.
+fn varied_urls(seed: u64, n: usize) -> String {
+    let mut x = seed.wrapping_mul(6_364_136_223_846_793_005) | 1;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            format!(
+                "HTTP://h{}.Example/a/../{}?q={}\n",
+                x >> 44,
+                x % 977,
+                x >> 54
+            )
+        })
+        .collect()
+}
+
+/// Many gzip members (crawl archives, BGZF) are decoded in parallel: the
+/// output, and with damage the output before it and the message, are the
+/// same at every -j.
+#[test]
+fn gzip_members_decode_alike_at_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts: Vec<String> = (0..30).map(|i| varied_urls(i, 2000)).collect();
+    let text = parts.concat();
+    let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p.as_bytes())).collect();
+    assert!(
+        packed.len() > 512 << 10,
+        "two chunks or more: {}",
+        packed.len()
+    );
+    let expected = plain_output(&text);
+    let path = file(&dir, "members.gz", &packed);
+    for j in ["1", "2", "3"] {
+        assert_eq!(run(&["-j", j, &path], b"").ok().stdout, expected, "-j {j}");
+    }
+    // Damage in a member in the middle, and garbage after the members.
+    let mut flipped = packed.clone();
+    let mid = packed.len() / 2;
+    flipped[mid..mid + 64].fill(0x55);
+    let garbage = [&packed[..], b"not gzip\n"].concat();
+    for (name, bytes) in [("flipped.gz", flipped), ("garbage.gz", garbage)] {
+        let path = file(&dir, name, &bytes);
+        let one = run(&["-j", "1", &path], b"").failed(&[&format!(
+            "{path}: corrupt or truncated gzip data near compressed byte"
+        )]);
+        assert!(
+            one.stdout.len() > 1000 && one.stdout.ends_with(b"\n"),
+            "{name}"
+        );
+        for j in ["2", "3"] {
+            let ran = run(&["-j", j, &path], b"");
+            assert_eq!(
+                (&ran.stdout, &ran.stderr, ran.code),
+                (&one.stdout, &one.stderr, one.code),
+                "{name} -j {j}"
+            );
+        }
+    }
+}
+
+/// `bench --json`: one object per measurement, normurl's first; built
+/// with `--features peers`, ada and the url crate's rows follow, each with
+/// its time over normurl's.
+#[test]
+fn bench_json_rows_and_peers() {
+    let ran = run(
+        &[
+            "bench",
+            "--runs",
+            "1",
+            "-j",
+            "2",
+            "--json",
+            "samples/urls.txt",
+        ],
+        b"",
+    )
+    .ok();
+    let rows: Vec<serde_json::Value> = ran
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let parsers: Vec<&str> = rows.iter().map(|r| r["parser"].as_str().unwrap()).collect();
+    let expected = if cfg!(feature = "peers") {
+        vec![
+            "normurl",
+            "normurl",
+            "ada-url href",
+            "ada-url can_parse",
+            "url crate",
+        ]
+    } else {
+        vec!["normurl", "normurl"]
+    };
+    assert_eq!(parsers, expected);
+    assert_eq!(rows[0]["threads"], 1);
+    assert_eq!(rows[1]["threads"], 2);
+    assert_eq!(rows[0]["vs_normurl"], 1.0);
+    for r in &rows {
+        assert_eq!(r["urls"], 5000, "{r}");
+        assert!(r["valid"].as_u64().unwrap() > 4000, "{r}");
+        assert!(r["ns_per_url"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    }
 }

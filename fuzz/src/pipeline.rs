@@ -14,6 +14,9 @@
 //! batch size. Output, summary (records, bytes, stats) and error must be
 //! equal.
 
+use std::io::Write;
+
+use flate2::write::GzEncoder;
 use normurl::normalize::{InvalidUtf8, Normalizer, OnInvalid, Options};
 use normurl::pipeline::{Input, Pipeline, Sinks};
 
@@ -58,6 +61,42 @@ pub fn check(data: &[u8]) -> Vec<u8> {
 /// Runs `content` sequentially and with `config`, compares, and returns
 /// the output.
 pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
+    compare(config, content, None)
+}
+
+/// The check on multi-member gzip (crawl archives, BGZF), whose members
+/// the pipeline decodes in parallel: the content after the configuration
+/// is cut into pieces of `batch_bytes` bytes, each compressed into a gzip
+/// member. When `max_record_bytes` is even, it also says which byte of
+/// the gzip to damage. Both runs decode in chunks of `max_record_bytes`
+/// compressed bytes, so that even small inputs make many chunks (the
+/// output of damaged input may depend on the chunk size, never on the
+/// threads). Sequential and parallel runs must write the same thing.
+pub fn check_members(data: &[u8]) -> Vec<u8> {
+    let (config, content) = Config::from_bytes(data);
+    let mut packed: Vec<u8> = content
+        .chunks(config.batch_bytes)
+        .flat_map(|piece| {
+            let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            let _ = e.write_all(piece);
+            e.finish().unwrap_or_default()
+        })
+        .collect();
+    if content.is_empty() {
+        packed = GzEncoder::new(Vec::new(), flate2::Compression::fast())
+            .finish()
+            .unwrap_or_default();
+    }
+    if config.max_record_bytes % 2 == 0 {
+        let at = (config.max_record_bytes * 977) % packed.len();
+        packed[at] ^= 0x5a;
+    }
+    compare(config, &packed, Some(config.max_record_bytes))
+}
+
+/// Runs `content` sequentially and with `config` (and the gzip chunk
+/// size, if given), compares, and returns the output.
+fn compare(config: Config, content: &[u8], gzip_chunk: Option<usize>) -> Vec<u8> {
     let file = TempFile::new("pipeline", content);
     let run = |threads: usize, batch_bytes: Option<usize>| {
         let options = Options {
@@ -71,6 +110,9 @@ pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
             .max_record_bytes(config.max_record_bytes);
         if let Some(n) = batch_bytes {
             builder.batch_bytes(n);
+        }
+        if let Some(n) = gzip_chunk {
+            builder.gzip_chunk_bytes(n);
         }
         let pipeline = builder.build(Normalizer::new(options));
         let mut out = Vec::new();

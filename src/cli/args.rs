@@ -15,8 +15,8 @@ const LONG_ABOUT: &str = "\
 Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
 
 Reads the FILEs in order (none, or -, means standard input), plain or
-compressed with gzip or zstd (detected from the content, not the name;
-bzip2, xz, lz4, zip and other formats are refused, not read as text), and
+compressed with gzip, zstd, bzip2 or xz (detected from the content, not the
+name; lz4, zip and other formats are refused, not read as text), and
 writes one line per input line, in input order: the line's URL in its
 WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
 forms, dot segments resolved, percent-encoding where the standard asks for
@@ -115,6 +115,8 @@ pub struct BenchArgs {
     /// core and 256).
     #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
+    #[command(flatten)]
+    pub output: super::bench::BenchOutput,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -126,6 +128,9 @@ pub struct NormalizeArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output-file", value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub compress: super::compress::CompressArgs,
 
     /// Canonicalization profile applied after WHATWG parsing: whatwg (the
     /// serialization only), semantic (RFC 3986 safe normalizations),

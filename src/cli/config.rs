@@ -46,6 +46,8 @@ pub struct Normalize {
     /// `--zstd-memory`: the largest zstd window, in bytes.
     pub zstd_memory: u64,
     pub rejects: Option<PathBuf>,
+    /// `--compress`, or the output files' names.
+    pub compression: super::compress::Compression,
     pub threads: usize,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
@@ -78,6 +80,7 @@ pub struct Bench {
     pub files: Vec<PathBuf>,
     pub runs: usize,
     pub threads: usize,
+    pub output: super::bench::BenchOutput,
 }
 
 impl Config {
@@ -92,10 +95,12 @@ impl Config {
                 files,
                 runs,
                 threads,
+                output,
             })) => Ok(Config::Bench(Bench {
                 files,
                 runs: runs.get(),
                 threads: pipeline::threads_for(threads),
+                output,
             })),
             Some(Command::Rules(RulesArgs { profile })) => Ok(Config::Rules(profile)),
             Some(Command::Completions(CompletionsArgs { shell })) => Ok(Config::Completions(shell)),
@@ -112,7 +117,7 @@ impl Config {
 /// writer comes, and see its reader close.) A file that opens but fails
 /// to read is left to the run, which reports it where it fails, as any
 /// read error.
-/// (`ErrorKind::IsADirectory` would need Rust 1.83; the MSRV is 1.80.)
+/// (The message is the one the OS gives when a directory is opened.)
 fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
     let meta = std::fs::metadata(p)?;
     if meta.is_dir() {
@@ -234,6 +239,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));
     Ok(Normalize {
+        compression: super::compress::config(&a.compress, &output, a.rejects.as_deref()),
         inputs,
         output,
         terminator,

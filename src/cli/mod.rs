@@ -4,6 +4,7 @@
 
 pub mod args;
 mod bench;
+pub mod compress;
 mod config;
 mod files;
 mod formats;

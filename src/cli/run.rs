@@ -12,7 +12,7 @@ use normurl::pipeline::{Error, Pipeline, Sinks, Unsorted};
 
 use super::config::{Normalize, Target};
 use super::progress::Bar;
-use super::{signals, stats, Failure};
+use super::{compress, signals, stats, Failure};
 
 pub fn run(cfg: Normalize) -> Result<(), Failure> {
     let start = Instant::now();
@@ -45,32 +45,29 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     let mut files = open_outputs(&paths)?.into_iter();
     // The pipeline writes about a batch (1 MiB) at a time, so the output
     // needs no buffer of its own.
-    let stdout = io::stdout();
-    let mut stdout_lock;
-    let mut file;
-    let output: &mut dyn Write = match &cfg.output {
-        Target::Stdout => {
-            stdout_lock = stdout.lock();
-            &mut stdout_lock
-        }
-        Target::File(_) => {
-            file = files.next().expect("opened");
-            &mut file
-        }
+    let output: Box<dyn Write> = match &cfg.output {
+        Target::Stdout => Box::new(io::stdout().lock()),
+        Target::File(_) => Box::new(files.next().expect("opened")),
     };
-    let mut rejects = cfg.rejects.as_ref().map(|p| {
-        (
-            p.display().to_string(),
-            BufWriter::new(files.next().expect("opened")),
-        )
-    });
+    let name = cfg.output.name();
+    let threads = pipeline.threads();
+    let mut output = compress::writer(output, cfg.compression.output, threads, &name)?;
+    let mut rejects = match cfg.rejects.as_ref() {
+        Some(p) => {
+            let name = p.display().to_string();
+            let file = BufWriter::new(files.next().expect("opened"));
+            let w = compress::writer(Box::new(file), cfg.compression.rejects, threads, &name)?;
+            Some((name, w))
+        }
+        None => None,
+    };
     let mut stats_json = cfg
         .stats_json
         .as_ref()
         .map(|p| (p, files.next().expect("opened")));
-    let mut sinks = Sinks::new(cfg.output.name(), output);
+    let mut sinks = Sinks::new(name, &mut *output);
     if let Some((name, w)) = rejects.as_mut() {
-        sinks = sinks.side(name.clone(), w);
+        sinks = sinks.side(name.clone(), &mut **w);
     }
     let adjacent = matches!(&cfg.dedup, Some(d) if d.mode == DedupMode::Adjacent);
     let mut dedup = cfg.dedup.clone().map(Deduper::new);

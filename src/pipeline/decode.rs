@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::gzip_members::Members;
+use super::ahead::Ahead;
+use super::gzip_chunks::Chunks;
 use super::{zstd_frames, Error};
 
 /// One input of a run.
@@ -67,10 +68,10 @@ impl Input {
     /// use std::io::Read;
     ///
     /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("urls.bz2");
-    /// std::fs::write(&path, b"BZh91AY&SY...")?;
+    /// let path = dir.path().join("urls.lz4");
+    /// std::fs::write(&path, b"\x04\x22\x4d\x18...")?;
     /// let err = Input::path(&path).open(8 << 20).err().unwrap();
-    /// assert!(matches!(err, Error::Unsupported { format: Format::Bzip2, .. }));
+    /// assert!(matches!(err, Error::Unsupported { format: Format::Lz4, .. }));
     ///
     /// std::fs::write(&path, b"http://a.example/\n")?;
     /// let mut text = String::new();
@@ -79,7 +80,12 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
-        Source::open(self, zstd_window_max, Arc::default()).map(|s| s.rdr)
+        let decoding = Decoding {
+            zstd_window_max,
+            threads: 1,
+            gzip_chunk: GZIP_CHUNK,
+        };
+        Source::open(self, &decoding, Arc::default()).map(|s| s.rdr)
     }
 
     /// The size of the input in bytes as stored (compressed), when known
@@ -97,8 +103,9 @@ impl Input {
 
 /// How an input is compressed, as detected from its first bytes.
 ///
-/// The pipeline decodes [`Plain`](Format::Plain), [`Gzip`](Format::Gzip)
-/// and [`Zstd`](Format::Zstd) ([`Format::is_decoded`]); it recognizes the
+/// The pipeline decodes [`Plain`](Format::Plain), [`Gzip`](Format::Gzip),
+/// [`Zstd`](Format::Zstd), [`Bzip2`](Format::Bzip2) and [`Xz`](Format::Xz)
+/// ([`Format::is_decoded`]); it recognizes the
 /// other formats only to refuse them with a message that says what to do
 /// ([`Error::Unsupported`]), instead of reading compressed bytes as text.
 ///
@@ -112,7 +119,8 @@ impl Input {
 /// assert_eq!(Format::detect(b"http://example.com/"), Format::Plain);
 /// assert_eq!(Format::detect(b"BZh91AY&SY\x80"), Format::Bzip2);
 /// assert_eq!(Format::detect(b"BZh9 is text"), Format::Plain);
-/// assert!(!Format::Bzip2.is_decoded());
+/// assert!(Format::Bzip2.is_decoded());
+/// assert!(!Format::Lz4.is_decoded());
 /// assert_eq!(Format::Gzip.to_string(), "gzip");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,9 +135,11 @@ pub enum Format {
     /// Zstandard, including several frames concatenated and skippable
     /// frames (`pzstd` output begins with one).
     Zstd,
-    /// bzip2 (not decoded).
+    /// bzip2, including several streams concatenated, as `pbzip2` and
+    /// Wikipedia's multistream dumps make.
     Bzip2,
-    /// xz (not decoded).
+    /// xz, including several streams concatenated and the stream padding
+    /// between them.
     Xz,
     /// LZ4, frame or legacy format (not decoded).
     Lz4,
@@ -181,7 +191,10 @@ impl Format {
     /// Whether the pipeline decodes this format (the others are refused
     /// with [`Error::Unsupported`]).
     pub fn is_decoded(self) -> bool {
-        matches!(self, Format::Plain | Format::Gzip | Format::Zstd)
+        matches!(
+            self,
+            Format::Plain | Format::Gzip | Format::Zstd | Format::Bzip2 | Format::Xz
+        )
     }
 
     /// What messages call input in this format.
@@ -321,6 +334,21 @@ impl fmt::Display for Format {
     }
 }
 
+/// How a run decodes its inputs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decoding {
+    /// The largest zstd window allowed, in bytes.
+    pub(crate) zstd_window_max: u64,
+    /// The run's threads: with more than one, decoding has threads of its
+    /// own too.
+    pub(crate) threads: usize,
+    /// Compressed bytes per gzip chunk (see [`Chunks`]).
+    pub(crate) gzip_chunk: usize,
+}
+
+/// The default of [`Decoding::gzip_chunk`].
+pub(crate) const GZIP_CHUNK: usize = super::gzip_chunks::TARGET;
+
 /// An open input: decompressed bytes, plus how many raw (compressed) bytes
 /// have been consumed.
 pub(crate) struct Source {
@@ -334,12 +362,20 @@ impl Source {
     /// Opens `input`, adding every raw byte read to `total_raw` (the
     /// progress counter) as well as to this source's own count. Refuses
     /// the formats it does not decode, and zstd frames whose window is
-    /// over `zstd_window_max` bytes (when it gets to them).
+    /// over `zstd_window_max` bytes (when it gets to them). With more
+    /// than one of `threads`, compressed input is decoded on a thread of
+    /// its own (see [`Ahead`]), and gzip members on `threads` threads (see
+    /// [`Chunks`]).
     pub(crate) fn open(
         input: &Input,
-        zstd_window_max: u64,
+        decoding: &Decoding,
         total_raw: Arc<AtomicU64>,
     ) -> Result<Source, Error> {
+        let Decoding {
+            zstd_window_max,
+            threads,
+            gzip_chunk,
+        } = *decoding;
         let failed = |source| Error::Open {
             path: input.name(),
             source,
@@ -361,10 +397,9 @@ impl Source {
             Format::Plain => Box::new(rest),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => Box::new(chunked(Members::new(BufReader::with_capacity(
-                1 << 16,
-                rest,
-            )))),
+            Format::Gzip => {
+                Box::new(Chunks::new(Box::new(rest), threads, gzip_chunk).map_err(failed)?)
+            }
             Format::Zstd if head.truncated => Box::new(Truncated),
             // Skippable frames only: a stream with no content (which the
             // decoder, given nothing, would call incomplete).
@@ -372,6 +407,14 @@ impl Source {
             Format::Zstd => Box::new(chunked(
                 zstd_frames::decoder(rest, zstd_window_max, head.skipped).map_err(failed)?,
             )),
+            Format::Bzip2 => Box::new(chunked(bzip2::bufread::MultiBzDecoder::new(
+                BufReader::with_capacity(1 << 16, rest),
+            ))),
+            Format::Xz => Box::new(chunked(lzma_rust2::XzReader::new_mem_limit(
+                BufReader::with_capacity(1 << 16, rest),
+                true,
+                XZ_MEMORY_KIB,
+            ))),
             format => {
                 return Err(Error::Unsupported {
                     path: input.name(),
@@ -379,6 +422,13 @@ impl Source {
                     stdin: *input == Input::Stdin,
                 })
             }
+        };
+        let rdr = match head.format {
+            Format::Plain => rdr,
+            _ if threads <= 1 => rdr,
+            _ => Box::new(Ahead::spawn(rdr).map_err(|e| Error::Threads {
+                message: e.to_string(),
+            })?),
         };
         Ok(Source {
             rdr,
@@ -392,6 +442,12 @@ impl Source {
         self.raw.load(Ordering::Relaxed)
     }
 }
+
+/// The most memory an xz block's decoder may take, in KiB. The dictionary
+/// size is the file's to choose (up to 4 GiB); `xz -9` takes 65 MiB to
+/// decode, so this refuses only files made to take more, as the zstd
+/// window limit does, before the allocation.
+const XZ_MEMORY_KIB: u32 = 256 << 10;
 
 /// A zstd stream that ends inside a skippable frame.
 struct Truncated;
@@ -449,6 +505,11 @@ const DECOMPRESS_READ: usize = 32 << 10;
 /// and passes larger reads straight through, which [`Capped`] cuts to it.
 fn chunked<R: Read>(decoder: R) -> BufReader<Capped<R>> {
     BufReader::with_capacity(DECOMPRESS_READ, Capped(decoder))
+}
+
+/// [`chunked`] for a boxed decoder.
+pub(crate) fn chunked_boxed(decoder: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+    Box::new(chunked(decoder))
 }
 
 /// A reader whose calls ask for at most [`DECOMPRESS_READ`] bytes.

@@ -64,7 +64,7 @@ impl<R: BufRead> Read for Members<R> {
 
 /// After a member: whether another member follows (false at the end of
 /// the input, zero padding included).
-fn next_member<R: BufRead>(inner: &mut R) -> io::Result<bool> {
+pub(crate) fn next_member<R: BufRead>(inner: &mut R) -> io::Result<bool> {
     let mut padded = false;
     loop {
         let buf = match inner.fill_buf() {

@@ -2,9 +2,9 @@
 An ordered streaming pipeline: records in, transformed records out, in input
 order, using every core, in bounded memory.
 
-The pipeline knows nothing about URLs. It reads inputs (plain, gzip or
-zstd, detected from their first bytes; other compression formats are
-refused), splits them into records (lines, or NUL-terminated records), runs
+The pipeline knows nothing about URLs. It reads inputs (plain, gzip, zstd,
+bzip2 or xz, detected from their first bytes; other compression formats
+are refused), splits them into records (lines, or NUL-terminated records), runs
 a [`Transform`] on every record and writes the results in input order. The
 [`normalize`](crate::normalize) module provides the transform that the
 `normurl` command uses.
@@ -51,9 +51,11 @@ assert_eq!(summary.records, 3);
 ```
 */
 
+mod ahead;
 mod batch;
 mod decode;
 mod error;
+mod gzip_chunks;
 mod gzip_members;
 mod order;
 mod reader;
@@ -126,6 +128,7 @@ pub struct PipelineBuilder {
     in_flight: usize,
     zstd_window_max: u64,
     line_buffered: bool,
+    gzip_chunk_bytes: usize,
 }
 
 impl Default for PipelineBuilder {
@@ -146,6 +149,7 @@ impl PipelineBuilder {
             in_flight: 0,
             zstd_window_max: 8 << 20,
             line_buffered: false,
+            gzip_chunk_bytes: decode::GZIP_CHUNK,
         }
     }
 
@@ -209,6 +213,16 @@ impl PipelineBuilder {
         self
     }
 
+    /// How many compressed bytes of a multi-member gzip input are decoded
+    /// as one piece, at least (default 256 KiB). For tests and fuzzing,
+    /// which need small inputs cut into many pieces: the output of damaged
+    /// input may depend on it (never on the thread count).
+    #[doc(hidden)]
+    pub fn gzip_chunk_bytes(&mut self, n: usize) -> &mut PipelineBuilder {
+        self.gzip_chunk_bytes = n;
+        self
+    }
+
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
         let threads = threads_for(self.threads);
@@ -220,6 +234,7 @@ impl PipelineBuilder {
             in_flight: self.in_flight,
             zstd_window_max: self.zstd_window_max,
             line_buffered: self.line_buffered,
+            gzip_chunk_bytes: self.gzip_chunk_bytes,
             transform,
             progress: Arc::new(Progress::default()),
         }
@@ -251,6 +266,7 @@ pub struct Pipeline<T> {
     in_flight: usize,
     zstd_window_max: u64,
     line_buffered: bool,
+    gzip_chunk_bytes: usize,
     transform: T,
     progress: Arc<Progress>,
 }
@@ -333,12 +349,13 @@ impl<T: Transform> Pipeline<T> {
         sinks: Sinks<'a>,
     ) -> (reader::BatchReader, writer::BatchWriter<'a, T::Stats>) {
         let limits = self.limits();
-        let reader = reader::BatchReader::new(
-            inputs,
-            limits,
-            self.zstd_window_max,
-            self.progress.raw_counter(),
-        );
+        let decoding = decode::Decoding {
+            zstd_window_max: self.zstd_window_max,
+            threads: self.threads,
+            gzip_chunk: self.gzip_chunk_bytes,
+        };
+        let reader =
+            reader::BatchReader::new(inputs, limits, decoding, self.progress.raw_counter());
         let names = reader.names().to_vec();
         let mut writer = writer::BatchWriter::new(sinks, names, limits.term, self.progress());
         writer.flush_each = self.line_buffered;

@@ -19,7 +19,8 @@ use std::sync::Arc;
 use memchr::{memchr, memrchr};
 
 use super::batch::{Batch, Kind, Limits};
-use super::decode::{Format, Input, Source};
+use super::decode::{Decoding, Format, Input, Source};
+use super::gzip_chunks::DamageAt;
 use super::transform::{Merge, Part};
 use super::zstd_frames::WindowTooLarge;
 use super::Error;
@@ -47,8 +48,7 @@ struct Open {
 
 pub(crate) struct BatchReader {
     inputs: Vec<Input>,
-    /// The largest zstd window allowed, in bytes.
-    zstd_window_max: u64,
+    decoding: Decoding,
     names: Vec<String>,
     /// The next input to open.
     next: usize,
@@ -83,13 +83,13 @@ impl BatchReader {
     pub(crate) fn new(
         inputs: Vec<Input>,
         limits: Limits,
-        zstd_window_max: u64,
+        decoding: Decoding,
         raw_total: Arc<AtomicU64>,
     ) -> Self {
         let names = inputs.iter().map(Input::name).collect();
         BatchReader {
             inputs,
-            zstd_window_max,
+            decoding,
             names,
             next: 0,
             src: None,
@@ -139,7 +139,7 @@ impl BatchReader {
                 self.next += 1;
                 let source = Source::open(
                     &self.inputs[file],
-                    self.zstd_window_max,
+                    &self.decoding,
                     Arc::clone(&self.raw_total),
                 )?;
                 self.src = Some(Open {
@@ -375,6 +375,10 @@ fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usi
             unprocessed,
         };
     }
+    let damage_at = source
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<DamageAt>())
+        .map(|d| d.offset);
     match open.source.format {
         Format::Plain => Error::Read {
             path,
@@ -385,7 +389,7 @@ fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usi
         format => Error::Decode {
             path,
             format,
-            offset: open.source.raw_offset(),
+            offset: damage_at.unwrap_or_else(|| open.source.raw_offset()),
             decompressed: open.bytes,
             unprocessed,
             source,

@@ -90,6 +90,19 @@ pub fn zstd(bytes: &[u8]) -> Vec<u8> {
     zstd::stream::encode_all(bytes, 3).unwrap()
 }
 
+pub fn bzip2(bytes: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+pub fn xz(bytes: &[u8]) -> Vec<u8> {
+    let options = lzma_rust2::XzOptions::with_preset(1);
+    let mut e = lzma_rust2::XzWriter::new(Vec::new(), options).unwrap();
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
 /// `n` lines `http://h0.example/` to `http://h{n-1}.example/`, each
 /// ending in `\n`: a large, valid, canonical input.
 pub fn numbered_urls(n: usize) -> String {

@@ -1,0 +1,261 @@
+//! Compressed output: `-o out.gz`, `-o out.zst`, `--compress gzip|zstd`,
+//! and a rejects file whose name ends in `.gz` or `.zst`.
+//!
+//! The output is cut into blocks of [`BLOCK`] bytes, each compressed on
+//! its own (a gzip member, a zstd frame) on the run's threads and written
+//! in order: compression at the speed of the cores, and the result is a
+//! stream that `gzip -dc` and `zstd -dc` decode as a whole (they read
+//! concatenated members and frames), and that normurl decodes in parallel.
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::path::Path;
+
+use clap::ValueEnum;
+
+use super::config::Target;
+use super::Failure;
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+
+/// Uncompressed bytes per member or frame: large enough that a member's
+/// header and a fresh dictionary cost little (about 0.1 %), small enough
+/// to keep every thread busy.
+const BLOCK: usize = 1 << 20;
+
+/// The options of this file, flattened into the command line.
+#[derive(Debug, Default, clap::Args)]
+pub struct CompressArgs {
+    /// Compress the output (standard output or -o FILE): gzip, zstd, or
+    /// none. Default: from the output file's name (.gz, .zst), none on
+    /// standard output. A --rejects file is compressed when its name ends
+    /// in .gz or .zst. Written in independent members (frames) of 1 MiB,
+    /// compressed on all threads.
+    #[arg(long, value_name = "FORMAT")]
+    pub compress: Option<Codec>,
+}
+
+/// How an output is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Codec {
+    Gzip,
+    Zstd,
+    None,
+}
+
+impl Codec {
+    /// The compression a file's name asks for.
+    pub fn for_path(path: &Path) -> Codec {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("gz") => Codec::Gzip,
+            Some("zst") => Codec::Zstd,
+            _ => Codec::None,
+        }
+    }
+}
+
+/// The compression of the main output and of the rejects file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compression {
+    pub output: Codec,
+    pub rejects: Codec,
+}
+
+/// The configuration of `args`, for the output `output` and a rejects
+/// file `rejects`.
+pub fn config(args: &CompressArgs, output: &Target, rejects: Option<&Path>) -> Compression {
+    let by_name = match output {
+        Target::File(p) => Codec::for_path(p),
+        Target::Stdout => Codec::None,
+    };
+    Compression {
+        output: args.compress.unwrap_or(by_name),
+        rejects: rejects.map_or(Codec::None, Codec::for_path),
+    }
+}
+
+/// `inner`, compressed with `codec` on `threads` threads if it is not
+/// [`Codec::None`]. `name` is the output's name, for the error.
+pub fn writer<'a>(
+    inner: Box<dyn Write + 'a>,
+    codec: Codec,
+    threads: usize,
+    name: &str,
+) -> Result<Box<dyn Write + 'a>, Failure> {
+    if codec == Codec::None {
+        return Ok(inner);
+    }
+    match Compressed::new(inner, codec, threads) {
+        Ok(w) => Ok(Box::new(w)),
+        Err(source) => Err(Failure::Io {
+            path: name.to_string(),
+            source,
+        }),
+    }
+}
+
+/// A block for a compressing thread, and where its result goes.
+type Job = (Vec<u8>, Codec, Sender<Vec<u8>>);
+
+/// Writes to `inner` compressed with `codec`, on `threads` threads; see
+/// the module documentation. [`Write::flush`] ends the stream: what was
+/// written is then complete members (frames) in `inner`.
+pub struct Compressed<W: Write> {
+    inner: W,
+    codec: Codec,
+    block: Vec<u8>,
+    jobs: Sender<Job>,
+    /// Compressed blocks, in output order.
+    queue: VecDeque<Receiver<Vec<u8>>>,
+    depth: usize,
+}
+
+impl<W: Write> Compressed<W> {
+    /// `codec` must not be [`Codec::None`] (then write to `inner`).
+    pub fn new(inner: W, codec: Codec, threads: usize) -> io::Result<Compressed<W>> {
+        let (jobs, rx) = unbounded::<Job>();
+        let threads = threads.max(1);
+        for _ in 0..threads {
+            let rx = rx.clone();
+            std::thread::Builder::new()
+                .name("normurl-compress".into())
+                .spawn(move || {
+                    for (block, codec, done) in rx {
+                        let _ = done.send(compress(&block, codec));
+                    }
+                })?;
+        }
+        Ok(Compressed {
+            inner,
+            codec,
+            block: Vec::with_capacity(BLOCK),
+            jobs,
+            queue: VecDeque::new(),
+            depth: 2 * threads,
+        })
+    }
+
+    /// Hands the current block to the threads, first writing out the
+    /// oldest ones while too many are pending (memory stays bounded).
+    fn submit(&mut self) -> io::Result<()> {
+        while self.queue.len() >= self.depth {
+            self.write_oldest()?;
+        }
+        let block = std::mem::replace(&mut self.block, Vec::with_capacity(BLOCK));
+        let (tx, rx) = bounded(1);
+        if let Err(e) = self.jobs.send((block, self.codec, tx)) {
+            // No thread left (cannot happen while `self` holds the
+            // sender and the threads do not panic): compress here.
+            let (block, codec, tx) = e.into_inner();
+            let _ = tx.send(compress(&block, codec));
+        }
+        self.queue.push_back(rx);
+        Ok(())
+    }
+
+    fn write_oldest(&mut self) -> io::Result<()> {
+        let Some(rx) = self.queue.pop_front() else {
+            return Ok(());
+        };
+        let packed = rx
+            .recv()
+            .map_err(|_| io::Error::other("a compressing thread stopped"))?;
+        self.inner.write_all(&packed)
+    }
+}
+
+impl<W: Write> Write for Compressed<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let room = BLOCK - self.block.len();
+        let n = buf.len().min(room);
+        self.block.extend_from_slice(&buf[..n]);
+        if self.block.len() == BLOCK {
+            self.submit()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.block.is_empty() {
+            self.submit()?;
+        }
+        while !self.queue.is_empty() {
+            self.write_oldest()?;
+        }
+        self.inner.flush()
+    }
+}
+
+/// `block` as one gzip member (level 6, gzip's default) or one zstd frame
+/// (level 3, zstd's default).
+fn compress(block: &[u8], codec: Codec) -> Vec<u8> {
+    match codec {
+        Codec::Gzip => {
+            let out = Vec::with_capacity(block.len() / 3);
+            let mut e = flate2::write::GzEncoder::new(out, flate2::Compression::default());
+            // Writing to a Vec does not fail.
+            let _ = e.write_all(block);
+            e.finish().unwrap_or_default()
+        }
+        Codec::Zstd => zstd::bulk::compress(block, 3).unwrap_or_default(),
+        Codec::None => block.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn blocks_decode_to_what_was_written() {
+        let text: Vec<u8> = (0..400_000u32)
+            .flat_map(|i| format!("http://h{i}.example/{}\n", i % 7).into_bytes())
+            .collect();
+        assert!(text.len() > 3 * BLOCK);
+        for codec in [Codec::Gzip, Codec::Zstd] {
+            for threads in [1, 3] {
+                let mut w = Compressed::new(Vec::new(), codec, threads).unwrap();
+                for piece in text.chunks(100_000) {
+                    w.write_all(piece).unwrap();
+                }
+                w.flush().unwrap();
+                let mut out = Vec::new();
+                match codec {
+                    Codec::Gzip => flate2::read::MultiGzDecoder::new(&w.inner[..])
+                        .read_to_end(&mut out)
+                        .unwrap(),
+                    _ => zstd::stream::read::Decoder::new(&w.inner[..])
+                        .unwrap()
+                        .read_to_end(&mut out)
+                        .unwrap(),
+                };
+                assert!(out == text, "{codec:?} {threads}");
+                assert!(w.inner.len() < text.len() / 3, "{codec:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_name_says_how_unless_told() {
+        let args = |c| CompressArgs { compress: c };
+        let gz = &Target::File("out.gz".into());
+        let stdout = &Target::Stdout;
+        let rej = Some(Path::new("rejects.tsv.zst"));
+        assert_eq!(
+            config(&args(None), gz, rej),
+            Compression {
+                output: Codec::Gzip,
+                rejects: Codec::Zstd
+            }
+        );
+        assert_eq!(config(&args(None), stdout, None).output, Codec::None);
+        assert_eq!(
+            config(&args(Some(Codec::None)), gz, None).output,
+            Codec::None
+        );
+        assert_eq!(
+            config(&args(Some(Codec::Zstd)), stdout, None).output,
+            Codec::Zstd
+        );
+    }
+}
