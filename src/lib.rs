@@ -30,6 +30,7 @@ pub mod canon;
 pub mod dedup;
 pub mod normalize;
 pub mod pipeline;
+mod simd;
 mod url;
 
 /// The four sample corpora (samples/corpora), by file name and text, for

@@ -1,73 +1,10 @@
 //! The canonicalizer: a rule set plus options, built once, applied to every
 //! URL with caller-owned buffers.
 
-use std::fmt;
-use std::str::FromStr;
-
-use super::host;
-use super::path;
-use super::percent::{self, PATH_MINIMAL};
-use super::query::{self, QueryScratch};
-use super::surt::{Parts, SurtOptions};
-use super::{fast, fused};
-use super::{ConfigError, Profile, Rule, RuleSet, TrackingParams};
-use crate::{HostKind, SchemeType, Url};
-
-/// What [`Canonicalizer::apply`] writes.
-///
-/// # Example
-///
-/// ```
-/// use normurl::canon::OutputForm;
-///
-/// assert_eq!("surt".parse::<OutputForm>()?, OutputForm::Surt(normurl::canon::SurtOptions::CDX));
-/// # Ok::<(), normurl::canon::ConfigError>(())
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum OutputForm {
-    /// The URL serialization.
-    #[default]
-    Url,
-    /// A SURT; `"surt"` parses to the CDX flavor.
-    Surt(SurtOptions),
-    /// urlcanon's SSURT.
-    Ssurt,
-}
-
-impl FromStr for OutputForm {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<OutputForm, ConfigError> {
-        match s {
-            "url" => Ok(OutputForm::Url),
-            "surt" => Ok(OutputForm::Surt(SurtOptions::CDX)),
-            "ssurt" => Ok(OutputForm::Ssurt),
-            _ => Err(ConfigError::UnknownOutput(s.to_owned())),
-        }
-    }
-}
-
-impl fmt::Display for OutputForm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OutputForm::Url => "url",
-            OutputForm::Surt(_) => "surt",
-            OutputForm::Ssurt => "ssurt",
-        })
-    }
-}
-
-/// How domains are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum IdnForm {
-    /// Punycode (`xn--bcher-kva.de`), as the URL serializer writes them.
-    #[default]
-    Ascii,
-    /// Unicode (`bücher.de`) via UTS #46 ToUnicode, for domains whose
-    /// punycode labels decode cleanly and convert back to the same ASCII;
-    /// others stay ASCII. Parsing such output gives back the ASCII URL.
-    Unicode,
-}
+use super::config::{Config, IdnForm, OutputForm};
+use super::{fast, fused, general, Scratch};
+use super::{ConfigError, Profile, RuleSet, TrackingParams};
+use crate::Url;
 
 impl FromStr for IdnForm {
     type Err = ConfigError;
@@ -103,12 +40,8 @@ impl FromStr for IdnForm {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Canonicalizer {
-    rules: RuleSet,
-    pub(super) tracking: TrackingParams,
-    pub(super) output: OutputForm,
-    idn: IdnForm,
-    /// The rules as the fast path needs them.
-    pub(super) plan: fast::Plan,
+    /// The rules and options, and the plan of the fast paths for them.
+    pub(super) setup: fast::Setup,
     /// [`Canonicalizer::parse_apply`]'s instance for these rules.
     fused: fused::Fused,
 }
@@ -131,28 +64,25 @@ pub struct Canonicalizer {
 /// ```
 #[derive(Clone, Debug)]
 pub struct CanonicalizerBuilder {
-    rules: RuleSet,
-    tracking: TrackingParams,
-    output: OutputForm,
-    idn: IdnForm,
+    config: Config,
 }
 
 impl CanonicalizerBuilder {
     /// Applies rule edits (`+name,-name`; see [`RuleSet::edit`]).
     pub fn rules(&mut self, edits: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
-        self.rules = self.rules.edit(edits)?;
+        self.config.rules = self.config.rules.edit(edits)?;
         Ok(self)
     }
 
     /// Replaces the rule set.
     pub fn rule_set(&mut self, rules: RuleSet) -> &mut CanonicalizerBuilder {
-        self.rules = rules;
+        self.config.rules = rules;
         self
     }
 
     /// Replaces the tracking parameter list (default: [`TrackingParams::default`]).
     pub fn tracking_params(&mut self, params: TrackingParams) -> &mut CanonicalizerBuilder {
-        self.tracking = params;
+        self.config.tracking = params;
         self
     }
 
@@ -160,150 +90,33 @@ impl CanonicalizerBuilder {
     /// [`TrackingParams::add_list`]): `--strip-params NAME,...`, or the text
     /// of an `@FILE`.
     pub fn strip_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
-        self.tracking.add_list(list)?;
+        self.config.tracking.add_list(list)?;
         Ok(self)
     }
 
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
-        self.output = output;
+        self.config.output = output;
         self
     }
 
     /// Sets how domains are written (default: [`IdnForm::Ascii`]).
     pub fn idn(&mut self, idn: IdnForm) -> &mut CanonicalizerBuilder {
-        self.idn = idn;
+        self.config.idn = idn;
         self
     }
 
     /// Builds the canonicalizer.
     pub fn build(&self) -> Canonicalizer {
-        let plan = fast::Plan::new(self.rules, self.output, &self.tracking);
+        let c = &self.config;
+        let plan = fast::Plan::new(c.rules, c.output, &c.tracking);
         Canonicalizer {
-            rules: self.rules,
-            tracking: self.tracking.clone(),
-            output: self.output,
-            idn: self.idn,
-            fused: fused::pick(self.rules, self.output, self.idn, plan.path(), true),
-            plan,
+            fused: fused::pick(c.rules, c.output, c.idn, plan.path(), true),
+            setup: fast::Setup {
+                plan,
+                config: c.clone(),
+            },
         }
-    }
-}
-
-/// Buffers reused from one URL to the next. Keep one per thread; after the
-/// first few URLs, [`Canonicalizer::apply`] allocates nothing.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    username: Vec<u8>,
-    password: Vec<u8>,
-    host: Vec<u8>,
-    path: Vec<u8>,
-    query: Vec<u8>,
-    fragment: Vec<u8>,
-    /// The second buffer of whichever component is being rewritten.
-    tmp: Vec<u8>,
-    unescaped: Vec<u8>,
-    resolved: Vec<u8>,
-    host_unicode: String,
-    host_check: String,
-    pub(super) params: QueryScratch,
-    /// What the fast path writes besides the output.
-    fast: fast::Buffers,
-}
-
-impl Scratch {
-    /// Empty buffers.
-    pub fn new() -> Scratch {
-        Scratch::default()
-    }
-}
-
-/// A component while rules rewrite it: borrowed from the URL until a rule
-/// changes it, then in `buf`. Rules write their result into the other
-/// buffer and the two are swapped, so a component is copied only by rules
-/// that change it.
-struct Work<'u, 's> {
-    orig: &'u [u8],
-    buf: &'s mut Vec<u8>,
-    tmp: &'s mut Vec<u8>,
-    owned: bool,
-}
-
-impl<'u, 's> Work<'u, 's> {
-    fn new(orig: &'u [u8], buf: &'s mut Vec<u8>, tmp: &'s mut Vec<u8>) -> Work<'u, 's> {
-        Work {
-            orig,
-            buf,
-            tmp,
-            owned: false,
-        }
-    }
-
-    fn get(&self) -> &[u8] {
-        if self.owned {
-            self.buf
-        } else {
-            self.orig
-        }
-    }
-
-    /// Runs a rule that writes its whole result into the buffer it is
-    /// given and returns true when it changes something.
-    fn rewrite(&mut self, rule: impl FnOnce(&[u8], &mut Vec<u8>) -> bool) -> bool {
-        self.tmp.clear();
-        let input = if self.owned { &self.buf[..] } else { self.orig };
-        let changed = rule(input, self.tmp);
-        if changed {
-            std::mem::swap(self.buf, self.tmp);
-            self.owned = true;
-        }
-        changed
-    }
-
-    /// Runs a rule whose result is a subslice of its input.
-    fn narrow(&mut self, rule: impl FnOnce(&[u8]) -> &[u8]) -> bool {
-        let input = self.get();
-        let sub = rule(input);
-        if sub.len() == input.len() {
-            return false;
-        }
-        let start = sub.as_ptr() as usize - input.as_ptr() as usize;
-        let end = start + sub.len();
-        if self.owned {
-            self.buf.truncate(end);
-            self.buf.drain(..start);
-        } else {
-            self.orig = &self.orig[start..end];
-        }
-        true
-    }
-
-    /// The final bytes: `Some` when still borrowed from the URL, `None`
-    /// when they are in the buffer.
-    fn finish(self) -> Option<&'u [u8]> {
-        (!self.owned).then_some(self.orig)
-    }
-}
-
-/// Which of the percent rules to run on a component.
-#[derive(Clone, Copy)]
-struct PercentRules {
-    decode: bool,
-    upper: bool,
-}
-
-impl PercentRules {
-    fn run(self, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
-        if !self.decode && !self.upper {
-            return;
-        }
-        let mut done = percent::Normalized::default();
-        work.rewrite(|input, out| {
-            done = percent::normalize(input, self.decode, self.upper, out);
-            done.any()
-        });
-        fired.insert_if(Rule::DecodeUnreserved, done.decoded);
-        fired.insert_if(Rule::UppercasePercent, done.uppercased);
     }
 }
 
@@ -316,21 +129,23 @@ impl Canonicalizer {
     /// A builder starting from a profile's rules.
     pub fn builder(profile: Profile) -> CanonicalizerBuilder {
         CanonicalizerBuilder {
-            rules: profile.rules(),
-            tracking: TrackingParams::default(),
-            output: OutputForm::Url,
-            idn: IdnForm::Ascii,
+            config: Config {
+                rules: profile.rules(),
+                tracking: TrackingParams::default(),
+                output: OutputForm::Url,
+                idn: IdnForm::Ascii,
+            },
         }
     }
 
     /// The rules this canonicalizer applies.
     pub fn rules(&self) -> RuleSet {
-        self.rules
+        self.setup.config.rules
     }
 
     /// The output form.
     pub fn output(&self) -> OutputForm {
-        self.output
+        self.setup.config.output
     }
 
     /// Appends the canonical form of `url` to `out` and returns the rules
@@ -341,18 +156,18 @@ impl Canonicalizer {
     /// In [`OutputForm::Url`] the result is a valid URL serialization, and
     /// canonicalizing the parse of it again gives the same bytes.
     pub fn apply(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
-        if self.rules.is_empty() && self.output == OutputForm::Url && self.idn == IdnForm::Ascii {
-            out.extend_from_slice(url.href().as_bytes());
-            return RuleSet::EMPTY;
-        }
-        if self.idn == IdnForm::Ascii {
-            // Most URLs: rules that only cut ranges out of the href.
-            if let Some(fired) = fast::apply(self, url, &mut scratch.params, &mut scratch.fast, out)
-            {
-                return fired;
-            }
-        }
-        self.apply_general(url, scratch, out)
+        fast::apply_url(&self.setup, url, scratch, out)
+    }
+
+    /// The general path ([`general::apply`]).
+    fn apply_general(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
+        general::apply(
+            &self.setup.config,
+            url,
+            &mut scratch.general,
+            &mut scratch.params,
+            out,
+        )
     }
 
     /// Parses `input` as an absolute URL, as [`Url::parse_into`] does, and
@@ -390,7 +205,7 @@ impl Canonicalizer {
         let start = out.len();
         // SAFETY: `fused::pick` picked a wide instance only on a CPU with
         // AVX2.
-        let result = unsafe { (self.fused)(self, input, url, scratch, out) };
+        let result = unsafe { (self.fused)(&self.setup, input, url, scratch, out) };
         if cfg!(debug_assertions) {
             self.debug_check_parse_apply(input, &result, &out[start..]);
         }
@@ -431,288 +246,6 @@ impl Canonicalizer {
         self.apply_general(url, scratch, out)
     }
 
-    /// [`Canonicalizer::apply`] by rewriting copies of the components, for
-    /// every URL the fast path declines. It is also the fast path's
-    /// reference: every rule runs, on every component.
-    fn apply_general(&self, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) -> RuleSet {
-        let rules = self.rules;
-        let mut fired = RuleSet::EMPTY;
-        let Scratch {
-            username: user_buf,
-            password: pass_buf,
-            host: host_buf,
-            path: path_buf,
-            query: query_buf,
-            fragment: fragment_buf,
-            tmp,
-            unescaped,
-            resolved,
-            host_unicode,
-            host_check,
-            params,
-            fast: _,
-        } = scratch;
-        let scheme_type = url.scheme_type();
-        let special = scheme_type.is_special();
-        let host_kind = url.host_kind();
-        // One scan of the whole URL instead of one per component: most URLs
-        // have no '%' at all.
-        let has_percent = memchr::memchr(b'%', url.href().as_bytes()).is_some();
-        let percent_rules = PercentRules {
-            decode: has_percent && rules.contains(Rule::DecodeUnreserved),
-            upper: has_percent && rules.contains(Rule::UppercasePercent),
-        };
-
-        // Scheme and port.
-        let force_http = rules.contains(Rule::ForceHttp) && scheme_type == SchemeType::Https;
-        fired.insert_if(Rule::ForceHttp, force_http);
-        let scheme: &[u8] = if force_http {
-            b"http"
-        } else {
-            url.scheme().as_bytes()
-        };
-        let mut port = url.port().as_bytes();
-        if !port.is_empty() && rules.contains(Rule::DropPort) {
-            port = b"";
-            fired.insert(Rule::DropPort);
-        } else if force_http && port == b"80" {
-            // Port 80 is http's default: the parser would drop it.
-            port = b"";
-        }
-
-        // Userinfo.
-        let (mut username, mut password) = (url.username().as_bytes(), url.password().as_bytes());
-        if rules.contains(Rule::StripUserinfo) && !(username.is_empty() && password.is_empty()) {
-            (username, password) = (b"", b"");
-            fired.insert(Rule::StripUserinfo);
-        }
-        let mut work = Work::new(username, user_buf, tmp);
-        percent_rules.run(&mut work, &mut fired);
-        let username = work.finish();
-        let mut work = Work::new(password, pass_buf, tmp);
-        percent_rules.run(&mut work, &mut fired);
-        let password = work.finish();
-
-        // Host.
-        let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
-        match host_kind {
-            HostKind::Domain => {
-                if rules.contains(Rule::TrimHostDots) {
-                    let changed = work.rewrite(host::trim_dots);
-                    // The file host state turns `localhost` into the empty
-                    // host (url.bs, file host state), so a trimmed
-                    // `localhost.` must become empty too, or the output
-                    // would not parse to itself.
-                    if changed
-                        && url.scheme_type() == crate::SchemeType::File
-                        && work.get() == b"localhost"
-                    {
-                        work.narrow(|h| &h[..0]);
-                    }
-                    fired.insert_if(Rule::TrimHostDots, changed);
-                }
-                let digits = rules.contains(Rule::StripWwwDigits);
-                if digits || rules.contains(Rule::StripWww) {
-                    let changed = work.narrow(|h| host::strip_www(h, digits));
-                    let rule = if digits {
-                        Rule::StripWwwDigits
-                    } else {
-                        Rule::StripWww
-                    };
-                    fired.insert_if(rule, changed);
-                }
-            }
-            HostKind::Opaque => percent_rules.run(&mut work, &mut fired),
-            _ => {}
-        }
-        let host = work.finish();
-        // Exemption from strip-tracking is decided on the final host, so that
-        // the output canonicalizes to itself.
-        let final_host = host.unwrap_or(host_buf);
-
-        // Path.
-        let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
-        let lower = rules.contains(Rule::LowercasePath);
-        if url.has_opaque_path() {
-            PercentRules {
-                upper: percent_rules.upper && !lower,
-                ..percent_rules
-            }
-            .run(&mut work, &mut fired);
-            if lower {
-                let changed = work.rewrite(path::lowercase);
-                fired.insert_if(Rule::LowercasePath, changed);
-            }
-        } else {
-            if special && scheme_type != SchemeType::File && rules.contains(Rule::UnescapePath) {
-                // Not for file URLs, whose drive letters decoding could disturb.
-                let changed =
-                    work.rewrite(|p, out| unescape_path(p, lower, out, unescaped, resolved));
-                fired.insert_if(Rule::UnescapePath, changed);
-            } else {
-                PercentRules {
-                    upper: percent_rules.upper && !lower,
-                    ..percent_rules
-                }
-                .run(&mut work, &mut fired);
-            }
-            self.path_rules(&mut work, &mut fired);
-            if scheme_type == SchemeType::File {
-                // Part of whichever rule exposed the drive letter.
-                work.rewrite(path::file_drive_letter);
-            }
-        }
-        let path = work.finish();
-
-        // Query.
-        let mut query_null = url.query().is_none();
-        let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
-        if !query_null {
-            let lower = rules.contains(Rule::LowercaseQuery);
-            if special && rules.contains(Rule::UnescapeQuery) {
-                let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
-                fired.insert_if(Rule::UnescapeQuery, changed);
-            } else {
-                PercentRules {
-                    upper: percent_rules.upper && !lower,
-                    ..percent_rules
-                }
-                .run(&mut work, &mut fired);
-            }
-            if lower {
-                let changed = work.rewrite(path::lowercase);
-                fired.insert_if(Rule::LowercaseQuery, changed);
-            }
-            if !rules.intersection(query::Params::RULES).is_empty() {
-                let config = query::Params {
-                    rules,
-                    tracking: &self.tracking,
-                    host: final_host,
-                    starts: None,
-                };
-                let mut outcome = query::Outcome::default();
-                work.rewrite(|q, out| {
-                    outcome = query::apply(q, &config, params, out);
-                    outcome.changed
-                });
-                fired = fired.union(outcome.fired);
-                query_null = outcome.stripped_all;
-            }
-            if !query_null && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
-                query_null = true;
-                fired.insert(Rule::DropEmptyQuery);
-            }
-        }
-        let query = work.finish();
-
-        // Fragment.
-        let mut fragment_null = url.fragment().is_none();
-        if !fragment_null && rules.contains(Rule::DropFragment) {
-            fragment_null = true;
-            fired.insert(Rule::DropFragment);
-        }
-        let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
-        if !fragment_null {
-            percent_rules.run(&mut work, &mut fired);
-        }
-        let fragment = work.finish();
-
-        let unicode = self.idn == IdnForm::Unicode
-            && host_kind == HostKind::Domain
-            && host::to_unicode(host.unwrap_or(host_buf), host_unicode, host_check);
-        if fired.is_empty() && !unicode && self.output == OutputForm::Url {
-            // Every change fires a rule: nothing fired, nothing changed.
-            out.extend_from_slice(url.href().as_bytes());
-            return fired;
-        }
-        // Everything before the path, when no rule touched it: one copy.
-        let before_path_changed = RuleSet::from_rules(&[
-            Rule::ForceHttp,
-            Rule::StripUserinfo,
-            Rule::TrimHostDots,
-            Rule::StripWww,
-            Rule::StripWwwDigits,
-            Rule::DropPort,
-        ]);
-        let prefix = (url.has_host()
-            && !unicode
-            && fired.intersection(before_path_changed).is_empty()
-            && username.is_some()
-            && password.is_some()
-            && host.is_some())
-        .then(|| {
-            let href = url.href();
-            &href.as_bytes()[..url.pathname().as_ptr() as usize - href.as_ptr() as usize]
-        });
-        let host = if unicode {
-            host_unicode.as_bytes()
-        } else {
-            host.unwrap_or(host_buf)
-        };
-        let parts = Parts {
-            prefix,
-            scheme,
-            username: username.unwrap_or(user_buf),
-            password: password.unwrap_or(pass_buf),
-            host_kind,
-            host,
-            port,
-            path: path.unwrap_or(path_buf),
-            query: (!query_null).then(|| query.unwrap_or(query_buf)),
-            fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
-        };
-        match self.output {
-            OutputForm::Url => parts.write_url(out),
-            OutputForm::Surt(options) => parts.write_surt(options, out),
-            OutputForm::Ssurt => parts.write_ssurt(out),
-        }
-        fired
-    }
-
-    /// The rules on a hierarchical path (`/a/b`) after the percent rules,
-    /// in [`Rule::ALL`] order.
-    fn path_rules(&self, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
-        let rules = self.rules;
-        if rules.contains(Rule::LowercasePath) {
-            // Lowercasing commutes with the other path rules (they match
-            // case-insensitively), so it can go first and run once.
-            let changed = path.rewrite(path::lowercase);
-            fired.insert_if(Rule::LowercasePath, changed);
-        }
-        let sessions = rules.contains(Rule::StripSessionIds);
-        if sessions {
-            let changed = path.rewrite(path::strip_session_ids);
-            fired.insert_if(Rule::StripSessionIds, changed);
-        }
-        if rules.contains(Rule::CollapseSlashes) {
-            let changed = path.rewrite(path::collapse_slashes);
-            fired.insert_if(Rule::CollapseSlashes, changed);
-        }
-        if !rules.contains(Rule::StripTrailingSlash) {
-            return;
-        }
-        // Stripping a trailing slash can expose a session id
-        // (`/x;jsessionid=.../`) and stripping a session id can expose a
-        // trailing slash (`/x/;jsessionid=...`): repeat until neither
-        // changes anything, or the output would not be idempotent. From
-        // here on both only cut the end of the path (the ASP.NET segments,
-        // which need a later `.aspx`, and the runs of slashes are gone), so
-        // each round is O(1) and a path of thousands of `;jsessionid=`
-        // suffixes takes linear time, not a copy of the path per round.
-        loop {
-            let changed = path.narrow(path::strip_trailing_slash);
-            fired.insert_if(Rule::StripTrailingSlash, changed);
-            if !changed || !sessions {
-                break;
-            }
-            let changed = path.narrow(path::strip_jsessionid_suffixes);
-            fired.insert_if(Rule::StripSessionIds, changed);
-            if !changed {
-                break;
-            }
-        }
-    }
-
     /// Canonicalizes one input string, allocating: for tests, examples and
     /// one-off use. Hot loops use [`Canonicalizer::apply`].
     ///
@@ -750,27 +283,6 @@ impl Canonicalizer {
     }
 }
 
-/// `unescape-path`: decode repeatedly, resolve the dot segments decoding
-/// revealed (`%2e%2e%2f` is `../`), re-encode the minimal set.
-fn unescape_path(
-    path: &[u8],
-    lower: bool,
-    out: &mut Vec<u8>,
-    decoded: &mut Vec<u8>,
-    tmp: &mut Vec<u8>,
-) -> bool {
-    // Without '%' nothing decodes and nothing needs encoding: the parser
-    // already encoded everything else in the minimal set.
-    if memchr::memchr(b'%', path).is_none() {
-        return false;
-    }
-    percent::unescape_repeatedly(path, decoded);
-    tmp.clear();
-    path::resolve_dots(decoded, tmp);
-    percent::encode(tmp, &PATH_MINIMAL, lower, out);
-    *out != path
-}
-
 #[cfg(test)]
 mod tests {
     //! The fast path against the general path, its reference: whenever the
@@ -778,6 +290,7 @@ mod tests {
     //! the same rules.
 
     use super::*;
+    use crate::canon::Rule;
     use proptest::prelude::*;
 
     /// The profiles, every rule at once, and each output form.
@@ -810,10 +323,19 @@ mod tests {
         let narrow: Vec<Canonicalizer> = all
             .iter()
             .filter_map(|canon| {
-                let plan = canon.plan.narrow()?;
+                let plan = canon.setup.plan.narrow()?;
                 Some(Canonicalizer {
-                    plan,
-                    fused: fused::pick(canon.rules, canon.output, canon.idn, plan.path(), false),
+                    setup: fast::Setup {
+                        plan,
+                        config: canon.setup.config.clone(),
+                    },
+                    fused: fused::pick(
+                        canon.setup.config.rules,
+                        canon.setup.config.output,
+                        canon.setup.config.idn,
+                        plan.path(),
+                        false,
+                    ),
                     ..canon.clone()
                 })
             })
@@ -840,7 +362,7 @@ mod tests {
     fn compare(canon: &Canonicalizer, url: &Url, scratch: &mut Scratch) -> Result<bool, String> {
         let mut fast_out = Vec::new();
         let fast = fast::apply(
-            canon,
+            &canon.setup,
             url,
             &mut scratch.params,
             &mut scratch.fast,

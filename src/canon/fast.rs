@@ -23,13 +23,25 @@
 
 use std::ops::Range;
 
-use super::classify::{any, any_in, any_of, append_if_none_in, classify, Features};
+use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
-use super::{host, Canonicalizer, OutputForm, Rule, RuleSet, TrackingParams};
+use super::{general, Scratch};
+use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
+use crate::simd::features::{any, any_in, any_of, append_if_none_in, classify, Features};
 
 use crate::{HostKind, SchemeType, Url};
+
+/// What the fast paths are given: the plan and the configuration it was
+/// made from. One value, so that an instance of the fused path takes both
+/// as one pointer: as two, its seventh argument went on the stack, and
+/// `whatwg` took 13 instructions more a line of the corpora.
+#[derive(Clone, Debug)]
+pub(super) struct Setup {
+    pub(super) plan: Plan,
+    pub(super) config: Config,
+}
 
 /// What the fast path of a canonicalizer looks for, worked out once.
 #[derive(Clone, Copy, Debug)]
@@ -82,13 +94,8 @@ pub(super) struct Plan {
 ///
 /// The wide instances need a CPU with AVX2: [`Plan::new`] picks them only
 /// after checking.
-type Straight = unsafe fn(
-    &Canonicalizer,
-    &Url,
-    &mut QueryScratch,
-    &mut Buffers,
-    &mut Vec<u8>,
-) -> Option<RuleSet>;
+type Straight =
+    unsafe fn(&Setup, &Url, &mut QueryScratch, &mut Buffers, &mut Vec<u8>) -> Option<RuleSet>;
 
 pub(super) const PERCENT: Features = Features::PERCENT;
 pub(super) const SAFE_BROWSING: Features =
@@ -113,7 +120,7 @@ macro_rules! instances {
             instances!(@row $crate::canon::fast::PERCENT, $line, $wide $(; $extra)*),
             instances!(@row $crate::canon::fast::SAFE_BROWSING, $line, $wide $(; $extra)*),
             instances!(@row $crate::canon::fast::AGGRESSIVE, $line, $wide $(; $extra)*),
-            instances!(@row $crate::canon::classify::Features::ALL, $line, $wide $(; $extra)*),
+            instances!(@row $crate::simd::features::Features::ALL, $line, $wide $(; $extra)*),
         ]
     };
     (@row $features:expr, $line:ident, $wide:ident $(; $extra:expr)*) => {
@@ -402,28 +409,43 @@ fn decline_if(decline: bool) -> Step {
 /// when some rule would rewrite bytes.
 #[inline]
 pub(super) fn apply(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
+    let plan = &setup.plan;
     // SAFETY: `Plan::new` picked a wide instance only on a CPU with AVX2.
-    unsafe { (canon.plan.straight)(canon, url, params, bufs, out) }
+    unsafe { (plan.straight)(setup, url, params, bufs, out) }
 }
 
-/// Whether [`straight_wide`] may run: the CPU has AVX2, and the
-/// `NORMURL_NO_AVX2` environment variable is not set (so that the SSE2
-/// code can be measured and tested on the same machine).
+/// [`Canonicalizer::apply`](super::Canonicalizer::apply): the fast path
+/// when it takes the URL, the general path otherwise.
+pub(super) fn apply_url(
+    setup: &Setup,
+    url: &Url,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    let c = &setup.config;
+    if c.rules.is_empty() && c.output == OutputForm::Url && c.idn == IdnForm::Ascii {
+        out.extend_from_slice(url.href().as_bytes());
+        return RuleSet::EMPTY;
+    }
+    if c.idn == IdnForm::Ascii {
+        // Most URLs: rules that only cut ranges out of the href.
+        let fast = apply(setup, url, &mut scratch.params, &mut scratch.fast, out);
+        if let Some(fired) = fast {
+            return fired;
+        }
+    }
+    general::apply(c, url, &mut scratch.general, &mut scratch.params, out)
+}
+
+/// Whether [`straight_wide`] may run ([`crate::simd::avx2`]).
 pub(super) fn wide_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        super::classify::avx2_available() && std::env::var_os("NORMURL_NO_AVX2").is_none()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::simd::avx2()
 }
 
 /// [`straight_line`] with AVX2 vectors: the scans inline into a function
@@ -435,14 +457,14 @@ pub(super) fn wide_available() -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn straight_wide<const W: u8>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     // SAFETY: the caller's.
-    unsafe { straight_line::<W, true>(canon, url, params, bufs, out) }
+    unsafe { straight_line::<W, true>(setup, url, params, bufs, out) }
 }
 
 /// The fast path for most URLs: no userinfo, and nothing for the content
@@ -459,18 +481,18 @@ unsafe fn straight_wide<const W: u8>(
 /// With `WIDE`, the CPU must have AVX2 (see [`straight_wide`]).
 #[inline(always)]
 unsafe fn straight_line<const W: u8, const WIDE: bool>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let plan = &setup.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
     let at = Layout::of(url);
     if !plan.simple || at.userinfo(url) {
-        return careful(canon, url, params, bufs, out);
+        return careful(setup, url, params, bufs, out);
     }
     if plan.whole {
         // One scan to the end tells all (`semantic`).
@@ -478,7 +500,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         if unsafe { append_if_none_in::<W, WIDE>(href, at.host_start, at.host_start, out) } {
             return Some(RuleSet::EMPTY);
         }
-        return careful(canon, url, params, bufs, out);
+        return careful(setup, url, params, bufs, out);
     }
     if at.path_end < at.len {
         // A fragment that `drop-fragment` drops goes on in `tail`, not in
@@ -487,19 +509,19 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         // returns above (2.4-3.4% more instructions on the corpora with
         // `canon_corpus --two-step`).
         if unsafe { any_in::<W, WIDE>(href, at.host_start, at.path_end) } {
-            return careful(canon, url, params, bufs, out);
+            return careful(setup, url, params, bufs, out);
         }
-        return tail(canon, url, params, bufs, out);
+        return tail(setup, url, params, bufs, out);
     }
     if !url.has_host() {
         // `mailto:`, `data:`...: rare, and their paths follow other rules.
-        return careful(canon, url, params, bufs, out);
+        return careful(setup, url, params, bufs, out);
     }
     match unsafe { Bare::stored(url, &at).apply::<W, WIDE>(rules, out) } {
         Verdict::Done(fired) => Some(fired),
         Verdict::Decline => None,
-        Verdict::CutRanges => cut_ranges::<W>(canon, url, params, bufs, out),
-        Verdict::Careful => bare_found(canon, url, params, bufs, out),
+        Verdict::CutRanges => cut_ranges::<W>(setup, url, params, bufs, out),
+        Verdict::Careful => bare_found(setup, url, params, bufs, out),
     }
 }
 
@@ -631,13 +653,13 @@ impl<'a> Bare<'a> {
     #[inline(always)]
     pub(super) unsafe fn apply_query<const W: u8, const WIDE: bool>(
         &self,
-        canon: &Canonicalizer,
+        setup: &Setup,
         rules: RuleSet,
         mark: usize,
         scratch: &mut QueryScratch,
         out: &mut Vec<u8>,
     ) -> Option<RuleSet> {
-        let plan = &canon.plan;
+        let plan = &setup.plan;
         let href = self.href;
         let query = &href[mark + 1..];
         // The query rules other than the parameter rules must leave the
@@ -668,7 +690,7 @@ impl<'a> Bare<'a> {
         let single =
             !unsafe { any_in::<{ Features::AMP.bits() }, WIDE>(href, mark + 1, href.len()) };
         let mark = out.len();
-        let outcome = params_outcome(canon, host, query, single, scratch, out);
+        let outcome = params_outcome(setup, host, query, single, scratch, out);
         match query_fate(rules, &outcome, query, &out[mark..], &mut fired) {
             QueryFate::Keep => out.extend_from_slice(query),
             QueryFate::Drop => out.truncate(mark - 1),
@@ -756,19 +778,20 @@ fn bare_query(plan: &Plan, href: &[u8], path_start: usize, mark: usize) -> bool 
 /// the cuts here never decline.)
 #[inline(never)]
 fn cut_ranges<const W: u8>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
+    let plan = &setup.plan;
     let href = url.href().as_bytes();
     let at = Layout::of(url);
     if any::<W>(href, at.host_start, at.path_end) {
-        return careful(canon, url, params, bufs, out);
+        return careful(setup, url, params, bufs, out);
     }
     let mut edit = Edit::default();
-    cut_host_port_slash(canon.plan.rules, url, href, &at, &mut edit)?;
+    cut_host_port_slash(plan.rules, url, href, &at, &mut edit)?;
     write_url(url, &at, &edit, bufs, out);
     Some(edit.fired)
 }
@@ -807,13 +830,13 @@ fn cut_host_port_slash(
 /// in memory for all URLs.)
 #[inline(never)]
 fn tail(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let plan = &setup.plan;
     let rules = plan.rules;
     let href = url.href().as_bytes();
     let layout = &Layout::of(url);
@@ -828,7 +851,7 @@ fn tail(
             let amp_only = plan.query_scan.contains(Features::AMP)
                 && !any_of(plan.query, href, mark + 1, layout.query_end);
             if !amp_only {
-                return careful(canon, url, params, bufs, out);
+                return careful(setup, url, params, bufs, out);
             }
             single = false;
         }
@@ -849,7 +872,7 @@ fn tail(
         // Most queries have one parameter that stays.
         if !single || !plan.keeps_single(query) {
             QueryRules {
-                canon,
+                setup,
                 // The final host, as the general path passes it.
                 host: &href[layout.host_start + edit.host_cut..layout.host_end],
                 query,
@@ -877,13 +900,13 @@ fn tail(
 /// found by a scan, a query of several parameters, another output form.
 #[inline(never)]
 fn careful(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let plan = &setup.plan;
     let rules = plan.rules;
     if rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https {
         return None;
@@ -893,7 +916,7 @@ fn careful(
         return None;
     }
     let lower = inspect(plan, url, &layout, false).ok()?;
-    rewrite(canon, url, &layout, lower, params, bufs, out)
+    rewrite(setup, url, &layout, lower, params, bufs, out)
 }
 
 /// [`straight_line`] for a [`Bare`] URL whose scan found something: when
@@ -905,13 +928,13 @@ fn careful(
 #[cold]
 #[inline(never)]
 fn bare_found(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     params: &mut QueryScratch,
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let plan = &setup.plan;
     let layout = Layout::of(url);
     // `straight_line` ruled out userinfo, `force-http` and other outputs.
     let lower = inspect(plan, url, &layout, true).ok()?;
@@ -922,13 +945,13 @@ fn bare_found(
             return Some(fired);
         }
     }
-    rewrite(canon, url, &layout, lower, params, bufs, out)
+    rewrite(setup, url, &layout, lower, params, bufs, out)
 }
 
 /// [`careful`] once [`inspect`] has said what the lowercase rules do:
 /// the cuts, the lowercase and parameter rules, and the writing.
 fn rewrite(
-    canon: &Canonicalizer,
+    setup: &Setup,
     url: &Url,
     layout: &Layout,
     lower: Lower,
@@ -936,13 +959,13 @@ fn rewrite(
     bufs: &mut Buffers,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let (plan, config) = (&setup.plan, &setup.config);
     let rules = plan.rules;
     let href = url.href().as_bytes();
     let userinfo = layout.userinfo(url);
     let mut edit = Edit::default();
     if !plan.cuts && !lower.path && !lower.query {
-        return Some(write(canon, url, layout, &edit, bufs, out));
+        return Some(write(config, url, layout, &edit, bufs, out));
     }
     if userinfo && rules.contains(Rule::StripUserinfo) {
         edit.drop_userinfo = true;
@@ -973,7 +996,7 @@ fn rewrite(
             raw
         };
         QueryRules {
-            canon,
+            setup,
             // The final host, as the general path passes it.
             host: &href[layout.host_start + edit.host_cut..layout.host_end],
             query,
@@ -996,21 +1019,21 @@ fn rewrite(
         edit.drop_fragment = true;
         edit.fired.insert(Rule::DropFragment);
     }
-    Some(write(canon, url, layout, &edit, bufs, out))
+    Some(write(config, url, layout, &edit, bufs, out))
 }
 
 /// Writes the edited URL in the canonicalizer's output form; returns the
 /// rules that fired. `bufs` holds the rewritten path and query when `edit`
 /// says there are some.
 fn write(
-    canon: &Canonicalizer,
+    config: &Config,
     url: &Url,
     layout: &Layout,
     edit: &Edit,
     bufs: &Buffers,
     out: &mut Vec<u8>,
 ) -> RuleSet {
-    match canon.output {
+    match config.output {
         OutputForm::Url if edit.fired.is_empty() => {
             // Every change fires a rule: nothing fired, nothing changed.
             out.extend_from_slice(url.href().as_bytes());
@@ -1220,7 +1243,7 @@ fn trailing_slash_declines(url: &Url, href: &[u8], start: usize) -> bool {
 
 /// The query parameter rules and `drop-empty-query`.
 struct QueryRules<'a> {
-    canon: &'a Canonicalizer,
+    setup: &'a Setup,
     /// The final host, for exemptions from `strip-tracking`.
     host: &'a [u8],
     query: &'a [u8],
@@ -1235,10 +1258,10 @@ impl QueryRules<'_> {
     /// is left in `tmp` (see [`Edit::new_query`]).
     #[inline(never)]
     fn apply(self, edit: &mut Edit) {
-        let rules = self.canon.plan.rules;
+        let rules = self.setup.plan.rules;
         self.tmp.clear();
         let outcome = params_outcome(
-            self.canon,
+            self.setup,
             self.host,
             self.query,
             self.single,
@@ -1258,22 +1281,23 @@ impl QueryRules<'_> {
 /// says that the query has no `&`.
 #[inline(always)]
 fn params_outcome(
-    canon: &Canonicalizer,
+    setup: &Setup,
     host: &[u8],
     query: &[u8],
     single: bool,
     scratch: &mut QueryScratch,
     out: &mut Vec<u8>,
 ) -> query::Outcome {
-    let rules = canon.plan.rules;
+    let (plan, config) = (&setup.plan, &setup.config);
+    let rules = plan.rules;
     if rules.intersection(query::Params::RULES).is_empty() {
         return query::Outcome::default();
     }
     let config = query::Params {
         rules,
-        tracking: &canon.tracking,
+        tracking: &config.tracking,
         host,
-        starts: Some(&canon.plan.param_starts),
+        starts: Some(&plan.param_starts),
     };
     // (`apply_plain` gives the same for a query without `&`, at some
     // cost.)

@@ -107,17 +107,15 @@ impl Iterator for Pieces<'_> {
 /// about 150 instructions a parameter of crawled multi-parameter queries.
 #[inline]
 fn split_at(query: &[u8], start: usize) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if query.len() >= 16 {
+    if crate::simd::VECTORS && query.len() >= 16 {
         let mut name_end = None;
-        let end =
-            super::classify::find_in_windows(query, start, [b'&', b'='], |base, [amp, eq]| {
-                if name_end.is_none() && eq != 0 {
-                    name_end = Some(base + eq.trailing_zeros() as usize);
-                }
-                (amp != 0).then(|| base + amp.trailing_zeros() as usize)
-            })
-            .unwrap_or(query.len());
+        let end = crate::simd::find_in_windows(query, start, [b'&', b'='], |base, [amp, eq]| {
+            if name_end.is_none() && eq != 0 {
+                name_end = Some(base + eq.trailing_zeros() as usize);
+            }
+            (amp != 0).then(|| base + amp.trailing_zeros() as usize)
+        })
+        .unwrap_or(query.len());
         // An `=` after the `&` is the next piece's.
         return (end, name_end.filter(|&e| e < end).unwrap_or(end));
     }

@@ -20,10 +20,11 @@
 //! In debug builds, every answer is compared with that of
 //! [`Url::parse_into`] and [`Canonicalizer::apply`].
 
-use super::classify::Features;
 use super::fast::{self, instances, Bare, Verdict};
+use super::fast::{Plan, Setup};
 use super::query::QueryScratch;
-use super::{Canonicalizer, IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
+use super::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
+use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
 
@@ -34,13 +35,8 @@ use crate::{HostKind, ParseError, Url};
 ///
 /// The wide instances need a CPU with AVX2: [`pick`] picks them only after
 /// checking.
-pub(super) type Fused = unsafe fn(
-    &Canonicalizer,
-    &str,
-    &mut Url,
-    &mut Scratch,
-    &mut Vec<u8>,
-) -> Result<RuleSet, ParseError>;
+pub(super) type Fused =
+    unsafe fn(&Setup, &str, &mut Url, &mut Scratch, &mut Vec<u8>) -> Result<RuleSet, ParseError>;
 
 /// The instances of [`fused`] for the plan's rules, as those of the fast
 /// path's straight line.
@@ -117,13 +113,13 @@ pub(super) fn pick(
 /// No rules: the output is the URL's serialization, which for an input the
 /// check accepts is the input (and `/` when its path is empty).
 fn copy(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &str,
     url: &mut Url,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
-    staged_apply(canon, input, url, scratch, out, |input, at, _, out| {
+    staged_apply(setup, input, url, scratch, out, |input, at, _, out| {
         out.extend_from_slice(input);
         if at.append_slash {
             out.push(b'/');
@@ -137,13 +133,13 @@ fn copy(
 /// stored, from the check's layout when it accepts, and takes
 /// [`Canonicalizer::apply`], whose general path writes such hosts.
 fn general(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &str,
     url: &mut Url,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
-    staged_apply(canon, input, url, scratch, out, |_, _, _, _| None)
+    staged_apply(setup, input, url, scratch, out, |_, _, _, _| None)
 }
 
 /// [`fused`] with AVX2 vectors.
@@ -154,14 +150,14 @@ fn general(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn fused_wide<const W: u8, const R: u32>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &str,
     url: &mut Url,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
     // SAFETY: the caller's.
-    unsafe { fused::<W, true, R>(canon, input, url, scratch, out) }
+    unsafe { fused::<W, true, R>(setup, input, url, scratch, out) }
 }
 
 /// Writes the result straight from the input when [`plain`] can. `W` has
@@ -175,17 +171,18 @@ unsafe fn fused_wide<const W: u8, const R: u32>(
 /// the plan's rules must be `R`, and the output URLs in ASCII.
 #[inline(always)]
 unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &str,
     url: &mut Url,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
+    let plan = &setup.plan;
     // The closure is inlined, so that the scan in `plain` is compiled with
     // AVX2 in `fused_wide` (without the attribute, aggressive took 169M
     // instructions on the corpora instead of 104M).
     staged_apply(
-        canon,
+        setup,
         input,
         url,
         scratch,
@@ -193,7 +190,7 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
         #[inline(always)]
         |input: &[u8], at: &Layout, scratch: &mut Scratch, out: &mut Vec<u8>| {
             // SAFETY: the caller's.
-            if let Some(fired) = unsafe { plain::<W, WIDE, R>(canon, input, at, out) } {
+            if let Some(fired) = unsafe { plain::<W, WIDE, R>(plan, input, at, out) } {
                 return Some(fired);
             }
             // A query `plain` does not keep. (Or one it kept, when the
@@ -208,9 +205,9 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
             #[cfg(target_arch = "x86_64")]
             if WIDE {
                 // SAFETY: the caller's.
-                return unsafe { query_wide::<W>(canon, &input, mark, fragment, scratch, out) };
+                return unsafe { query_wide::<W>(setup, &input, mark, fragment, scratch, out) };
             }
-            query_narrow::<W>(canon, &input, mark, fragment, scratch, out)
+            query_narrow::<W>(setup, &input, mark, fragment, scratch, out)
         },
     )
 }
@@ -219,10 +216,10 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
 /// `direct` write the result from the input and its layout; when the check
 /// declines or `direct` returns `None` (having written nothing), stores
 /// the URL in `url` (from the layout, if the check accepted) and runs
-/// [`Canonicalizer::apply`].
+/// [`Canonicalizer::apply`] ([`fast::apply_url`]).
 #[inline(always)]
 fn staged_apply(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &str,
     url: &mut Url,
     scratch: &mut Scratch,
@@ -239,7 +236,7 @@ fn staged_apply(
         }
         None => staged::parse_declined(url, trimmed)?,
     }
-    Ok(canon.apply(url, scratch, out))
+    Ok(fast::apply_url(setup, url, scratch, out))
 }
 
 /// The straight line of the canonicalizer's fast path ([`Bare::apply`]) on
@@ -255,12 +252,11 @@ fn staged_apply(
 /// As for [`fused`].
 #[inline(always)]
 unsafe fn plain<const W: u8, const WIDE: bool, const R: u32>(
-    canon: &Canonicalizer,
+    plan: &Plan,
     input: &[u8],
     at: &Layout,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
     let (rules, simple) = if R == RUNTIME {
         (plan.rules(), plan.simple())
     } else {
@@ -321,7 +317,7 @@ fn bare_at<'a>(href: &'a [u8], at: &Layout, slash_start: usize) -> Bare<'a> {
 #[cold]
 #[inline(never)]
 fn query_narrow<const W: u8>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &Bare<'_>,
     mark: usize,
     fragment: Option<usize>,
@@ -329,7 +325,7 @@ fn query_narrow<const W: u8>(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     // SAFETY: not `WIDE`.
-    unsafe { query::<W, false>(canon, input, mark, fragment, scratch, out) }
+    unsafe { query::<W, false>(setup, input, mark, fragment, scratch, out) }
 }
 
 /// [`query_narrow`] with AVX2 vectors.
@@ -342,7 +338,7 @@ fn query_narrow<const W: u8>(
 #[cold]
 #[inline(never)]
 unsafe fn query_wide<const W: u8>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &Bare<'_>,
     mark: usize,
     fragment: Option<usize>,
@@ -350,7 +346,7 @@ unsafe fn query_wide<const W: u8>(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     // SAFETY: the caller's.
-    unsafe { query::<W, true>(canon, input, mark, fragment, scratch, out) }
+    unsafe { query::<W, true>(setup, input, mark, fragment, scratch, out) }
 }
 
 /// See [`query_narrow`].
@@ -360,14 +356,14 @@ unsafe fn query_wide<const W: u8>(
 /// With `WIDE`, the CPU must have AVX2.
 #[inline(always)]
 unsafe fn query<const W: u8, const WIDE: bool>(
-    canon: &Canonicalizer,
+    setup: &Setup,
     input: &Bare<'_>,
     mark: usize,
     fragment: Option<usize>,
     scratch: &mut QueryScratch,
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
-    let plan = &canon.plan;
+    let plan = &setup.plan;
     // Checked here, not before the call: there, the check cost each
     // `www.` URL 6 instructions more (`aggressive`, whose rules are
     // constants there, even so).
@@ -378,7 +374,7 @@ unsafe fn query<const W: u8, const WIDE: bool>(
     let kept = Bare::unfragmented(rules, input.href, fragment)?;
     let bare = input.cut_to(kept.len());
     // SAFETY: the caller's.
-    let mut fired = unsafe { bare.apply_query::<W, WIDE>(canon, rules, mark, scratch, out)? };
+    let mut fired = unsafe { bare.apply_query::<W, WIDE>(setup, rules, mark, scratch, out)? };
     fired.insert_if(Rule::DropFragment, kept.len() < input.href.len());
     Some(fired)
 }

@@ -57,29 +57,31 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
-mod classify;
+mod config;
 mod error;
 mod fast;
 pub mod form;
 mod fused;
+mod general;
 mod hash;
-mod host;
 mod input;
-mod path;
-mod percent;
 mod profile;
-mod public_suffix;
-mod query;
 mod rule;
-mod shape;
+mod rules;
+mod scratch;
 mod surt;
-mod tracking;
 
-pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Scratch};
+pub use canonicalizer::{Canonicalizer, CanonicalizerBuilder};
+pub use config::{IdnForm, OutputForm};
 pub use error::ConfigError;
 pub use hash::key_hash;
 pub use input::parse_with_default_scheme;
 pub use profile::Profile;
 pub use rule::{Rule, RuleSet};
+pub use scratch::Scratch;
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
-pub use tracking::TrackingParams;
+// The public-suffix lookup, where the next rules (issue 31) look for it.
+#[allow(unused_imports)]
+pub(crate) use rules::public_suffix;
+pub use rules::tracking::TrackingParams;
+use rules::{host, percent, query};

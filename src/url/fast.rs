@@ -13,9 +13,9 @@
 //! input against the full parser.
 
 use super::host::HostKind;
-use super::scan::{find, Stop};
 use super::scheme::SchemeType;
 use super::Url;
+use crate::simd::stop::{find, Stop};
 
 /// Tries the fast path on the trimmed input. On success `url` holds the
 /// result, its buffer reused; on `false` `url` is untouched and the full

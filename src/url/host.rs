@@ -7,9 +7,9 @@
 
 use super::ip;
 use super::percent::{self, AsciiSet};
-use super::scan::{find, Stop};
 use super::tables::{FORBIDDEN_DOMAIN, FORBIDDEN_HOST};
 use super::ParseError;
+use crate::simd::stop::{find, Stop};
 
 /// The kind of a URL's [host](https://url.spec.whatwg.org/#concept-host).
 ///

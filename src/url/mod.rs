@@ -31,7 +31,6 @@ mod ip;
 mod parser;
 mod path;
 pub(crate) mod percent;
-mod scan;
 mod scheme;
 pub(crate) mod tables;
 

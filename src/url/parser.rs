@@ -19,12 +19,12 @@ use super::path::{
     starts_with_windows_drive_letter,
 };
 use super::percent::{push_percent_encoded, AsciiSet};
-use super::scan::{find, Stop};
 use super::scheme::SchemeType;
 use super::tables::{
     has_tab_or_newline, remove_tab_or_newline, trim_c0_control_or_space, SCHEME_CHAR,
 };
 use super::{fast, ParseError, Url};
+use crate::simd::stop::{find, Stop};
 
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.

@@ -1,7 +1,7 @@
 //! Which query parameters the `strip-tracking` rule removes.
 
 use super::shape::ShapeFilter;
-use super::ConfigError;
+use crate::canon::ConfigError;
 
 /// DuckDuckGo's tracking parameters (duckduckgo/privacy-configuration,
 /// features/tracking-parameters.json @58293df, Apache-2.0). The `utm_`

@@ -9,9 +9,9 @@
 
 use std::cmp::Ordering;
 
-use super::form::{self, Piece};
 use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
-use super::{Rule, RuleSet, TrackingParams};
+use crate::canon::form::{self, Piece};
+use crate::canon::{Rule, RuleSet, TrackingParams};
 
 /// Reused buffers of the query rules.
 #[derive(Debug, Default)]
@@ -478,7 +478,7 @@ struct PlainMasks {
 const MASK_WORDS: usize = PLAIN_LEN / 64;
 
 /// The [`PlainMasks`] of `query` (at most [`PLAIN_LEN`] bytes), from
-/// [`find_in_windows`](super::classify::find_in_windows)' 16-byte windows.
+/// [`find_in_windows`](crate::simd::find_in_windows)' 16-byte windows.
 #[inline(always)]
 fn plain_masks(query: &[u8]) -> PlainMasks {
     let mut masks = PlainMasks {
@@ -494,13 +494,12 @@ fn plain_masks(query: &[u8]) -> PlainMasks {
         masks.eq[word] |= u64::from(eq) << shift;
         masks.escape[word] |= u64::from(percent | plus) << shift;
     };
-    #[cfg(target_arch = "x86_64")]
-    if query.len() >= 16 {
+    if crate::simd::VECTORS && query.len() >= 16 {
         // The windows start at 0, 16, 32... but the last one ends at the
         // end of the query, with the lanes already seen masked off: shift
         // them back to where the window was due.
         let mut at = 0;
-        super::classify::find_in_windows(query, 0, [b'&', b'=', b'%', b'+'], |base, found| {
+        crate::simd::find_in_windows(query, 0, [b'&', b'=', b'%', b'+'], |base, found| {
             set(at, found.map(|lanes| lanes >> (at - base)));
             at += 16;
             None::<()>

@@ -98,14 +98,10 @@ pub(crate) fn may_be_public_suffix_at(bytes: &[u8], start: usize, end: usize) ->
 /// Bit `k` set when byte `k` of `window` is a dot.
 #[inline(always)]
 fn dot_lanes(window: &[u8; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
+    if crate::simd::VECTORS {
         // One window: the first answers.
-        super::classify::find_in_windows(window, 0, [b'.'], |_, [dots]| Some(dots))
-            .expect("one window")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
+        crate::simd::find_in_windows(window, 0, [b'.'], |_, [dots]| Some(dots)).expect("one window")
+    } else {
         window
             .iter()
             .enumerate()

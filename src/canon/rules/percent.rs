@@ -200,9 +200,8 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
 /// cost about 50 instructions.
 #[inline]
 fn any_percent(input: &[u8], mut found: impl FnMut(usize) -> bool) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if input.len() >= 16 {
-        return super::classify::find_in_windows(input, 0, [b'%'], |base, [mut mask]| {
+    if crate::simd::VECTORS && input.len() >= 16 {
+        return crate::simd::find_in_windows(input, 0, [b'%'], |base, [mut mask]| {
             while mask != 0 {
                 if found(base + mask.trailing_zeros() as usize) {
                     return Some(());

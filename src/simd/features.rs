@@ -2,10 +2,9 @@
 //! care about, so that the fast path of the canonicalizer can tell that
 //! rules have nothing to do without each rule scanning on its own.
 //!
-//! On x86_64 it looks at 16 bytes at a time with SSE2 (part of the x86_64
-//! baseline, so no runtime detection), the way `url/scan.rs` does;
-//! elsewhere, and as the reference the tests compare against, it uses a
-//! 256-entry table.
+//! With vectors ([`super::VECTORS`]) it looks at 16 bytes at a time with
+//! SSE2, or 32 with AVX2 in the `WIDE` instances; elsewhere, and as the
+//! reference the tests compare against, it uses a 256-entry table.
 
 /// What a range of bytes contains: a small bitset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,7 +112,7 @@ pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
 /// instructions on a path of crawled length.
 pub(crate) fn classify(bytes: &[u8]) -> Features {
     #[cfg(target_arch = "x86_64")]
-    if bytes.len() > <vector::Sse2 as vector::Vector>::LANES {
+    if super::VECTORS && bytes.len() > <vector::Sse2 as vector::Vector>::LANES {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         return unsafe { vector::classify::<vector::Sse2>(bytes) };
     }
@@ -157,7 +156,7 @@ pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
 ///
 /// # Safety
 ///
-/// With `WIDE`, the CPU must have AVX2 ([`avx2_available`]). Call it from
+/// With `WIDE`, the CPU must have AVX2 ([`super::avx2`]). Call it from
 /// a function with `#[target_feature(enable = "avx2")]`, or the intrinsics
 /// will be calls.
 #[inline(always)]
@@ -170,7 +169,7 @@ pub(crate) unsafe fn any_in<const W: u8, const WIDE: bool>(
         return false;
     }
     #[cfg(target_arch = "x86_64")]
-    {
+    if super::VECTORS {
         use vector::{Avx2, Sse2, Vector};
         if WIDE && end >= Avx2::LANES {
             // SAFETY: the caller's.
@@ -206,7 +205,7 @@ pub(crate) unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
     out: &mut Vec<u8>,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if W != 0 {
+    if super::VECTORS && W != 0 {
         use vector::{Avx2, Sse2};
         if WIDE && vector::can_append::<Avx2>(href.len(), keep, start) {
             // SAFETY: the caller's.
@@ -224,51 +223,6 @@ pub(crate) unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
     out.extend_from_slice(&href[..keep]);
     out.extend_from_slice(&href[start..]);
     true
-}
-
-/// Whether this CPU has AVX2, for the `WIDE` instances of [`any_in`] and
-/// [`append_if_none_in`]. (Cached by `std`: one load after the first call.)
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn avx2_available() -> bool {
-    is_x86_feature_detected!("avx2")
-}
-
-/// Where the bytes `needles` are in `bytes` from `start` on, 16 bytes at a
-/// time with SSE2, for the loops that look for a few delimiters and stop
-/// early (the pieces of a query, its `%`s): calls `found(base, masks)` for
-/// each window `bytes[base..base + 16]` in order, where bit `j` of
-/// `masks[k]` says that `bytes[base + j]` is `needles[k]` (lanes before
-/// `start` cleared; the last window is the last 16 bytes, overlapping the
-/// one before), until `found` returns `Some`. `bytes` must have 16 bytes
-/// or more, and `start <= bytes.len()`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn find_in_windows<const K: usize, R>(
-    bytes: &[u8],
-    start: usize,
-    needles: [u8; K],
-    mut found: impl FnMut(usize, [u32; K]) -> Option<R>,
-) -> Option<R> {
-    use vector::{Sse2, Vector};
-    let n = bytes.len();
-    assert!(n >= Sse2::LANES && start <= n);
-    let mut i = start;
-    while i < n {
-        let base = i.min(n - Sse2::LANES);
-        // SAFETY: `base + 16 <= n`, and SSE2 is part of the x86_64
-        // baseline.
-        let v = unsafe { Sse2::load(bytes.as_ptr().add(base)) };
-        // The lanes from `i` on (`i - base` is 0 but in the last window).
-        let from = u32::MAX << (i - base);
-        // SAFETY: as above.
-        let masks = needles.map(|b| unsafe { v.eq(b).movemask() } & from);
-        if let Some(r) = found(base, masks) {
-            return Some(r);
-        }
-        i = base + Sse2::LANES;
-    }
-    None
 }
 
 /// [`any`] for a set of features known at run time.
@@ -304,194 +258,7 @@ static ANY: [AnyFn; 64] = per_feature_set!(any as AnyFn);
 #[allow(unused_unsafe)]
 mod vector {
     use super::Features;
-    use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_blendv_epi8,
-        _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_storeu_si256, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
-        _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_setzero_si128, _mm_srli_si128, _mm_storeu_si128,
-    };
-
-    /// A vector of `LANES` bytes and the operations the scans use.
-    ///
-    /// # Safety
-    ///
-    /// Every method needs a CPU with the instructions of the type (SSE2
-    /// for [`Sse2`], which every x86_64 CPU has; AVX2 for [`Avx2`]); the
-    /// pointer methods also need `LANES` readable or writable bytes. All
-    /// are always inlined, so that in a function with the target feature
-    /// the intrinsics are instructions and not calls.
-    pub(super) trait Vector: Copy {
-        const LANES: usize;
-        unsafe fn load(p: *const u8) -> Self;
-        unsafe fn store(self, p: *mut u8);
-        unsafe fn zero() -> Self;
-        /// Lanes equal to `b`: all ones, others zero.
-        unsafe fn eq(self, b: u8) -> Self;
-        unsafe fn eq_lanes(self, other: Self) -> Self;
-        /// Lanes holding `A-Z`.
-        unsafe fn upper(self) -> Self;
-        unsafe fn or(self, other: Self) -> Self;
-        unsafe fn and(self, other: Self) -> Self;
-        /// The top bit of each lane, lane 0 in bit 0.
-        unsafe fn movemask(self) -> u32;
-        /// The vector one byte later, with 0 shifted in after the last
-        /// lane (which starts no pair).
-        unsafe fn shift_in_zero(self) -> Self;
-        /// The lanes below `n` (at most `LANES`) of `self`, the others of
-        /// `other`.
-        unsafe fn below_then(self, n: usize, other: Self) -> Self;
-    }
-
-    /// 32 lanes of ones, then 32 of zeros: the 16 or 32 bytes from
-    /// `32 - n` on have ones in the lanes below `n` (see
-    /// [`Vector::below_then`]).
-    static BELOW: [u8; 64] = {
-        let mut bytes = [0; 64];
-        let mut i = 0;
-        while i < 32 {
-            bytes[i] = 0xff;
-            i += 1;
-        }
-        bytes
-    };
-
-    #[derive(Clone, Copy)]
-    pub(super) struct Sse2(__m128i);
-
-    #[derive(Clone, Copy)]
-    pub(super) struct Avx2(__m256i);
-
-    // SAFETY (for the `unsafe` blocks in both impls): the methods' callers
-    // guarantee the CPU feature and, for `load` and `store`, the bytes;
-    // `loadu`/`storeu` have no alignment requirement.
-    impl Vector for Sse2 {
-        const LANES: usize = 16;
-        #[inline(always)]
-        unsafe fn load(p: *const u8) -> Self {
-            Sse2(unsafe { _mm_loadu_si128(p.cast::<__m128i>()) })
-        }
-        #[inline(always)]
-        unsafe fn store(self, p: *mut u8) {
-            unsafe { _mm_storeu_si128(p.cast::<__m128i>(), self.0) }
-        }
-        #[inline(always)]
-        unsafe fn zero() -> Self {
-            Sse2(unsafe { _mm_setzero_si128() })
-        }
-        #[inline(always)]
-        unsafe fn eq(self, b: u8) -> Self {
-            Sse2(unsafe { _mm_cmpeq_epi8(self.0, _mm_set1_epi8(b as i8)) })
-        }
-        #[inline(always)]
-        unsafe fn eq_lanes(self, other: Self) -> Self {
-            Sse2(unsafe { _mm_cmpeq_epi8(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn upper(self) -> Self {
-            // Signed `'A' - 1 < v < 'Z' + 1` (bytes >= 0x80 are negative).
-            Sse2(unsafe {
-                _mm_and_si128(
-                    _mm_cmpgt_epi8(self.0, _mm_set1_epi8((b'A' - 1) as i8)),
-                    _mm_cmplt_epi8(self.0, _mm_set1_epi8((b'Z' + 1) as i8)),
-                )
-            })
-        }
-        #[inline(always)]
-        unsafe fn or(self, other: Self) -> Self {
-            Sse2(unsafe { _mm_or_si128(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn and(self, other: Self) -> Self {
-            Sse2(unsafe { _mm_and_si128(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn movemask(self) -> u32 {
-            unsafe { _mm_movemask_epi8(self.0) as u32 }
-        }
-        #[inline(always)]
-        unsafe fn shift_in_zero(self) -> Self {
-            Sse2(unsafe { _mm_srli_si128::<1>(self.0) })
-        }
-        #[inline(always)]
-        unsafe fn below_then(self, n: usize, other: Self) -> Self {
-            debug_assert!(n <= Self::LANES);
-            // SAFETY: `32 - n + 16 <= 64`; SSE2 has no blend instruction.
-            unsafe {
-                let mask = _mm_loadu_si128(BELOW.as_ptr().add(32 - n).cast::<__m128i>());
-                Sse2(_mm_or_si128(
-                    _mm_and_si128(mask, self.0),
-                    _mm_andnot_si128(mask, other.0),
-                ))
-            }
-        }
-    }
-
-    impl Vector for Avx2 {
-        const LANES: usize = 32;
-        #[inline(always)]
-        unsafe fn load(p: *const u8) -> Self {
-            Avx2(unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) })
-        }
-        #[inline(always)]
-        unsafe fn store(self, p: *mut u8) {
-            unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), self.0) }
-        }
-        #[inline(always)]
-        unsafe fn zero() -> Self {
-            Avx2(unsafe { _mm256_setzero_si256() })
-        }
-        #[inline(always)]
-        unsafe fn eq(self, b: u8) -> Self {
-            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, _mm256_set1_epi8(b as i8)) })
-        }
-        #[inline(always)]
-        unsafe fn eq_lanes(self, other: Self) -> Self {
-            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn upper(self) -> Self {
-            // As for SSE2; AVX2 has no "less than", so the operands of the
-            // second compare are swapped.
-            Avx2(unsafe {
-                _mm256_and_si256(
-                    _mm256_cmpgt_epi8(self.0, _mm256_set1_epi8((b'A' - 1) as i8)),
-                    _mm256_cmpgt_epi8(_mm256_set1_epi8((b'Z' + 1) as i8), self.0),
-                )
-            })
-        }
-        #[inline(always)]
-        unsafe fn or(self, other: Self) -> Self {
-            Avx2(unsafe { _mm256_or_si256(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn and(self, other: Self) -> Self {
-            Avx2(unsafe { _mm256_and_si256(self.0, other.0) })
-        }
-        #[inline(always)]
-        unsafe fn movemask(self) -> u32 {
-            unsafe { _mm256_movemask_epi8(self.0) as u32 }
-        }
-        #[inline(always)]
-        unsafe fn shift_in_zero(self) -> Self {
-            // `alignr` shifts within each 16-byte lane, so the upper lane
-            // is moved down first to feed the lower lane's top byte.
-            Avx2(unsafe {
-                let upper_then_zero = _mm256_permute2x128_si256::<0x81>(self.0, self.0);
-                _mm256_alignr_epi8::<1>(upper_then_zero, self.0)
-            })
-        }
-        #[inline(always)]
-        unsafe fn below_then(self, n: usize, other: Self) -> Self {
-            debug_assert!(n <= Self::LANES);
-            // SAFETY: `32 - n + 32 <= 64`.
-            unsafe {
-                let mask = _mm256_loadu_si256(BELOW.as_ptr().add(32 - n).cast::<__m256i>());
-                Avx2(_mm256_blendv_epi8(other.0, self.0, mask))
-            }
-        }
-    }
+    pub(super) use crate::simd::vector::{Avx2, Sse2, Vector};
 
     /// Whether `W` has a pair feature: then [`wanted`] needs the vector
     /// one byte later.
@@ -856,7 +623,7 @@ mod tests {
             }
             assert_eq!(out, expected, "{href:?} {keep} {start} {want:?}");
             #[cfg(target_arch = "x86_64")]
-            if avx2_available() {
+            if super::super::avx2_detected() {
                 let mut out = b"prefix".to_vec();
                 // SAFETY: the CPU has AVX2.
                 let appended =
@@ -974,7 +741,7 @@ mod tests {
                         "{href:?} {start}..{end} {want:?}"
                     );
                     #[cfg(target_arch = "x86_64")]
-                    if avx2_available() {
+                    if super::super::avx2_detected() {
                         // SAFETY: the CPU has AVX2.
                         let found = unsafe { WIDE_ANY[usize::from(want.bits())](href, start, end) };
                         assert_eq!(found, exact.contains(want), "wide {href:?} {start}..{end}");
@@ -985,35 +752,6 @@ mod tests {
     }
 
     proptest! {
-        #[test]
-        #[cfg(target_arch = "x86_64")]
-        fn windows_report_each_needle_once_in_order(
-            bytes in proptest::collection::vec(proptest::sample::select(b"&=%a".to_vec()), 16..70),
-            start in 0..70usize,
-        ) {
-            let start = start.min(bytes.len());
-            let mut seen = Vec::new();
-            let none = find_in_windows(&bytes, start, [b'&', b'%'], |base, masks| {
-                for (k, mut mask) in masks.into_iter().enumerate() {
-                    while mask != 0 {
-                        seen.push((base + mask.trailing_zeros() as usize, k));
-                        mask &= mask - 1;
-                    }
-                }
-                None::<()>
-            });
-            prop_assert!(none.is_none());
-            seen.sort_unstable();
-            let naive: Vec<(usize, usize)> = (start..bytes.len())
-                .filter_map(|i| match bytes[i] {
-                    b'&' => Some((i, 0)),
-                    b'%' => Some((i, 1)),
-                    _ => None,
-                })
-                .collect();
-            prop_assert_eq!(seen, naive);
-        }
-
         #[test]
         fn scalar_and_vector_match_naive(
             bytes in proptest::collection::vec(proptest::sample::select(INTERESTING.to_vec()), 0..80),

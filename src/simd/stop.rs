@@ -1,12 +1,10 @@
-//! Vectorized byte scans for the fast path.
-//!
-//! Each scan finds the first byte of a class (a byte the fast path cannot
-//! copy as it is, or a delimiter). On x86_64 it looks at 16 bytes at a time
-//! with SSE2, which every x86_64 CPU has, so there is no runtime detection;
-//! elsewhere it uses the 256-entry tables, which are also the reference the
-//! tests compare the vector code against.
+//! The URL parser's scans: each finds the first byte of a class (a byte
+//! the parser's fast path cannot copy as it is, or a delimiter). With
+//! vectors ([`super::VECTORS`]) it looks at 16 bytes at a time with SSE2,
+//! which every x86_64 CPU has; otherwise it uses the 256-entry tables,
+//! which are also the reference the tests compare the vector code against.
 
-use super::tables::byte_table;
+use crate::url::tables::byte_table;
 
 /// The classes the fast path scans for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +58,6 @@ static AUTHORITY_STOP: [bool; 256] = byte_table!(|b| matches!(b, b'/' | b'?' | b
 
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`. Scalar reference implementation.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
     let table = match class {
         Stop::Host => &HOST_STOP,
@@ -89,116 +86,79 @@ pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
 #[inline]
 pub(crate) fn find(class: Stop, input: &[u8], start: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
-    {
-        sse2::find(class, input, start)
+    if super::VECTORS {
+        return sse2::find(class, input, start);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        find_scalar(class, input, start)
-    }
+    find_scalar(class, input, start)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use super::Stop;
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_srli_si128,
-    };
+    use crate::simd::vector::{Sse2, Vector};
+
+    // SAFETY (for every `unsafe` block below): the `Vector` methods of
+    // `Sse2` need SSE2, which is part of the x86_64 baseline, and `load`
+    // reads the 16 bytes of its array.
 
     #[inline(always)]
-    fn load(bytes: &[u8; 16]) -> __m128i {
-        // SAFETY: `bytes` is a reference to exactly 16 readable bytes, and
-        // `_mm_loadu_si128` has no alignment requirement. SSE2 is part of
-        // the x86_64 baseline, so the instruction is always available.
-        unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
-    }
-
-    // SAFETY (for every `unsafe` block below that calls an SSE2
-    // intrinsic): these intrinsics only require the `sse2` target feature,
-    // which every x86_64 target enables; they take no pointers.
-
-    #[inline(always)]
-    fn eq(v: __m128i, b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsics, always available on x86_64 (see above).
-        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)) }
-    }
-
-    #[inline(always)]
-    fn or(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_or_si128(a, b) }
-    }
-
-    #[inline(always)]
-    fn and(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_and_si128(a, b) }
-    }
-
-    #[inline(always)]
-    fn movemask(v: __m128i) -> u32 {
-        // SAFETY: SSE2 intrinsic, always available on x86_64.
-        unsafe { _mm_movemask_epi8(v) as u32 }
+    fn load(bytes: &[u8; 16]) -> Sse2 {
+        // SAFETY: see above.
+        unsafe { Sse2::load(bytes.as_ptr()) }
     }
 
     /// Bytes `<= 0x20` or `>= 0x7f`: as signed bytes, those below 0x21
     /// (which includes every byte >= 0x80), or 0x7f.
     #[inline(always)]
-    fn outside_graphic(v: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsics, always available on x86_64.
-        let low = unsafe { _mm_cmplt_epi8(v, _mm_set1_epi8(0x21)) };
-        or(low, eq(v, 0x7f))
+    fn outside_graphic(v: Sse2) -> Sse2 {
+        // SAFETY: see above.
+        unsafe { v.lt_signed(0x21).or(v.eq(0x7f)) }
     }
 
     /// Signed `lo <= v <= hi` for `lo, hi < 0x80`.
     #[inline(always)]
-    fn in_range(v: __m128i, lo: u8, hi: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsics, always available on x86_64.
-        unsafe {
-            _mm_and_si128(
-                _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
-                _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
-            )
-        }
+    fn in_range(v: Sse2, lo: u8, hi: u8) -> Sse2 {
+        // SAFETY: see above.
+        unsafe { v.gt_signed(lo - 1).and(v.lt_signed(hi + 1)) }
     }
 
     /// The 16-bit mask of bytes of `class` in `v`; `next` is `v` shifted by
     /// one byte (the byte after each position), used by `PathStop`.
     #[inline(always)]
-    fn class_mask(class: Stop, v: __m128i, next: __m128i) -> u32 {
-        let m = match class {
-            Stop::Host => {
-                let ok = or(
-                    or(in_range(v, b'a', b'z'), in_range(v, b'0', b'9')),
-                    or(eq(v, b'-'), or(eq(v, b'.'), eq(v, b'_'))),
-                );
-                return !movemask(ok) & 0xffff;
-            }
-            Stop::Path => {
-                let specials = or(
-                    or(or(eq(v, b'"'), eq(v, b'#')), or(eq(v, b'<'), eq(v, b'>'))),
-                    or(or(eq(v, b'?'), eq(v, b'^')), or(eq(v, b'`'), eq(v, b'{'))),
-                );
-                let more = or(or(eq(v, b'}'), eq(v, b'\\')), eq(v, b'|'));
-                let dot_start = and(eq(v, b'/'), or(eq(next, b'.'), eq(next, b'%')));
-                or(or(outside_graphic(v), specials), or(more, dot_start))
-            }
-            Stop::Query => or(
-                or(outside_graphic(v), eq(v, b'"')),
-                or(or(eq(v, b'#'), eq(v, b'<')), or(eq(v, b'>'), eq(v, b'\''))),
-            ),
-            Stop::Fragment => or(
-                or(outside_graphic(v), eq(v, b'"')),
-                or(or(eq(v, b'<'), eq(v, b'>')), eq(v, b'`')),
-            ),
-            Stop::SpecialAuthority => or(
-                or(or(eq(v, b'/'), eq(v, b'?')), or(eq(v, b'#'), eq(v, b'@'))),
-                eq(v, b'\\'),
-            ),
-            Stop::Authority => or(or(eq(v, b'/'), eq(v, b'?')), or(eq(v, b'#'), eq(v, b'@'))),
+    fn class_mask(class: Stop, v: Sse2, next: Sse2) -> u32 {
+        let eq = |b: u8| {
+            // SAFETY: see above.
+            unsafe { v.eq(b) }
         };
-        movemask(m)
+        // SAFETY: see above.
+        unsafe {
+            let m = match class {
+                Stop::Host => {
+                    let ok = in_range(v, b'a', b'z')
+                        .or(in_range(v, b'0', b'9'))
+                        .or(eq(b'-').or(eq(b'.').or(eq(b'_'))));
+                    return !ok.movemask() & 0xffff;
+                }
+                Stop::Path => {
+                    let specials = (eq(b'"').or(eq(b'#')).or(eq(b'<').or(eq(b'>'))))
+                        .or(eq(b'?').or(eq(b'^')).or(eq(b'`').or(eq(b'{'))));
+                    let more = eq(b'}').or(eq(b'\\')).or(eq(b'|'));
+                    let dot_start = eq(b'/').and(next.eq(b'.').or(next.eq(b'%')));
+                    outside_graphic(v).or(specials).or(more.or(dot_start))
+                }
+                Stop::Query => outside_graphic(v)
+                    .or(eq(b'"'))
+                    .or(eq(b'#').or(eq(b'<')).or(eq(b'>').or(eq(b'\'')))),
+                Stop::Fragment => outside_graphic(v)
+                    .or(eq(b'"'))
+                    .or(eq(b'<').or(eq(b'>')).or(eq(b'`'))),
+                Stop::SpecialAuthority => {
+                    (eq(b'/').or(eq(b'?')).or(eq(b'#').or(eq(b'@')))).or(eq(b'\\'))
+                }
+                Stop::Authority => eq(b'/').or(eq(b'?')).or(eq(b'#').or(eq(b'@'))),
+            };
+            m.movemask()
+        }
     }
 
     #[inline]
@@ -225,8 +185,8 @@ mod sse2 {
             // neither `.` nor `%`, as "no next byte" should be.
             let base = len - 16;
             let v = load(input[base..].try_into().unwrap());
-            // SAFETY: SSE2 intrinsic, always available on x86_64.
-            let next = unsafe { _mm_srli_si128::<1>(v) };
+            // SAFETY: see above.
+            let next = unsafe { v.shift_in_zero() };
             let m = class_mask(class, v, next) >> (i - base);
             return if m != 0 {
                 i + m.trailing_zeros() as usize

@@ -1,0 +1,74 @@
+//! What a canonicalizer is built from: its rules and options, parsed once
+//! ([`Config`]), and the output forms.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::surt::SurtOptions;
+use super::{ConfigError, RuleSet, TrackingParams};
+
+/// A canonicalizer's rules and options, as the general path and the fast
+/// paths take them (they never see the [`Canonicalizer`](super::Canonicalizer)).
+#[derive(Clone, Debug)]
+pub(crate) struct Config {
+    pub(crate) rules: RuleSet,
+    pub(crate) tracking: TrackingParams,
+    pub(crate) output: OutputForm,
+    pub(crate) idn: IdnForm,
+}
+
+/// What [`Canonicalizer::apply`] writes.
+///
+/// # Example
+///
+/// ```
+/// use normurl::canon::OutputForm;
+///
+/// assert_eq!("surt".parse::<OutputForm>()?, OutputForm::Surt(normurl::canon::SurtOptions::CDX));
+/// # Ok::<(), normurl::canon::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OutputForm {
+    /// The URL serialization.
+    #[default]
+    Url,
+    /// A SURT; `"surt"` parses to the CDX flavor.
+    Surt(SurtOptions),
+    /// urlcanon's SSURT.
+    Ssurt,
+}
+
+impl FromStr for OutputForm {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<OutputForm, ConfigError> {
+        match s {
+            "url" => Ok(OutputForm::Url),
+            "surt" => Ok(OutputForm::Surt(SurtOptions::CDX)),
+            "ssurt" => Ok(OutputForm::Ssurt),
+            _ => Err(ConfigError::UnknownOutput(s.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for OutputForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OutputForm::Url => "url",
+            OutputForm::Surt(_) => "surt",
+            OutputForm::Ssurt => "ssurt",
+        })
+    }
+}
+
+/// How domains are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IdnForm {
+    /// Punycode (`xn--bcher-kva.de`), as the URL serializer writes them.
+    #[default]
+    Ascii,
+    /// Unicode (`bücher.de`) via UTS #46 ToUnicode, for domains whose
+    /// punycode labels decode cleanly and convert back to the same ASCII;
+    /// others stay ASCII. Parsing such output gives back the ASCII URL.
+    Unicode,
+}

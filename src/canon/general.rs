@@ -1,0 +1,481 @@
+//! The general path: every rule's reference function run on copies of the
+//! components, in [`Rule::ALL`] order. It canonicalizes every URL the fast
+//! paths decline, and it is the reference they are tested against
+//! (`canonicalizer.rs`'s tests, `tests/canon_props.rs`).
+
+use super::config::{Config, IdnForm, OutputForm};
+use super::rules::percent::{self, PATH_MINIMAL};
+use super::rules::query::{self, QueryScratch};
+use super::rules::{host, path};
+use super::surt::Parts;
+use super::{Rule, RuleSet};
+use crate::{HostKind, SchemeType, Url};
+
+/// The general path's buffers, reused from one URL to the next.
+#[derive(Debug, Default)]
+pub(super) struct Buffers {
+    username: Vec<u8>,
+    password: Vec<u8>,
+    host: Vec<u8>,
+    path: Vec<u8>,
+    query: Vec<u8>,
+    fragment: Vec<u8>,
+    /// The second buffer of whichever component is being rewritten.
+    tmp: Vec<u8>,
+    unescaped: Vec<u8>,
+    resolved: Vec<u8>,
+    host_unicode: String,
+    host_check: String,
+}
+
+/// The canonical form of `url` under `config`, appended to `out`; returns
+/// the rules that changed something.
+pub(super) fn apply(
+    config: &Config,
+    url: &Url,
+    bufs: &mut Buffers,
+    params: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    let rules = config.rules;
+    let mut fired = RuleSet::EMPTY;
+    let Buffers {
+        username: user_buf,
+        password: pass_buf,
+        host: host_buf,
+        path: path_buf,
+        query: query_buf,
+        fragment: fragment_buf,
+        tmp,
+        unescaped,
+        resolved,
+        host_unicode,
+        host_check,
+    } = bufs;
+    // One scan of the whole URL instead of one per component: most URLs
+    // have no '%' at all.
+    let has_percent = memchr::memchr(b'%', url.href().as_bytes()).is_some();
+    let percent_rules = PercentRules {
+        decode: has_percent && rules.contains(Rule::DecodeUnreserved),
+        upper: has_percent && rules.contains(Rule::UppercasePercent),
+    };
+    let (scheme, port) = scheme_and_port(rules, url, &mut fired);
+    let (username, password) = userinfo(rules, url, &mut fired);
+    let mut work = Work::new(username, user_buf, tmp);
+    percent_rules.run(&mut work, &mut fired);
+    let username = work.finish();
+    let mut work = Work::new(password, pass_buf, tmp);
+    percent_rules.run(&mut work, &mut fired);
+    let password = work.finish();
+    let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
+    host_rules(rules, url, percent_rules, &mut work, &mut fired);
+    let host = work.finish();
+    let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
+    let scratch = (&mut *unescaped, &mut *resolved);
+    path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
+    let path = work.finish();
+    // Exemption from strip-tracking is decided on the final host, so that
+    // the output canonicalizes to itself.
+    let final_host = host.unwrap_or(host_buf);
+    let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
+    let special = url.scheme_type().is_special();
+    let query_null = url.query().is_none()
+        || query_component(
+            config,
+            special,
+            final_host,
+            percent_rules,
+            &mut work,
+            params,
+            &mut fired,
+        );
+    let query = work.finish();
+    let mut fragment_null = url.fragment().is_none();
+    if !fragment_null && rules.contains(Rule::DropFragment) {
+        fragment_null = true;
+        fired.insert(Rule::DropFragment);
+    }
+    let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
+    if !fragment_null {
+        percent_rules.run(&mut work, &mut fired);
+    }
+    let fragment = work.finish();
+
+    let unicode = config.idn == IdnForm::Unicode
+        && url.host_kind() == HostKind::Domain
+        && host::to_unicode(host.unwrap_or(host_buf), host_unicode, host_check);
+    if fired.is_empty() && !unicode && config.output == OutputForm::Url {
+        // Every change fires a rule: nothing fired, nothing changed.
+        out.extend_from_slice(url.href().as_bytes());
+        return fired;
+    }
+    let prefix = unchanged_prefix(url, fired, unicode, [username, password, host]);
+    let host = if unicode {
+        host_unicode.as_bytes()
+    } else {
+        host.unwrap_or(host_buf)
+    };
+    let parts = Parts {
+        prefix,
+        scheme,
+        username: username.unwrap_or(user_buf),
+        password: password.unwrap_or(pass_buf),
+        host_kind: url.host_kind(),
+        host,
+        port,
+        path: path.unwrap_or(path_buf),
+        query: (!query_null).then(|| query.unwrap_or(query_buf)),
+        fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
+    };
+    match config.output {
+        OutputForm::Url => parts.write_url(out),
+        OutputForm::Surt(options) => parts.write_surt(options, out),
+        OutputForm::Ssurt => parts.write_ssurt(out),
+    }
+    fired
+}
+
+/// `force-http` and `drop-port`: the scheme and port to write.
+fn scheme_and_port<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'u [u8], &'u [u8]) {
+    let force_http = rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https;
+    fired.insert_if(Rule::ForceHttp, force_http);
+    let scheme: &[u8] = if force_http {
+        b"http"
+    } else {
+        url.scheme().as_bytes()
+    };
+    let mut port = url.port().as_bytes();
+    if !port.is_empty() && rules.contains(Rule::DropPort) {
+        port = b"";
+        fired.insert(Rule::DropPort);
+    } else if force_http && port == b"80" {
+        // Port 80 is http's default: the parser would drop it.
+        port = b"";
+    }
+    (scheme, port)
+}
+
+/// `strip-userinfo`: the username and password the percent rules go on
+/// with.
+fn userinfo<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'u [u8], &'u [u8]) {
+    let (username, password) = (url.username().as_bytes(), url.password().as_bytes());
+    if rules.contains(Rule::StripUserinfo) && !(username.is_empty() && password.is_empty()) {
+        fired.insert(Rule::StripUserinfo);
+        return (b"", b"");
+    }
+    (username, password)
+}
+
+/// The host rules: `trim-host-dots` and `strip-www`/`strip-www-digits` on
+/// a domain, the percent rules on an opaque host.
+fn host_rules(
+    rules: RuleSet,
+    url: &Url,
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    fired: &mut RuleSet,
+) {
+    match url.host_kind() {
+        HostKind::Domain => {
+            if rules.contains(Rule::TrimHostDots) {
+                let changed = work.rewrite(host::trim_dots);
+                // The file host state turns `localhost` into the empty
+                // host (url.bs, file host state), so a trimmed
+                // `localhost.` must become empty too, or the output
+                // would not parse to itself.
+                if changed && url.scheme_type() == SchemeType::File && work.get() == b"localhost" {
+                    work.narrow(|h| &h[..0]);
+                }
+                fired.insert_if(Rule::TrimHostDots, changed);
+            }
+            let digits = rules.contains(Rule::StripWwwDigits);
+            if digits || rules.contains(Rule::StripWww) {
+                let changed = work.narrow(|h| host::strip_www(h, digits));
+                let rule = if digits {
+                    Rule::StripWwwDigits
+                } else {
+                    Rule::StripWww
+                };
+                fired.insert_if(rule, changed);
+            }
+        }
+        HostKind::Opaque => percent_rules.run(work, fired),
+        _ => {}
+    }
+}
+
+/// The path rules: on an opaque path the percent rules and
+/// `lowercase-path`; on a hierarchical one `unescape-path` (or the percent
+/// rules), then [`path_rules`]. `scratch` is two buffers for
+/// `unescape-path`.
+fn path_component(
+    rules: RuleSet,
+    url: &Url,
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    scratch: (&mut Vec<u8>, &mut Vec<u8>),
+    fired: &mut RuleSet,
+) {
+    let lower = rules.contains(Rule::LowercasePath);
+    let scheme_type = url.scheme_type();
+    let percent_rules = PercentRules {
+        upper: percent_rules.upper && !lower,
+        ..percent_rules
+    };
+    if url.has_opaque_path() {
+        percent_rules.run(work, fired);
+        if lower {
+            let changed = work.rewrite(path::lowercase);
+            fired.insert_if(Rule::LowercasePath, changed);
+        }
+        return;
+    }
+    if scheme_type.is_special()
+        && scheme_type != SchemeType::File
+        && rules.contains(Rule::UnescapePath)
+    {
+        // Not for file URLs, whose drive letters decoding could disturb.
+        let (unescaped, resolved) = scratch;
+        let changed = work.rewrite(|p, out| unescape_path(p, lower, out, unescaped, resolved));
+        fired.insert_if(Rule::UnescapePath, changed);
+    } else {
+        percent_rules.run(work, fired);
+    }
+    path_rules(rules, work, fired);
+    if scheme_type == SchemeType::File {
+        // Part of whichever rule exposed the drive letter.
+        work.rewrite(path::file_drive_letter);
+    }
+}
+
+/// The query rules on a query that is there: `unescape-query` (or the
+/// percent rules), `lowercase-query`, the parameter rules
+/// ([`query::apply`]) and `drop-empty-query`. Returns whether the query is
+/// gone (every parameter stripped, or empty and dropped).
+fn query_component(
+    config: &Config,
+    special: bool,
+    final_host: &[u8],
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    params: &mut QueryScratch,
+    fired: &mut RuleSet,
+) -> bool {
+    let rules = config.rules;
+    let lower = rules.contains(Rule::LowercaseQuery);
+    if special && rules.contains(Rule::UnescapeQuery) {
+        let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
+        fired.insert_if(Rule::UnescapeQuery, changed);
+    } else {
+        PercentRules {
+            upper: percent_rules.upper && !lower,
+            ..percent_rules
+        }
+        .run(work, fired);
+    }
+    if lower {
+        let changed = work.rewrite(path::lowercase);
+        fired.insert_if(Rule::LowercaseQuery, changed);
+    }
+    let mut gone = false;
+    if !rules.intersection(query::Params::RULES).is_empty() {
+        let config = query::Params {
+            rules,
+            tracking: &config.tracking,
+            host: final_host,
+            starts: None,
+        };
+        let mut outcome = query::Outcome::default();
+        work.rewrite(|q, out| {
+            outcome = query::apply(q, &config, params, out);
+            outcome.changed
+        });
+        *fired = fired.union(outcome.fired);
+        gone = outcome.stripped_all;
+    }
+    if !gone && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
+        gone = true;
+        fired.insert(Rule::DropEmptyQuery);
+    }
+    gone
+}
+
+/// Everything before the path, when no rule touched it: written with one
+/// copy. `components` are the username, password and host, `Some` while
+/// still borrowed from the URL.
+fn unchanged_prefix<'u>(
+    url: &'u Url,
+    fired: RuleSet,
+    unicode: bool,
+    components: [Option<&[u8]>; 3],
+) -> Option<&'u [u8]> {
+    let before_path_changed = RuleSet::from_rules(&[
+        Rule::ForceHttp,
+        Rule::StripUserinfo,
+        Rule::TrimHostDots,
+        Rule::StripWww,
+        Rule::StripWwwDigits,
+        Rule::DropPort,
+    ]);
+    (url.has_host()
+        && !unicode
+        && fired.intersection(before_path_changed).is_empty()
+        && components.iter().all(Option::is_some))
+    .then(|| {
+        let href = url.href();
+        &href.as_bytes()[..url.pathname().as_ptr() as usize - href.as_ptr() as usize]
+    })
+}
+
+/// The rules on a hierarchical path (`/a/b`) after the percent rules,
+/// in [`Rule::ALL`] order.
+fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
+    if rules.contains(Rule::LowercasePath) {
+        // Lowercasing commutes with the other path rules (they match
+        // case-insensitively), so it can go first and run once.
+        let changed = path.rewrite(path::lowercase);
+        fired.insert_if(Rule::LowercasePath, changed);
+    }
+    let sessions = rules.contains(Rule::StripSessionIds);
+    if sessions {
+        let changed = path.rewrite(path::strip_session_ids);
+        fired.insert_if(Rule::StripSessionIds, changed);
+    }
+    if rules.contains(Rule::CollapseSlashes) {
+        let changed = path.rewrite(path::collapse_slashes);
+        fired.insert_if(Rule::CollapseSlashes, changed);
+    }
+    if !rules.contains(Rule::StripTrailingSlash) {
+        return;
+    }
+    // Stripping a trailing slash can expose a session id
+    // (`/x;jsessionid=.../`) and stripping a session id can expose a
+    // trailing slash (`/x/;jsessionid=...`): repeat until neither
+    // changes anything, or the output would not be idempotent. From
+    // here on both only cut the end of the path (the ASP.NET segments,
+    // which need a later `.aspx`, and the runs of slashes are gone), so
+    // each round is O(1) and a path of thousands of `;jsessionid=`
+    // suffixes takes linear time, not a copy of the path per round.
+    loop {
+        let changed = path.narrow(path::strip_trailing_slash);
+        fired.insert_if(Rule::StripTrailingSlash, changed);
+        if !changed || !sessions {
+            break;
+        }
+        let changed = path.narrow(path::strip_jsessionid_suffixes);
+        fired.insert_if(Rule::StripSessionIds, changed);
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// `unescape-path`: decode repeatedly, resolve the dot segments decoding
+/// revealed (`%2e%2e%2f` is `../`), re-encode the minimal set.
+fn unescape_path(
+    path: &[u8],
+    lower: bool,
+    out: &mut Vec<u8>,
+    decoded: &mut Vec<u8>,
+    tmp: &mut Vec<u8>,
+) -> bool {
+    // Without '%' nothing decodes and nothing needs encoding: the parser
+    // already encoded everything else in the minimal set.
+    if memchr::memchr(b'%', path).is_none() {
+        return false;
+    }
+    percent::unescape_repeatedly(path, decoded);
+    tmp.clear();
+    path::resolve_dots(decoded, tmp);
+    percent::encode(tmp, &PATH_MINIMAL, lower, out);
+    *out != path
+}
+
+/// A component while rules rewrite it: borrowed from the URL until a rule
+/// changes it, then in `buf`. Rules write their result into the other
+/// buffer and the two are swapped, so a component is copied only by rules
+/// that change it.
+struct Work<'u, 's> {
+    orig: &'u [u8],
+    buf: &'s mut Vec<u8>,
+    tmp: &'s mut Vec<u8>,
+    owned: bool,
+}
+
+impl<'u, 's> Work<'u, 's> {
+    fn new(orig: &'u [u8], buf: &'s mut Vec<u8>, tmp: &'s mut Vec<u8>) -> Work<'u, 's> {
+        Work {
+            orig,
+            buf,
+            tmp,
+            owned: false,
+        }
+    }
+
+    fn get(&self) -> &[u8] {
+        if self.owned {
+            self.buf
+        } else {
+            self.orig
+        }
+    }
+
+    /// Runs a rule that writes its whole result into the buffer it is
+    /// given and returns true when it changes something.
+    fn rewrite(&mut self, rule: impl FnOnce(&[u8], &mut Vec<u8>) -> bool) -> bool {
+        self.tmp.clear();
+        let input = if self.owned { &self.buf[..] } else { self.orig };
+        let changed = rule(input, self.tmp);
+        if changed {
+            std::mem::swap(self.buf, self.tmp);
+            self.owned = true;
+        }
+        changed
+    }
+
+    /// Runs a rule whose result is a subslice of its input.
+    fn narrow(&mut self, rule: impl FnOnce(&[u8]) -> &[u8]) -> bool {
+        let input = self.get();
+        let sub = rule(input);
+        if sub.len() == input.len() {
+            return false;
+        }
+        let start = sub.as_ptr() as usize - input.as_ptr() as usize;
+        let end = start + sub.len();
+        if self.owned {
+            self.buf.truncate(end);
+            self.buf.drain(..start);
+        } else {
+            self.orig = &self.orig[start..end];
+        }
+        true
+    }
+
+    /// The final bytes: `Some` when still borrowed from the URL, `None`
+    /// when they are in the buffer.
+    fn finish(self) -> Option<&'u [u8]> {
+        (!self.owned).then_some(self.orig)
+    }
+}
+
+/// Which of the percent rules to run on a component.
+#[derive(Clone, Copy)]
+struct PercentRules {
+    decode: bool,
+    upper: bool,
+}
+
+impl PercentRules {
+    fn run(self, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
+        if !self.decode && !self.upper {
+            return;
+        }
+        let mut done = percent::Normalized::default();
+        work.rewrite(|input, out| {
+            done = percent::normalize(input, self.decode, self.upper, out);
+            done.any()
+        });
+        fired.insert_if(Rule::DecodeUnreserved, done.decoded);
+        fired.insert_if(Rule::UppercasePercent, done.uppercased);
+    }
+}

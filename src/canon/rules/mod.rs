@@ -1,0 +1,13 @@
+//! The rules' reference functions, one module per family. Each function
+//! is the specification of its rule's behaviour on one component (or on a
+//! query parameter); the general path (`canon/general.rs`) composes them,
+//! and every fast path is tested against that composition. The table in
+//! `canon/mod.rs` says which function is whose.
+
+pub(crate) mod host;
+pub(crate) mod path;
+pub(crate) mod percent;
+pub(crate) mod public_suffix;
+pub(crate) mod query;
+mod shape;
+pub(crate) mod tracking;
