@@ -6,18 +6,6 @@ use super::{fast, fused, general, Scratch};
 use super::{ConfigError, Profile, RuleSet, TrackingParams};
 use crate::Url;
 
-impl FromStr for IdnForm {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<IdnForm, ConfigError> {
-        match s {
-            "ascii" => Ok(IdnForm::Ascii),
-            "unicode" => Ok(IdnForm::Unicode),
-            _ => Err(ConfigError::UnknownIdnForm(s.to_string())),
-        }
-    }
-}
-
 /// Canonicalizes parsed URLs with a fixed set of rules and options.
 ///
 /// Build it once (from a [`Profile`] and edits) and share it between

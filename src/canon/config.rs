@@ -72,3 +72,15 @@ pub enum IdnForm {
     /// others stay ASCII. Parsing such output gives back the ASCII URL.
     Unicode,
 }
+
+impl FromStr for IdnForm {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<IdnForm, ConfigError> {
+        match s {
+            "ascii" => Ok(IdnForm::Ascii),
+            "unicode" => Ok(IdnForm::Unicode),
+            _ => Err(ConfigError::UnknownIdnForm(s.to_string())),
+        }
+    }
+}
