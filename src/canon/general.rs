@@ -8,6 +8,7 @@ use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{host, path};
 use super::surt::Parts;
+use super::cdx_key;
 use super::{Rule, RuleSet};
 use crate::{HostKind, SchemeType, Url};
 
@@ -115,6 +116,9 @@ pub(super) fn apply(
     } else {
         host.unwrap_or(host_buf)
     };
+    let path = path.unwrap_or(path_buf);
+    let query = (!query_null).then(|| query.unwrap_or(query_buf));
+    let (path, query) = cdx_key::decode(config, url, path, query, [unescaped, resolved]);
     let parts = Parts {
         prefix,
         scheme,
@@ -123,8 +127,8 @@ pub(super) fn apply(
         host_kind: url.host_kind(),
         host,
         port,
-        path: path.unwrap_or(path_buf),
-        query: (!query_null).then(|| query.unwrap_or(query_buf)),
+        path,
+        query,
         fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
     };
     match config.output {

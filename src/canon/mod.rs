@@ -57,6 +57,7 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
+mod cdx_key;
 mod config;
 mod error;
 mod fast;
