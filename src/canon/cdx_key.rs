@@ -1,13 +1,14 @@
-//! The last step of a CDX key (`--get surt` after `unescape-path` and
-//! `unescape-query`): decode the escapes that those rules write only so that
-//! a canonical URL parses back to itself.
+//! The last step of a CDX key (`--get surt` under `wayback`): the path and
+//! query as webarchive-commons' `WaybackURLKeyMaker` and the `surt` package
+//! write them, from what the rules made.
 //!
-//! webarchive-commons' `WaybackURLKeyMaker` and the `surt` package unescape
-//! the path and query repeatedly and then escape only what Safe Browsing
-//! escapes (bytes <= 0x20 or >= 0x7f, `#`, `%`), so the keys in CDX
-//! indexes have `{`, `"`, `<` and a path's `?` raw. A key is not a URL, so
-//! it can have them raw too; a canonical URL cannot. Decoding at the end
-//! keeps the rules and the URL form as they are.
+//! Those unescape the path and query repeatedly and then escape only what
+//! Safe Browsing escapes (bytes <= 0x20 or >= 0x7f, `#`, `%`), so the keys
+//! in CDX indexes have `{`, `"`, `<`, a path's `?` and a query's `&` and
+//! `=` raw; and they sort the query's `name=value` pieces by their raw
+//! bytes, where `sort-query` sorts by decoded name. A key is not a URL, so
+//! it can have all that; a canonical URL cannot. Doing it at the end keeps
+//! the rules and the URL form as they are.
 
 use super::config::{Config, OutputForm};
 use super::rules::percent::escape_at;
@@ -15,19 +16,20 @@ use super::{Rule, SurtOptions};
 use crate::{SchemeType, Url};
 
 /// The path and query to write for `url`: as they are, unless the output is
-/// a CDX key (a SURT without the scheme) and an unescape rule made them,
-/// when they are decoded into `bufs`.
+/// a CDX key (a SURT without the scheme): then decoded (when an unescape
+/// rule made them) and the query put in the keys' order (when `sort-query`
+/// is on), in `bufs`.
 pub(super) fn decode<'a>(
     config: &Config,
     url: &Url,
     mut path: &'a [u8],
     mut query: Option<&'a [u8]>,
-    bufs: [&'a mut Vec<u8>; 2],
+    bufs: [&'a mut Vec<u8>; 3],
 ) -> (&'a [u8], Option<&'a [u8]>) {
-    if !matches!(config.output, OutputForm::Surt(SurtOptions { scheme: false, .. })) {
+    if !is_key(config) {
         return (path, query);
     }
-    let [path_buf, query_buf] = bufs;
+    let [path_buf, query_buf, sort_buf] = bufs;
     // The conditions under which the general path runs the rules.
     let special = url.scheme_type().is_special();
     let unescaped_path = special
@@ -40,7 +42,61 @@ pub(super) fn decode<'a>(
     if unescaped_query && query.is_some_and(|q| self::query(q, query_buf)) {
         query = Some(query_buf);
     }
-    (path, query)
+    (path, sorted(config, query, sort_buf))
+}
+
+/// Whether the output is a CDX key.
+fn is_key(config: &Config) -> bool {
+    matches!(
+        config.output,
+        OutputForm::Surt(SurtOptions { scheme: false, .. })
+    )
+}
+
+/// `query` in the order of CDX keys when the output is one and
+/// `sort-query` is on: the fast path's step (its queries have no `%`
+/// under the unescape rules, so nothing to decode).
+pub(super) fn sorted<'a>(
+    config: &Config,
+    query: Option<&'a [u8]>,
+    buf: &'a mut Vec<u8>,
+) -> Option<&'a [u8]> {
+    match query {
+        Some(q) if is_key(config) && config.rules.contains(Rule::SortQuery) && order(q, buf) => {
+            Some(buf)
+        }
+        other => other,
+    }
+}
+
+/// Writes `query` into `out` with its `&`-separated pieces sorted as
+/// webarchive-commons' `alphaReorderQuery` sorts them: as `(name, value)`
+/// pairs split at the first `=`, by raw bytes, a piece without `=` before
+/// the same name with one. Returns false, having written nothing, when the
+/// pieces are in that order already.
+fn order(query: &[u8], out: &mut Vec<u8>) -> bool {
+    fn pair(piece: &[u8]) -> (&[u8], Option<&[u8]>) {
+        match memchr::memchr(b'=', piece) {
+            Some(at) => (&piece[..at], Some(&piece[at + 1..])),
+            None => (piece, None),
+        }
+    }
+    if memchr::memchr(b'&', query).is_none() {
+        return false;
+    }
+    let mut pieces: Vec<&[u8]> = query.split(|&b| b == b'&').collect();
+    if pieces.windows(2).all(|w| pair(w[0]) <= pair(w[1])) {
+        return false;
+    }
+    pieces.sort_by(|a, b| pair(a).cmp(&pair(b)));
+    out.clear();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        out.extend_from_slice(piece);
+    }
+    true
 }
 
 /// Whether `unescape-path` encodes `b` for the URL only (the path
@@ -49,11 +105,11 @@ fn path_only(b: u8) -> bool {
     matches!(b, b'"' | b'<' | b'>' | b'?' | b'\\' | b'^' | b'`' | b'{' | b'}')
 }
 
-/// The same for `unescape-query`. `&` and `=` stay encoded: decoded after
-/// the parameters were sorted, they would make other parameters than the
-/// ones sorted.
+/// The same for `unescape-query`, and `&` and `=`, which it encodes to
+/// keep the parameters apart (the keys' sort then sees the pieces the
+/// reference sees).
 fn query_only(b: u8) -> bool {
-    matches!(b, b'"' | b'\'' | b'<' | b'>')
+    matches!(b, b'"' | b'\'' | b'<' | b'>' | b'&' | b'=')
 }
 
 /// Writes `path` into `out` with the URL-only escapes decoded; returns
@@ -111,6 +167,25 @@ mod tests {
         assert_eq!(key_path("/plain"), "/plain");
         let mut out = Vec::new();
         assert!(query(b"q=%22y%22&r=%27%26%3d", &mut out));
-        assert_eq!(out, b"q=\"y\"&r='%26%3d");
+        assert_eq!(out, b"q=\"y\"&r='&=");
+    }
+
+    fn ordered(query: &str) -> String {
+        let mut out = Vec::new();
+        if !order(query.as_bytes(), &mut out) {
+            return query.to_owned();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn orders_pieces_by_raw_bytes_as_pairs() {
+        // What the surt package gives for these queries.
+        assert_eq!(ordered("%d8lejr&print"), "%d8lejr&print");
+        assert_eq!(ordered("print&%d8lejr"), "%d8lejr&print");
+        assert_eq!(ordered("a=1&a-b=2&a+b=3&a=0&a"), "a&a=0&a=1&a+b=3&a-b=2");
+        assert_eq!(ordered("a=&a"), "a&a=");
+        assert_eq!(ordered("b=1&a"), "a&b=1");
+        assert_eq!(ordered("a=1"), "a=1");
     }
 }

@@ -27,6 +27,7 @@ use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
+use super::cdx_key;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
 use crate::simd::features::{any, any_in, any_of, append_if_none_in, classify, Features};
@@ -1040,7 +1041,12 @@ fn write(
             out.extend_from_slice(url.href().as_bytes());
         }
         OutputForm::Url => write_url(url, layout, edit, bufs, out),
-        OutputForm::Surt(options) => parts(url, layout, edit, bufs).write_surt(options, out),
+        OutputForm::Surt(options) => {
+            let mut sorted = Vec::new();
+            let mut parts = parts(url, layout, edit, bufs);
+            parts.query = cdx_key::sorted(config, parts.query, &mut sorted);
+            parts.write_surt(options, out)
+        }
         OutputForm::Ssurt => parts(url, layout, edit, bufs).write_ssurt(out),
     }
     edit.fired

@@ -118,7 +118,7 @@ pub(super) fn apply(
     };
     let path = path.unwrap_or(path_buf);
     let query = (!query_null).then(|| query.unwrap_or(query_buf));
-    let (path, query) = cdx_key::decode(config, url, path, query, [unescaped, resolved]);
+    let (path, query) = cdx_key::decode(config, url, path, query, [unescaped, resolved, tmp]);
     let parts = Parts {
         prefix,
         scheme,
