@@ -250,7 +250,10 @@ fn urlcanon_semantic_precise_suite() {
 fn urlcanon_aggressive() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonAggressive);
     let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+sort-query-values";
-    assert_eq!(canon.rules(), with_rules(Profile::Aggressive, edits).rules());
+    assert_eq!(
+        canon.rules(),
+        with_rules(Profile::Aggressive, edits).rules()
+    );
     canon
 }
 

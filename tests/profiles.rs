@@ -13,7 +13,12 @@ fn canonical(profile: &str, input: &str) -> String {
 #[test]
 fn rules_lists_the_tools_profiles() {
     let out = run(&["rules"], b"").ok().out();
-    for name in ["google", "urlcanon-semantic", "urlcanon-aggressive", "w3lib"] {
+    for name in [
+        "google",
+        "urlcanon-semantic",
+        "urlcanon-aggressive",
+        "w3lib",
+    ] {
         let listed = out
             .lines()
             .any(|l| l.split_whitespace().next() == Some(name));
@@ -36,12 +41,18 @@ fn safe_browsing_is_google() {
 fn tools_profiles_give_their_keys() {
     // urlcanon's aggressive: https made http, www2. stripped, lowercased.
     assert_eq!(
-        canonical("urlcanon-aggressive", "https://www2.Example.com/A/?b=1&a=2#x\n"),
+        canonical(
+            "urlcanon-aggressive",
+            "https://www2.Example.com/A/?b=1&a=2#x\n"
+        ),
         "http://example.com/a?a=2&b=1\n"
     );
     // urlcanon's semantic_precise: userinfo dropped, // collapsed, sorted.
     assert_eq!(
-        canonical("urlcanon-semantic", "http://u@example.com//a/%7e?b=1&a=2#x\n"),
+        canonical(
+            "urlcanon-semantic",
+            "http://u@example.com//a/%7e?b=1&a=2#x\n"
+        ),
         "http://example.com/a/~?a=2&b=1#x\n"
     );
     // w3lib's canonicalize_url: empty pieces dropped, sorted, no fragment.

@@ -69,9 +69,8 @@ fn known() -> HashMap<String, (String, String)> {
         let fields: Vec<&str> = line.splitn(3, '\t').collect();
         let at = format!("{KNOWN}:{}", n + 1);
         assert_eq!(fields.len(), 3, "{at}: want input, key, [class]");
-        let json = |s: &str| -> String {
-            serde_json::from_str(s).unwrap_or_else(|e| panic!("{at}: {e}"))
-        };
+        let json =
+            |s: &str| -> String { serde_json::from_str(s).unwrap_or_else(|e| panic!("{at}: {e}")) };
         assert!(fields[2].starts_with('['), "{at}: want a [class]");
         let class = fields[2][1..].split(']').next().unwrap().to_owned();
         let old = map.insert(json(fields[0]), (json(fields[1]), class));
@@ -101,7 +100,9 @@ fn keys_of_the_surt_package() {
     }
     for input in known.keys() {
         if !differences.iter().any(|d| &d.0 == input) {
-            problems.push(format!("{input:?} now matches (or is gone): delete it from {KNOWN}"));
+            problems.push(format!(
+                "{input:?} now matches (or is gone): delete it from {KNOWN}"
+            ));
         }
     }
     let mut classes: Vec<_> = classes.into_iter().collect();
@@ -129,7 +130,10 @@ fn rule_differences_are_gone() {
         ("http://example.com/a\"b\"^<>`", "com,example)/a\"b\"^<>`"),
         ("http://example.com/a%3Fb", "com,example)/a?b"),
         ("http://example.com/a%5Cb", "com,example)/a\\b"),
-        ("http://example.com/?q={x}&r=\"y'\"", "com,example)/?q={x}&r=\"y'\""),
+        (
+            "http://example.com/?q={x}&r=\"y'\"",
+            "com,example)/?q={x}&r=\"y'\"",
+        ),
     ] {
         assert_eq!(key(&canon, &mut url, input), expected, "{input}");
     }

@@ -19,6 +19,7 @@ use crate::{SchemeType, Url};
 /// a CDX key (a SURT without the scheme): then decoded (when an unescape
 /// rule made them) and the query put in the keys' order (when `sort-query`
 /// is on), in `bufs`.
+#[inline(never)]
 pub(super) fn decode<'a>(
     config: &Config,
     url: &Url,
@@ -102,7 +103,10 @@ fn order(query: &[u8], out: &mut Vec<u8>) -> bool {
 /// Whether `unescape-path` encodes `b` for the URL only (the path
 /// percent-encode set and `\`, beyond Safe Browsing's).
 fn path_only(b: u8) -> bool {
-    matches!(b, b'"' | b'<' | b'>' | b'?' | b'\\' | b'^' | b'`' | b'{' | b'}')
+    matches!(
+        b,
+        b'"' | b'<' | b'>' | b'?' | b'\\' | b'^' | b'`' | b'{' | b'}'
+    )
 }
 
 /// The same for `unescape-query`, and `&` and `=`, which it encodes to
@@ -162,7 +166,10 @@ mod tests {
 
     #[test]
     fn decodes_only_what_the_url_needed() {
-        assert_eq!(key_path("/a%7bb%7Dc%3f%22%3C%3E%5e%60%5c"), "/a{b}c?\"<>^`\\");
+        assert_eq!(
+            key_path("/a%7bb%7Dc%3f%22%3C%3E%5e%60%5c"),
+            "/a{b}c?\"<>^`\\"
+        );
         assert_eq!(key_path("/a%25%2320%20b%c3%a9"), "/a%25%2320%20b%c3%a9");
         assert_eq!(key_path("/plain"), "/plain");
         let mut out = Vec::new();

@@ -23,11 +23,11 @@
 
 use std::ops::Range;
 
+use super::cdx_key;
 use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
 use super::surt::Parts;
-use super::cdx_key;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
 use crate::simd::features::{any, any_in, any_of, append_if_none_in, classify, Features};

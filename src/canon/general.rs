@@ -3,12 +3,12 @@
 //! paths decline, and it is the reference they are tested against
 //! (`canonicalizer.rs`'s tests, `tests/canon_props.rs`).
 
+use super::cdx_key;
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{host, path};
 use super::surt::Parts;
-use super::cdx_key;
 use super::{Rule, RuleSet};
 use crate::{HostKind, SchemeType, Url};
 
@@ -118,7 +118,12 @@ pub(super) fn apply(
     };
     let path = path.unwrap_or(path_buf);
     let query = (!query_null).then(|| query.unwrap_or(query_buf));
-    let (path, query) = cdx_key::decode(config, url, path, query, [unescaped, resolved, tmp]);
+    // Out of line and for SURT output only: the URL form does not carry it.
+    let (path, query) = if matches!(config.output, OutputForm::Surt(_)) {
+        cdx_key::decode(config, url, path, query, [unescaped, resolved, tmp])
+    } else {
+        (path, query)
+    };
     let parts = Parts {
         prefix,
         scheme,

@@ -135,11 +135,13 @@ pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>, digits: bool) -> 
     if !plain {
         return None;
     }
-    Some(if !digits && may_be_public_suffix_at(href, host.start + 4, host.end) {
-        0
-    } else {
-        4
-    })
+    Some(
+        if !digits && may_be_public_suffix_at(href, host.start + 4, host.end) {
+            0
+        } else {
+            4
+        },
+    )
 }
 
 /// [`strip_www`] label by label: the reference, and the way for the hosts
