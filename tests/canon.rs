@@ -227,10 +227,10 @@ fn surt(profile: Profile, edits: &str, options: SurtOptions) -> Canonicalizer {
 /// percent-encodings unescaped and minimally re-escaped, slashes collapsed,
 /// query sorted), with missing schemes defaulting to http.
 fn urlcanon_semantic_precise() -> Canonicalizer {
-    with_rules(
-        Profile::Semantic,
-        "+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values",
-    )
+    let canon = Canonicalizer::new(Profile::UrlcanonSemantic);
+    let edits = "+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values";
+    assert_eq!(canon.rules(), with_rules(Profile::Semantic, edits).rules());
+    canon
 }
 
 #[test]
@@ -248,10 +248,13 @@ fn urlcanon_semantic_precise_suite() {
 /// beyond it (https becomes http, `www\d*.`, lowercase path and query,
 /// unescaping, sort by value too).
 fn urlcanon_aggressive() -> Canonicalizer {
-    with_rules(
-        Profile::Aggressive,
-        "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+sort-query-values",
-    )
+    let canon = Canonicalizer::new(Profile::UrlcanonAggressive);
+    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+sort-query-values";
+    assert_eq!(
+        canon.rules(),
+        with_rules(Profile::Aggressive, edits).rules()
+    );
+    canon
 }
 
 #[test]
@@ -613,6 +616,10 @@ fn w3lib_suite() {
             edits.push_str(",+drop-fragment");
         }
         let canon = with_rules(Profile::Whatwg, &edits);
+        if !kwargs.contains_key("keep_fragments") {
+            // canonicalize_url's defaults are the `w3lib` profile.
+            assert_eq!(canon.rules(), Profile::W3lib.rules());
+        }
         let arg = &case["args"][0];
         let input = match arg {
             Value::String(s) => s.clone(),

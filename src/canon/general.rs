@@ -3,6 +3,7 @@
 //! paths decline, and it is the reference they are tested against
 //! (`fast/tests.rs`, `tests/canon_props.rs`).
 
+use super::cdx_key;
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
@@ -107,6 +108,14 @@ pub(super) fn apply(
     } else {
         host.unwrap_or(host_buf)
     };
+    let path = path.unwrap_or(path_buf);
+    let query = (!query_null).then(|| query.unwrap_or(query_buf));
+    // Out of line and for SURT output only: the URL form does not carry it.
+    let (path, query) = if matches!(config.output, OutputForm::Surt(_)) {
+        cdx_key::decode(config, url, path, query, [unescaped, resolved, tmp])
+    } else {
+        (path, query)
+    };
     let parts = Parts {
         prefix,
         scheme,
@@ -115,8 +124,8 @@ pub(super) fn apply(
         host_kind: url.host_kind(),
         host,
         port,
-        path: path.unwrap_or(path_buf),
-        query: (!query_null).then(|| query.unwrap_or(query_buf)),
+        path,
+        query,
         fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
     };
     match config.output {

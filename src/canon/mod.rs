@@ -8,8 +8,10 @@ hash of dedup keys.
 - A [`Rule`] is one documented transformation (`sort-query`,
   `strip-www`...). A [`RuleSet`] is a set of them.
 - A [`Profile`] is a named rule set: `whatwg` (nothing), `semantic`
-  (RFC 3986 safe normalizations), `aggressive` (dedup keys), `safe-browsing`
-  and `wayback` (CDX keys).
+  (RFC 3986 safe normalizations), `aggressive` (dedup keys), and profiles
+  named after the tools whose keys they reproduce: `google` (Safe
+  Browsing; also `safe-browsing`), `wayback` (CDX keys),
+  `urlcanon-semantic`, `urlcanon-aggressive` and `w3lib`.
 - A [`Canonicalizer`] is built once from a profile, rule edits
   (`+name,-name`), a tracking-parameter list, an [`OutputForm`] and an
   [`IdnForm`]. [`Canonicalizer::apply`] writes one URL's canonical form
@@ -94,6 +96,7 @@ for line in ["https://www.example.com/a/?b=2&a=1#x", "https://example.com/a/?a=1
 */
 
 mod canonicalizer;
+mod cdx_key;
 mod config;
 mod error;
 mod fast;

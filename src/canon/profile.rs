@@ -50,6 +50,20 @@ pub enum Profile {
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
+    /// urlcanon's `semantic_precise` (Internet Archive's Python
+    /// canonicalizer): `semantic` plus userinfo dropped, host dots trimmed,
+    /// path and query unescaped and minimally re-escaped, slashes
+    /// collapsed, query sorted by name then value. urlcanon assumes `http`
+    /// for inputs without a scheme (`--default-scheme http`).
+    UrlcanonSemantic,
+    /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
+    /// `www\d*.` stripped, path and query lowercased and unescaped, query
+    /// sorted by value too. Assumes `http` like `urlcanon-semantic`.
+    UrlcanonAggressive,
+    /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
+    /// fingerprints): `semantic`, empty `&&` pieces dropped, query sorted
+    /// by name then value, fragment dropped.
+    W3lib,
 }
 
 const SEMANTIC: RuleSet = RuleSet::from_rules(&[Rule::DecodeUnreserved, Rule::UppercasePercent]);
@@ -94,30 +108,64 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::DropFragment,
 ]);
 
+const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::UnescapePath,
+    Rule::UnescapeQuery,
+    Rule::CollapseSlashes,
+    Rule::SortQuery,
+    Rule::SortQueryValues,
+]));
+
+const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
+    Rule::ForceHttp,
+    Rule::StripWwwDigits,
+    Rule::LowercasePath,
+    Rule::LowercaseQuery,
+    Rule::UnescapePath,
+    Rule::UnescapeQuery,
+    Rule::SortQueryValues,
+]));
+
+const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::DropEmptyParams,
+    Rule::SortQuery,
+    Rule::SortQueryValues,
+    Rule::DropFragment,
+]));
+
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 5] = [
+    pub const ALL: [Profile; 8] = [
         Profile::Whatwg,
         Profile::Semantic,
         Profile::Aggressive,
         Profile::SafeBrowsing,
         Profile::Wayback,
+        Profile::UrlcanonSemantic,
+        Profile::UrlcanonAggressive,
+        Profile::W3lib,
     ];
 
-    /// The profile's kebab-case name.
+    /// The profile's kebab-case name: the tool it reproduces, where it
+    /// reproduces one (`safe-browsing` is also accepted for `google`).
     ///
     /// # Example
     ///
     /// ```
-    /// assert_eq!(normurl::canon::Profile::SafeBrowsing.name(), "safe-browsing");
+    /// assert_eq!(normurl::canon::Profile::SafeBrowsing.name(), "google");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Profile::Whatwg => "whatwg",
             Profile::Semantic => "semantic",
             Profile::Aggressive => "aggressive",
-            Profile::SafeBrowsing => "safe-browsing",
+            Profile::SafeBrowsing => "google",
             Profile::Wayback => "wayback",
+            Profile::UrlcanonSemantic => "urlcanon-semantic",
+            Profile::UrlcanonAggressive => "urlcanon-aggressive",
+            Profile::W3lib => "w3lib",
         }
     }
 
@@ -135,10 +183,19 @@ impl Profile {
                 "WHATWG plus RFC 3986 normalizations that never change what a server receives"
             }
             Profile::Aggressive => "semantic plus the dedup rules of web archives and crawlers",
-            Profile::SafeBrowsing => "Google Safe Browsing canonicalization (v4)",
+            Profile::SafeBrowsing => {
+                "Google Safe Browsing canonicalization (v4); also named safe-browsing"
+            }
             Profile::Wayback => {
                 "webarchive-commons' Wayback/CDX canonicalization (use with --get surt)"
             }
+            Profile::UrlcanonSemantic => {
+                "urlcanon's semantic_precise (with --default-scheme http, as urlcanon)"
+            }
+            Profile::UrlcanonAggressive => {
+                "urlcanon's aggressive (with --default-scheme http, as urlcanon)"
+            }
+            Profile::W3lib => "w3lib's canonicalize_url with its defaults (Scrapy)",
         }
     }
 
@@ -150,6 +207,9 @@ impl Profile {
             Profile::Aggressive => AGGRESSIVE,
             Profile::SafeBrowsing => SAFE_BROWSING,
             Profile::Wayback => WAYBACK,
+            Profile::UrlcanonSemantic => URLCANON_SEMANTIC,
+            Profile::UrlcanonAggressive => URLCANON_AGGRESSIVE,
+            Profile::W3lib => W3LIB,
         }
     }
 
@@ -161,8 +221,13 @@ impl Profile {
     /// use normurl::canon::Profile;
     ///
     /// assert_eq!(Profile::from_name("wayback"), Some(Profile::Wayback));
+    /// assert_eq!(Profile::from_name("safe-browsing"), Some(Profile::SafeBrowsing));
     /// ```
     pub fn from_name(name: &str) -> Option<Profile> {
+        // The name `google` had before profiles were named after tools.
+        if name == "safe-browsing" {
+            return Some(Profile::SafeBrowsing);
+        }
         Profile::ALL.into_iter().find(|p| p.name() == name)
     }
 }

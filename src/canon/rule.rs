@@ -165,7 +165,7 @@ impl Rule {
                 "remove leading \"www.\" labels, unless only a public suffix would remain"
             }
             Rule::StripWwwDigits => {
-                "remove leading \"www.\", \"www2.\", \"www123.\"... labels, unless only a public suffix would remain"
+                "remove leading \"www.\", \"www2.\", \"www123.\"... labels, as CDX keys do (www.blogspot.com becomes blogspot.com)"
             }
             Rule::DropPort => "remove any explicit port (Safe Browsing hashes URLs without one)",
             Rule::UnescapePath => {

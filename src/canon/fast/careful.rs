@@ -219,7 +219,12 @@ pub(super) fn write(
             out.extend_from_slice(url.href().as_bytes());
         }
         OutputForm::Url => write_url(url, layout, edit, bufs, out),
-        OutputForm::Surt(options) => parts(url, layout, edit, bufs).write_surt(options, out),
+        OutputForm::Surt(options) => {
+            let mut sorted = Vec::new();
+            let mut parts = parts(url, layout, edit, bufs);
+            parts.query = super::super::cdx_key::sorted(config, parts.query, &mut sorted);
+            parts.write_surt(options, out)
+        }
         OutputForm::Ssurt => parts(url, layout, edit, bufs).write_ssurt(out),
     }
     edit.fired

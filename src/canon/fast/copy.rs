@@ -203,7 +203,8 @@ impl<'a> Bare<'a> {
             // `www.` and one label to look at (most `www` hosts): the scan
             // can start after it, for the whole host would not be scanned
             // for more than `..`, which it cannot have there.
-            match host::strip_plain_www(href, self.host.clone()) {
+            let digits = rules.contains(Rule::StripWwwDigits);
+            match host::strip_plain_www(href, self.host.clone(), digits) {
                 Some(stripped) => cut = stripped,
                 None => return Verdict::CutRanges,
             }

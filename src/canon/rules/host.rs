@@ -98,14 +98,17 @@ fn trim_dot_ends(s: &[u8]) -> &[u8] {
 /// `strip-www` (`digits` false: exactly `www.`) and `strip-www-digits`
 /// (`digits` true: `www` then any ASCII digits then `.`). Strips such labels
 /// repeatedly, as webarchive-commons' `massageHost` does (stripping once
-/// would not be idempotent: `www.www.example.com`), but never so far that
-/// only a public suffix is left (see `public_suffix.rs`).
+/// would not be idempotent: `www.www.example.com`). `strip-www` never
+/// strips so far that only a public suffix is left (see
+/// `public_suffix.rs`); `strip-www-digits` is the CDX keys' rule, which
+/// strips `^www\d*\.` whatever is left (`www.blogspot.com` is
+/// `com,blogspot)/` in every CDX index), so it only keeps a label.
 #[inline]
 pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
     // A quarter of crawled hosts are `www.` and a domain that starts with
     // neither `www` nor a dot and does not end with a dot: one label to
     // look at, no loop.
-    match strip_plain_www(domain, 0..domain.len()) {
+    match strip_plain_www(domain, 0..domain.len(), digits) {
         Some(cut) => &domain[cut..],
         None => strip_www_labels(domain, digits),
     }
@@ -115,7 +118,8 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
 /// remainder that does not start with `www` or a dot and does not end
 /// with a dot, so there is one label to look at (the same for
 /// `strip-www-digits`). The bytes to cut from the host's start (4, or 0
-/// when the remainder may be a public suffix); `None` for other domains.
+/// when the remainder may be a public suffix and `digits` is off); `None`
+/// for other domains.
 /// Faster when bytes follow the host, as in an href (see
 /// [`may_be_public_suffix_at`]).
 ///
@@ -123,7 +127,7 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
 /// cost more than the rest (on the corpora, `aggressive` 100.14M -> 99.22M
 /// instructions; inlined with the lookups, 103.40M -> 103.82M).
 #[inline(always)]
-pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>) -> Option<usize> {
+pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>, digits: bool) -> Option<usize> {
     let rest = href[host.clone()].strip_prefix(b"www.")?;
     let plain = !rest.starts_with(b"www")
         && rest.first().is_some_and(|&b| b != b'.')
@@ -131,11 +135,13 @@ pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>) -> Option<usize> 
     if !plain {
         return None;
     }
-    Some(if may_be_public_suffix_at(href, host.start + 4, host.end) {
-        0
-    } else {
-        4
-    })
+    Some(
+        if !digits && may_be_public_suffix_at(href, host.start + 4, host.end) {
+            0
+        } else {
+            4
+        },
+    )
 }
 
 /// [`strip_www`] label by label: the reference, and the way for the hosts
@@ -156,7 +162,13 @@ fn strip_www_labels(domain: &[u8], digits: bool) -> &[u8] {
         let Some(rest) = rest.strip_prefix(b".") else {
             return host;
         };
-        if may_be_public_suffix(trim_dot_ends(rest)) {
+        let rest_trimmed = trim_dot_ends(rest);
+        let keep = if digits {
+            rest_trimmed.is_empty()
+        } else {
+            may_be_public_suffix(rest_trimmed)
+        };
+        if keep {
             return host;
         }
         host = rest;
@@ -276,8 +288,16 @@ mod tests {
         assert_eq!(s("www.co.uk", false), "www.co.uk");
         assert_eq!(s("www.co.uk.", false), "www.co.uk.");
         assert_eq!(s("www.www.co.uk", false), "www.co.uk");
-        // internetarchive/surt#28: a host that is all "www" digits.
-        assert_eq!(s("www1355544.com", true), "www1355544.com");
+        // internetarchive/surt#28: a host that is all "www" digits. The
+        // CDX indexes have it as `com)/` (surt 0.3.1), and so does this.
+        assert_eq!(s("www1355544.com", true), "com");
+        // The CDX keys' `^www\d*\.` has no public-suffix guard (issue 29).
+        assert_eq!(s("www.blogspot.com", true), "blogspot.com");
+        assert_eq!(s("www10.org", true), "org");
+        assert_eq!(s("www.ne.jp", true), "ne.jp");
+        assert_eq!(s("www.com", true), "com");
+        assert_eq!(s("www.", true), "www.");
+        assert_eq!(s("www..", true), "www..");
     }
 
     proptest::proptest! {
