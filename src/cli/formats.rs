@@ -21,7 +21,7 @@ pub struct FormatArgs {
     /// With --field: the fields are CSV (RFC 4180), separated by commas or
     /// by -d: a quoted field is read without its quotes ("" stands for ")
     /// and written back quoted. A record is one line.
-    #[arg(long, requires = "field")]
+    #[arg(long)]
     pub csv: bool,
 
     /// The first line of each input is a header (CDX's ` CDX N b a m s k r
@@ -56,6 +56,9 @@ fn select(f: &FormatArgs, select: Select, only_field: bool) -> Result<Select, Fa
     match select {
         Select::Line if only_field => Err(Failure::Usage(
             "--only-field needs --field or --json-field".to_string(),
+        )),
+        Select::Line if f.csv => Err(Failure::Usage(
+            "--csv needs --field (the column of the URL)".to_string(),
         )),
         Select::Field {
             field,
