@@ -82,6 +82,34 @@ impl CanonicalizerBuilder {
         Ok(self)
     }
 
+    /// Adds names to the list of `keep-params` (as
+    /// [`TrackingParams::add_list`] reads them: names, `prefix*`, globs
+    /// such as `*_id`) and turns the rule on: every other parameter goes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).keep_params("id,p_*")?.build();
+    /// assert_eq!(canon.canonicalize("https://a.com/?id=1&x=2&p_1=3").unwrap(), "https://a.com/?id=1&p_1=3");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn keep_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.keep.add_list(list)?;
+        self.config.rules.insert(super::Rule::KeepParams);
+        Ok(self)
+    }
+
+    /// Adds index file names (comma- or whitespace-separated, each one
+    /// path segment) to those `strip-directory-index` strips, and turns
+    /// the rule on.
+    pub fn index_files(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.add_index_files(list)?;
+        self.config.rules.insert(super::Rule::StripDirectoryIndex);
+        Ok(self)
+    }
+
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
         self.config.output = output;
@@ -122,6 +150,7 @@ impl Canonicalizer {
                 tracking: TrackingParams::default(),
                 output: OutputForm::Url,
                 idn: IdnForm::Ascii,
+                lists: Default::default(),
             },
         }
     }
@@ -290,6 +319,19 @@ mod tests {
         all.push(
             Canonicalizer::builder(Profile::Whatwg)
                 .rule_set(Rule::ALL.into_iter().collect())
+                .build(),
+        );
+        // Every rule the fast path applies (with one of the others, it
+        // declines every URL).
+        let general_only = crate::canon::rules::lists::GENERAL_ONLY;
+        all.push(
+            Canonicalizer::builder(Profile::Whatwg)
+                .rule_set(
+                    Rule::ALL
+                        .into_iter()
+                        .filter(|&r| !general_only.contains(r))
+                        .collect(),
+                )
                 .build(),
         );
         for output in ["surt", "ssurt"] {

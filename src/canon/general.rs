@@ -6,7 +6,7 @@
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
-use super::rules::{host, path};
+use super::rules::{directory_index, fragment, host, params as param_rules, path, scheme as key};
 use super::surt::Parts;
 use super::{Rule, RuleSet};
 use crate::{HostKind, SchemeType, Url};
@@ -72,7 +72,11 @@ pub(super) fn apply(
     let host = work.finish();
     let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
     let scratch = (&mut *unescaped, &mut *resolved);
+    let index_files = &config.lists.index_files;
     path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
+    if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
+        directory_index_rule(rules, index_files, &mut work, &mut fired);
+    }
     let path = work.finish();
     // Exemption from strip-tracking is decided on the final host, so that
     // the output canonicalizes to itself.
@@ -91,15 +95,29 @@ pub(super) fn apply(
         );
     let query = work.finish();
     let mut fragment_null = url.fragment().is_none();
-    if !fragment_null && rules.contains(Rule::DropFragment) {
+    // keep-spa-fragments never fires: it keeps what drop-fragment would
+    // change.
+    let spa = rules.contains(Rule::KeepSpaFragments)
+        && fragment::is_spa_route(url.fragment().unwrap_or("").as_bytes());
+    if !fragment_null && rules.contains(Rule::DropFragment) && !spa {
         fragment_null = true;
         fired.insert(Rule::DropFragment);
     }
     let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
     if !fragment_null {
         percent_rules.run(&mut work, &mut fired);
+        if rules.contains(Rule::StripTextFragment) {
+            let changed = work.rewrite(fragment::strip_text_directives);
+            fired.insert_if(Rule::StripTextFragment, changed);
+            fragment_null = changed && work.get().is_empty();
+        }
     }
     let fragment = work.finish();
+    // Every key differs from its URL: the rule always fires.
+    fired.insert_if(
+        Rule::StripScheme,
+        rules.contains(Rule::StripScheme) && config.output == OutputForm::Url,
+    );
 
     let unicode = config.idn == IdnForm::Unicode
         && url.host_kind() == HostKind::Domain
@@ -127,7 +145,12 @@ pub(super) fn apply(
         query: (!query_null).then(|| query.unwrap_or(query_buf)),
         fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
     };
+    let start = out.len();
     match config.output {
+        OutputForm::Url if fired.contains(Rule::StripScheme) => {
+            parts.write_url(out);
+            key::strip(out, start);
+        }
         OutputForm::Url => parts.write_url(out),
         OutputForm::Surt(options) => parts.write_surt(options, out),
         OutputForm::Ssurt => parts.write_ssurt(out),
@@ -137,10 +160,18 @@ pub(super) fn apply(
 
 /// `force-http` and `drop-port`: the scheme and port to write.
 fn scheme_and_port<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'u [u8], &'u [u8]) {
-    let force_http = rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https;
+    // `force-https` wins over `force-http`: with both on, the output is
+    // still the same for both schemes, and idempotent.
+    let https = rules.contains(Rule::ForceHttps);
+    let force_http =
+        !https && rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https;
+    let force_https = https && url.scheme_type() == SchemeType::Http;
     fired.insert_if(Rule::ForceHttp, force_http);
+    fired.insert_if(Rule::ForceHttps, force_https);
     let scheme: &[u8] = if force_http {
         b"http"
+    } else if force_https {
+        b"https"
     } else {
         url.scheme().as_bytes()
     };
@@ -148,8 +179,8 @@ fn scheme_and_port<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'
     if !port.is_empty() && rules.contains(Rule::DropPort) {
         port = b"";
         fired.insert(Rule::DropPort);
-    } else if force_http && port == b"80" {
-        // Port 80 is http's default: the parser would drop it.
+    } else if force_http && port == b"80" || force_https && port == b"443" {
+        // The new scheme's default port: the parser would drop it.
         port = b"";
     }
     (scheme, port)
@@ -277,6 +308,18 @@ fn query_component(
         let changed = work.rewrite(path::lowercase);
         fired.insert_if(Rule::LowercaseQuery, changed);
     }
+    if !rules.intersection(param_rules::RULES).is_empty() {
+        let mut outcome = param_rules::Outcome::default();
+        let lists = &config.lists;
+        work.rewrite(|q, out| {
+            outcome = param_rules::apply(q, rules, &lists.keep, params.name_buffers(), out);
+            outcome.changed
+        });
+        *fired = fired.union(outcome.fired);
+        if outcome.gone {
+            return true;
+        }
+    }
     let mut gone = false;
     if !rules.intersection(query::Params::RULES).is_empty() {
         let config = query::Params {
@@ -311,6 +354,7 @@ fn unchanged_prefix<'u>(
 ) -> Option<&'u [u8]> {
     let before_path_changed = RuleSet::from_rules(&[
         Rule::ForceHttp,
+        Rule::ForceHttps,
         Rule::StripUserinfo,
         Rule::TrimHostDots,
         Rule::StripWww,
@@ -367,6 +411,22 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         if !changed {
             break;
         }
+    }
+}
+
+/// `strip-directory-index`, then the path rules again on what it
+/// exposes (`/a/index.html/` without its trailing slash is `/a/index.html`,
+/// which strips to `/a/`, which strips to `/a`), until neither changes
+/// anything: the output must be idempotent. Each round shortens the path.
+fn directory_index_rule(
+    rules: RuleSet,
+    index_files: &[Box<[u8]>],
+    path: &mut Work<'_, '_>,
+    fired: &mut RuleSet,
+) {
+    while path.narrow(|p| directory_index::strip(p, index_files)) {
+        fired.insert(Rule::StripDirectoryIndex);
+        path_rules(rules, path, fired);
     }
 }
 
