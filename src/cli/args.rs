@@ -141,6 +141,9 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub strip_params: Vec<String>,
 
+    #[command(flatten)]
+    pub rule_options: super::rule_options::RuleOptionArgs,
+
     /// What to write for each URL: url (the canonical URL), surt (the SURT
     /// key of CDX files, `com,example)/path`) or ssurt (urlcanon's SSURT).
     #[arg(long = "output", value_name = "FORM", default_value = "url")]

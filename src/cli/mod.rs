@@ -9,6 +9,7 @@ mod files;
 mod inspect;
 mod json;
 mod progress;
+mod rule_options;
 mod rules;
 mod run;
 mod signals;

@@ -1,0 +1,57 @@
+//! The options of the rules of issue 29 (`--keep-params`,
+//! `--index-files`), flattened into the normalize arguments, and how they
+//! configure the canonicalizer.
+
+use clap::{ArgAction, Args as ClapArgs};
+use normurl::canon::{CanonicalizerBuilder, ConfigError};
+
+use super::Failure;
+
+/// The lists of the `keep-params` and `strip-directory-index` rules.
+#[derive(Debug, Default, ClapArgs)]
+pub struct RuleOptionArgs {
+    /// Keep only these query parameters (turns the keep-params rule on):
+    /// NAME,... where `*` matches any run of bytes (`id,page_*,*_ref`), or
+    /// @FILE (one name per line); may be repeated.
+    #[arg(long, value_name = "LIST", action = ArgAction::Append)]
+    pub keep_params: Vec<String>,
+
+    /// More index file names for strip-directory-index, besides
+    /// index.html, index.htm, index.php, default.asp and default.aspx
+    /// (turns the rule on): NAME,... or @FILE; may be repeated.
+    #[arg(long, value_name = "LIST", action = ArgAction::Append)]
+    pub index_files: Vec<String>,
+}
+
+/// Adds the lists to `builder`, reading each `@FILE`.
+pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Result<(), Failure> {
+    for list in &a.keep_params {
+        let text = read_list(list)?;
+        builder
+            .keep_params(&text)
+            .map_err(|e| usage("--keep-params", e))?;
+    }
+    for list in &a.index_files {
+        let text = read_list(list)?;
+        builder
+            .index_files(&text)
+            .map_err(|e| usage("--index-files", e))?;
+    }
+    Ok(())
+}
+
+/// The list itself, or the text of the file `@FILE` names (whose `#`
+/// comments the library's list parser skips).
+fn read_list(list: &str) -> Result<String, Failure> {
+    let Some(path) = list.strip_prefix('@') else {
+        return Ok(list.to_owned());
+    };
+    std::fs::read_to_string(path).map_err(|source| Failure::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn usage(option: &str, e: ConfigError) -> Failure {
+    Failure::Usage(format!("{option}: {e}"))
+}
