@@ -100,6 +100,46 @@ fn drop_blank_params() {
 }
 
 #[test]
+fn unwrap_redirects() {
+    check(
+        &canon(Profile::Aggressive, "+unwrap-redirects"),
+        &[
+            (
+                "https://www.google.com/url?sa=t&url=https%3A%2F%2Fwww.a.com%2Fx%2F%3Futm_source%3Dg",
+                "https://a.com/x",
+            ),
+            ("https://l.facebook.com/l.php?u=http%3A%2F%2Fa.com%2F&h=AT1", "http://a.com/"),
+            // A redirector's URL only once the other rules ran.
+            ("https://www.google.com/url/?q=https://a.com/b", "https://a.com/b"),
+            ("https://www.google.com/search?q=https://a.com/", "https://google.com/search?q=https://a.com/"),
+        ],
+    );
+}
+
+#[test]
+fn semicolon_separators() {
+    check(
+        &canon(Profile::Aggressive, "+semicolon-separators"),
+        &[
+            (
+                "https://a.com/?b=1;utm_source=2;a=3",
+                "https://a.com/?a=3&b=1",
+            ),
+            ("https://a.com/?b=%3b", "https://a.com/?b=%3B"),
+        ],
+    );
+    // A %3B that unescape-query decodes stays data.
+    check(
+        &canon(Profile::Whatwg, "+unescape-query,+semicolon-separators"),
+        &[("https://a.com/?a=%3B%41;b", "https://a.com/?a=%3BA&b")],
+    );
+    check(
+        &canon(Profile::Wayback, "+semicolon-separators"),
+        &[("https://a.com/?b=%3B%41;a", "https://a.com/?a&b=%3ba")],
+    );
+}
+
+#[test]
 fn strip_directory_index() {
     check(
         &canon(Profile::Whatwg, "+strip-directory-index"),

@@ -45,7 +45,17 @@ fn strip_params_takes_globs() {
 
 #[test]
 fn rules_on_the_command_line() {
-    let cases: [(&str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "+unwrap-redirects",
+            "https://www.google.com/url?q=https://a.com/x&sa=D",
+            "https://a.com/x",
+        ),
+        (
+            "+semicolon-separators",
+            "https://a.com/?a=1;b=2",
+            "https://a.com/?a=1&b=2",
+        ),
         (
             "+drop-blank-params",
             "https://a.com/?a=&b=1",
@@ -94,14 +104,29 @@ fn index_files_adds_names() {
 fn rules_lists_the_new_rules() {
     let text = ok(&["rules"], "");
     for name in [
+        "unwrap-redirects",
         "force-https",
         "strip-directory-index",
         "keep-params",
         "drop-blank-params",
+        "semicolon-separators",
         "strip-text-fragment",
         "keep-spa-fragments",
         "strip-scheme",
     ] {
         assert!(text.contains(&format!("  {name} ")), "{name} not in {text}");
     }
+}
+
+#[test]
+fn redirects_file_adds_redirectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::bin::file(&dir, "redirects.txt", b"# ours\nt.example.com /out to\n");
+    let input = "https://t.example.com/out?to=https%3A%2F%2Fa.com%2F\nhttps://google.com/url?q=http://b.com/\n";
+    assert_eq!(
+        ok(&["--redirects", &file, "--explain"], input),
+        "https://a.com/\tunwrap-redirects\nhttp://b.com/\tunwrap-redirects\n"
+    );
+    let bad = common::bin::file(&dir, "bad.txt", b"t.example.com out\n");
+    run(&["--redirects", &bad], input).failed(&["--redirects", "line 1"]);
 }

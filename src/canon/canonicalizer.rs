@@ -110,6 +110,26 @@ impl CanonicalizerBuilder {
         Ok(self)
     }
 
+    /// Adds redirectors for `unwrap-redirects` from the text of a file:
+    /// one `HOST /PATH PARAM` a line (`t.example.com /out u`: URLs on that
+    /// host or a subdomain, with that path, carry their target in `u`);
+    /// `#` starts a comment. Turns the rule on.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).redirectors("t.example.com /out u")?.build();
+    /// assert_eq!(canon.canonicalize("https://t.example.com/out?u=https://a.com/").unwrap(), "https://a.com/");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn redirectors(&mut self, text: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.redirects.add_text(text)?;
+        self.config.rules.insert(super::Rule::UnwrapRedirects);
+        Ok(self)
+    }
+
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
         self.config.output = output;

@@ -30,6 +30,9 @@ pub enum ConfigError {
     /// An index file name (`--index-files`) with a `/`, which no last path
     /// segment has.
     BadIndexFile(String),
+    /// A line of a redirectors file (`--redirects`) that is not `HOST
+    /// /PATH PARAM`: its number and text.
+    BadRedirector(usize, String),
 }
 
 impl fmt::Display for ConfigError {
@@ -57,6 +60,10 @@ impl fmt::Display for ConfigError {
             ConfigError::BadIndexFile(name) => write!(
                 f,
                 "index file name {name:?} has a /; a name is one path segment, like index.html"
+            ),
+            ConfigError::BadRedirector(line, text) => write!(
+                f,
+                "line {line} ({text:?}) is not HOST /PATH PARAM, e.g. t.example.com /out u"
             ),
             ConfigError::EmptyParamName => f.write_str(
                 "empty parameter name in a strip list (a name, or a prefix ending in *)",

@@ -6,7 +6,10 @@
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
-use super::rules::{directory_index, fragment, host, params as param_rules, path, scheme as key};
+use super::rules::{
+    directory_index, fragment, host, params as param_rules, path, redirect, scheme as key,
+    separators,
+};
 use super::surt::Parts;
 use super::{Rule, RuleSet};
 use crate::{HostKind, SchemeType, Url};
@@ -31,6 +34,64 @@ pub(super) struct Buffers {
 /// The canonical form of `url` under `config`, appended to `out`; returns
 /// the rules that changed something.
 pub(super) fn apply(
+    config: &Config,
+    url: &Url,
+    bufs: &mut Buffers,
+    params: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    if config.rules.contains(Rule::UnwrapRedirects) {
+        return unwrap_and_apply(config, url, bufs, params, out);
+    }
+    apply_rules(config, url, bufs, params, out)
+}
+
+/// `unwrap-redirects`, then the other rules on the target. The other
+/// rules can make a redirector's URL of one that was not
+/// (`google.com/url/?q=` loses its trailing slash), so in URL output the
+/// result is unwrapped again until it is no redirector's, or the output
+/// would not be idempotent. (Keys, from `strip-scheme` or in SURT form,
+/// are not checked.)
+fn unwrap_and_apply(
+    config: &Config,
+    url: &Url,
+    bufs: &mut Buffers,
+    params: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    let redirects = &config.lists.redirects;
+    let start = out.len();
+    let mut current = redirect::unwrap(redirects, url);
+    let mut unwrapped = current.is_some();
+    for _ in 0..redirect::MAX_DEPTH {
+        let fired = apply_rules(config, current.as_ref().unwrap_or(url), bufs, params, out);
+        let url_output = config.output == OutputForm::Url && !fired.contains(Rule::StripScheme);
+        let again = url_output
+            .then(|| std::str::from_utf8(&out[start..]).ok())
+            .flatten()
+            .and_then(|text| Url::parse(text).ok())
+            .and_then(|output| redirect::unwrap(redirects, &output));
+        let Some(next) = again else {
+            return fired.union(if unwrapped {
+                RuleSet::from_rules(&[Rule::UnwrapRedirects])
+            } else {
+                RuleSet::EMPTY
+            });
+        };
+        out.truncate(start);
+        current = Some(next);
+        unwrapped = true;
+    }
+    let fired = apply_rules(config, current.as_ref().unwrap_or(url), bufs, params, out);
+    fired.union(if unwrapped {
+        RuleSet::from_rules(&[Rule::UnwrapRedirects])
+    } else {
+        RuleSet::EMPTY
+    })
+}
+
+/// [`apply`] after `unwrap-redirects`: the other rules.
+fn apply_rules(
     config: &Config,
     url: &Url,
     bufs: &mut Buffers,
@@ -294,8 +355,25 @@ fn query_component(
 ) -> bool {
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
+    let semicolons = rules.contains(Rule::SemicolonSeparators);
+    if semicolons {
+        // Before the decoding rules: a `%3B` they decode is data.
+        let changed = work.rewrite(separators::semicolons_to_amps);
+        fired.insert_if(Rule::SemicolonSeparators, changed);
+    }
     if special && rules.contains(Rule::UnescapeQuery) {
-        let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
+        let changed = work.rewrite(|q, out| {
+            if !query::unescape(q, lower, params, out) {
+                return false;
+            }
+            if semicolons && memchr::memchr(b';', out).is_some() {
+                // Every `;` left came from a `%3B`: encoded again, a
+                // second run does not take it for a separator.
+                let decoded = std::mem::take(out);
+                separators::encode_semicolons(&decoded, lower, out);
+            }
+            *out != q
+        });
         fired.insert_if(Rule::UnescapeQuery, changed);
     } else {
         PercentRules {

@@ -32,6 +32,10 @@ use super::ConfigError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Rule {
+    /// `unwrap-redirects`: a known redirector's URL (`google.com/url?q=`,
+    /// `l.facebook.com/l.php?u=`, AMP caches, user triples) becomes the
+    /// URL it carries; nothing is fetched.
+    UnwrapRedirects,
     /// `force-http`: `https:` becomes `http:` (a port of 80 then disappears).
     ForceHttp,
     /// `force-https`: `http:` becomes `https:` (a port of 443 then
@@ -74,6 +78,9 @@ pub enum Rule {
     UnescapeQuery,
     /// `lowercase-query`: ASCII-lowercase the query.
     LowercaseQuery,
+    /// `semicolon-separators`: `;` separates query parameters as `&`
+    /// does; it is written as `&`.
+    SemicolonSeparators,
     /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
     /// `fbclid`... and user lists).
     StripTracking,
@@ -108,7 +115,8 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 30] = [
+        Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
         Rule::StripUserinfo,
@@ -126,6 +134,7 @@ impl Rule {
         Rule::StripTrailingSlash,
         Rule::UnescapeQuery,
         Rule::LowercaseQuery,
+        Rule::SemicolonSeparators,
         Rule::StripTracking,
         Rule::KeepParams,
         Rule::DropBlankParams,
@@ -148,6 +157,7 @@ impl Rule {
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
+            Rule::UnwrapRedirects => "unwrap-redirects",
             Rule::ForceHttp => "force-http",
             Rule::ForceHttps => "force-https",
             Rule::StripUserinfo => "strip-userinfo",
@@ -165,6 +175,7 @@ impl Rule {
             Rule::StripTrailingSlash => "strip-trailing-slash",
             Rule::UnescapeQuery => "unescape-query",
             Rule::LowercaseQuery => "lowercase-query",
+            Rule::SemicolonSeparators => "semicolon-separators",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
             Rule::DropBlankParams => "drop-blank-params",
@@ -192,6 +203,9 @@ impl Rule {
     /// ```
     pub const fn description(self) -> &'static str {
         match self {
+            Rule::UnwrapRedirects => {
+                "replace a redirector's URL (google.*/url?q=, facebook.*/l.php?u=, AMP caches, --redirects) by the URL it carries"
+            }
             Rule::ForceHttp => "https: becomes http: (port 80 then disappears)",
             Rule::ForceHttps => "http: becomes https: (port 443 then disappears; wins over force-http)",
             Rule::StripUserinfo => "drop the username and password",
@@ -225,6 +239,9 @@ impl Rule {
                 "percent-decode each parameter's name and value repeatedly, re-encode only what must be"
             }
             Rule::LowercaseQuery => "ASCII-lowercase the query",
+            Rule::SemicolonSeparators => {
+                "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
             Rule::StripTracking => {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"
             }

@@ -1,5 +1,5 @@
 //! The options of the rules of issue 29 (`--keep-params`,
-//! `--index-files`), flattened into the normalize arguments, and how they
+//! `--index-files`, `--redirects`), flattened into the normalize arguments, and how they
 //! configure the canonicalizer.
 
 use clap::{ArgAction, Args as ClapArgs};
@@ -21,6 +21,12 @@ pub struct RuleOptionArgs {
     /// (turns the rule on): NAME,... or @FILE; may be repeated.
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub index_files: Vec<String>,
+
+    /// More redirectors for unwrap-redirects (turns the rule on): a file
+    /// of `HOST /PATH PARAM` lines (`t.example.com /out u`); may be
+    /// repeated.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub redirects: Vec<std::path::PathBuf>,
 }
 
 /// Adds the lists to `builder`, reading each `@FILE`.
@@ -36,6 +42,15 @@ pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Resu
         builder
             .index_files(&text)
             .map_err(|e| usage("--index-files", e))?;
+    }
+    for path in &a.redirects {
+        let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        builder
+            .redirectors(&text)
+            .map_err(|e| usage(&format!("--redirects {}", path.display()), e))?;
     }
     Ok(())
 }

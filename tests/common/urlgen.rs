@@ -261,11 +261,13 @@ pub fn relative_like() -> impl Strategy<Value = String> {
 
 /// The rules of issue 29, which the tests also run one by one on top of
 /// `aggressive`; [`canon_url`] has pieces that make them fire.
-pub const NEW_RULES: [&str; 7] = [
+pub const NEW_RULES: [&str; 9] = [
+    "unwrap-redirects",
     "force-https",
     "strip-directory-index",
     "keep-params",
     "drop-blank-params",
+    "semicolon-separators",
     "strip-text-fragment",
     "keep-spa-fragments",
     "strip-scheme",
@@ -298,6 +300,7 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "0x1f",
         "",
         "xn--bcher-kva",
+        "google",
         "a;b",
         "a(b",
     ]);
@@ -331,6 +334,7 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "a..b",
         "a;b",
         "index.html",
+        "url",
         "Default.ASPX",
         "home.jsp",
         "p.aspx",
@@ -364,6 +368,10 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "b",
         "x_id=",
         "bb=%20",
+        "c=1;utm_x=2",
+        "q=http://www.x.com/index.html%3Fa=%26b=#c",
+        "url=https://google.com/url?q=HTTP://Y/%2e%2e/",
+        "d=%3B;",
     ]);
     let query = prop::option::weighted(0.4, prop::collection::vec(param, 0..5));
     let fragment = prop::option::weighted(

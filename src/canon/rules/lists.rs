@@ -1,6 +1,7 @@
 //! The lists the rules added for issue 29 take: `keep-params`'s names and
 //! `strip-directory-index`'s extra index files.
 
+use super::redirect::Redirectors;
 use super::tracking::TrackingParams;
 use crate::canon::{ConfigError, Rule, RuleSet};
 
@@ -8,10 +9,12 @@ use crate::canon::{ConfigError, Rule, RuleSet};
 /// every URL when one of them is on (see `Plan::new`, `fused::pick`), so
 /// that the profiles without them keep their fast paths unchanged.
 pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
+    Rule::UnwrapRedirects,
     Rule::ForceHttps,
     Rule::StripDirectoryIndex,
     Rule::KeepParams,
     Rule::DropBlankParams,
+    Rule::SemicolonSeparators,
     Rule::StripTextFragment,
     Rule::KeepSpaFragments,
     Rule::StripScheme,
@@ -24,6 +27,8 @@ pub(crate) struct RuleLists {
     pub(crate) keep: TrackingParams,
     /// Index file names besides the defaults.
     pub(crate) index_files: Vec<Box<[u8]>>,
+    /// The redirectors `unwrap-redirects` unwraps.
+    pub(crate) redirects: Redirectors,
 }
 
 impl Default for RuleLists {
@@ -31,6 +36,7 @@ impl Default for RuleLists {
         RuleLists {
             keep: TrackingParams::empty(),
             index_files: Vec::new(),
+            redirects: Redirectors::default(),
         }
     }
 }

@@ -14,6 +14,8 @@ pub(crate) mod path;
 pub(crate) mod percent;
 pub(crate) mod public_suffix;
 pub(crate) mod query;
+pub(crate) mod redirect;
 pub(crate) mod scheme;
+pub(crate) mod separators;
 mod shape;
 pub(crate) mod tracking;
