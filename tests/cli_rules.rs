@@ -130,3 +130,18 @@ fn redirects_file_adds_redirectors() {
     let bad = common::bin::file(&dir, "bad.txt", b"t.example.com out\n");
     run(&["--redirects", &bad], input).failed(&["--redirects", "line 1"]);
 }
+
+#[test]
+fn query_separators() {
+    let input = "https://a.com/?b=1;a=2\n";
+    let args = ["-p", "aggressive", "--query-separators"];
+    assert_eq!(
+        ok(&[&args[..], &["&;"]].concat(), input),
+        "https://a.com/?a=2&b=1\n"
+    );
+    assert_eq!(
+        ok(&[&args[..], &["&"]].concat(), input),
+        "https://a.com/?b=1;a=2\n"
+    );
+    run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
+}

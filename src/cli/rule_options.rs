@@ -1,6 +1,6 @@
 //! The options of the rules of issue 29 (`--keep-params`,
-//! `--index-files`, `--redirects`), flattened into the normalize arguments, and how they
-//! configure the canonicalizer.
+//! `--index-files`, `--redirects`, `--query-separators`), flattened into
+//! the normalize arguments, and how they configure the canonicalizer.
 
 use clap::{ArgAction, Args as ClapArgs};
 use normurl::canon::{CanonicalizerBuilder, ConfigError};
@@ -27,6 +27,21 @@ pub struct RuleOptionArgs {
     /// repeated.
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub redirects: Vec<std::path::PathBuf>,
+
+    /// The bytes that separate query parameters: `&` (the default) or
+    /// `&;` (w3lib's query_separator; turns semicolon-separators on, which
+    /// writes each `;` as `&`).
+    #[arg(long, value_name = "SEPS", value_parser = parse_separators)]
+    pub query_separators: Option<bool>,
+}
+
+/// `--query-separators`: whether `;` separates too.
+fn parse_separators(s: &str) -> Result<bool, String> {
+    match s {
+        "&" => Ok(false),
+        "&;" | ";&" => Ok(true),
+        _ => Err(format!("{s:?}: the separators are & or &;")),
+    }
 }
 
 /// Adds the lists to `builder`, reading each `@FILE`.
@@ -43,6 +58,12 @@ pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Resu
             .index_files(&text)
             .map_err(|e| usage("--index-files", e))?;
     }
+    match a.query_separators {
+        Some(true) => builder.rules("+semicolon-separators"),
+        Some(false) => builder.rules("-semicolon-separators"),
+        None => Ok(&mut *builder),
+    }
+    .map_err(|e| usage("--query-separators", e))?;
     for path in &a.redirects {
         let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
             path: path.display().to_string(),
