@@ -386,7 +386,6 @@ mod tests {
                         plan.path(),
                         false,
                     ),
-                    ..canon.clone()
                 })
             })
             .collect();

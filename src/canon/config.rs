@@ -20,7 +20,7 @@ pub(crate) struct Config {
     pub(crate) lists: RuleLists,
 }
 
-/// What [`Canonicalizer::apply`] writes.
+/// What [`Canonicalizer::apply`](super::Canonicalizer::apply) writes.
 ///
 /// # Example
 ///

@@ -4,7 +4,7 @@ use super::query::QueryScratch;
 use super::{fast, general};
 
 /// Buffers reused from one URL to the next. Keep one per thread; after the
-/// first few URLs, [`Canonicalizer::apply`] allocates nothing.
+/// first few URLs, [`Canonicalizer::apply`](super::Canonicalizer::apply) allocates nothing.
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// The general path's.
