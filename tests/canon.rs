@@ -16,6 +16,8 @@
 //! Every output in URL form is also checked to be a valid URL that
 //! canonicalizes to itself.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -762,15 +764,33 @@ fn all_canonicalizers() -> Vec<(String, Canonicalizer)> {
         .iter()
         .map(|&p| (p.name().to_owned(), Canonicalizer::new(p)))
         .collect();
+    // Every rule but strip-scheme, whose keys are not URLs (see
+    // `strip_scheme_keys_are_canonical_urls_without_scheme`).
     let everything: String = canon::Rule::ALL
         .iter()
+        .filter(|&&r| r != canon::Rule::StripScheme)
         .map(|r| format!("+{}", r.name()))
         .collect::<Vec<_>>()
         .join(",");
-    all.push((
-        "every rule".to_owned(),
-        with_rules(Profile::Whatwg, &everything),
-    ));
+    let every_rule = Canonicalizer::builder(Profile::Whatwg)
+        .rules(&everything)
+        .unwrap()
+        .keep_params("q,id,page,*_id,s*")
+        .unwrap()
+        .index_files("home.jsp")
+        .unwrap()
+        .build();
+    all.push(("every rule".to_owned(), every_rule));
+    for rule in common::urlgen::NEW_RULES
+        .iter()
+        .filter(|&&r| r != "strip-scheme")
+    {
+        let edits = format!("+{rule}");
+        all.push((
+            format!("aggressive {edits}"),
+            with_rules(Profile::Aggressive, &edits),
+        ));
+    }
     all.push((
         "urlcanon semantic_precise".to_owned(),
         urlcanon_semantic_precise(),

@@ -17,19 +17,42 @@ fn canonicalizers() -> Vec<Canonicalizer> {
         .iter()
         .map(|&p| Canonicalizer::new(p))
         .collect();
-    let every: Vec<String> = Rule::ALL.iter().map(|r| format!("+{}", r.name())).collect();
-    all.push(
-        Canonicalizer::builder(Profile::Whatwg)
-            .rules(&every.join(","))
-            .unwrap()
-            .build(),
-    );
+    all.push(every_rule(Rule::StripScheme));
+    for rule in common::urlgen::NEW_RULES
+        .iter()
+        .filter(|&&r| r != "strip-scheme")
+    {
+        all.push(
+            Canonicalizer::builder(Profile::Aggressive)
+                .rules(&format!("+{rule}"))
+                .unwrap()
+                .build(),
+        );
+    }
     all.push(
         Canonicalizer::builder(Profile::Aggressive)
             .idn(IdnForm::Unicode)
             .build(),
     );
     all
+}
+
+/// Every rule but `but` (and `strip-scheme`, whose keys are not URLs),
+/// with lists for `keep-params` and `strip-directory-index`.
+fn every_rule(but: Rule) -> Canonicalizer {
+    let every: Vec<String> = Rule::ALL
+        .iter()
+        .filter(|&&r| r != but && r != Rule::StripScheme)
+        .map(|r| format!("+{}", r.name()))
+        .collect();
+    Canonicalizer::builder(Profile::Whatwg)
+        .rules(&every.join(","))
+        .unwrap()
+        .keep_params("a,*_id,b*")
+        .unwrap()
+        .index_files("home.jsp")
+        .unwrap()
+        .build()
 }
 
 /// Every canonicalizer's output of `input` parses, canonicalizes to
@@ -93,6 +116,22 @@ proptest! {
     #[test]
     fn outputs_parse_and_are_idempotent(input in canon_url()) {
         check_idempotent(&input)?;
+    }
+
+    /// `strip-scheme`'s key is the canonical URL of the other rules
+    /// without `scheme:` and `//`: a key, not a URL, so its idempotence is
+    /// that of the URL it comes from (checked above).
+    #[test]
+    fn strip_scheme_keys_are_canonical_urls_without_scheme(input in canon_url()) {
+        let Ok(url) = Url::parse(&input) else { return Ok(()) };
+        let keys = every_rule(Rule::KeepParams).rules().with(Rule::StripScheme);
+        let keyed = Canonicalizer::builder(Profile::Whatwg).rule_set(keys).build();
+        let plain = Canonicalizer::builder(Profile::Whatwg).rule_set(keys.without(Rule::StripScheme)).build();
+        let canonical = plain.canonicalize_url(&url);
+        let scheme_end = canonical.find(':').unwrap() + 1;
+        let rest = &canonical[scheme_end..];
+        let expected = rest.strip_prefix("//").unwrap_or(rest);
+        prop_assert_eq!(keyed.canonicalize_url(&url), expected);
     }
 
     #[test]

@@ -104,15 +104,57 @@ fn check_parse_apply(input: &str) {
     }
 }
 
-/// One canonicalizer per profile, built once.
-fn canonicalizers() -> &'static [(Profile, Canonicalizer)] {
-    static ALL: OnceLock<Vec<(Profile, Canonicalizer)>> = OnceLock::new();
+/// One canonicalizer per profile, and one with every rule but
+/// `strip-scheme` (whose keys are not URLs: see [`check_key`]), built once.
+fn canonicalizers() -> &'static [(String, Canonicalizer)] {
+    static ALL: OnceLock<Vec<(String, Canonicalizer)>> = OnceLock::new();
     ALL.get_or_init(|| {
-        Profile::ALL
+        let mut all: Vec<(String, Canonicalizer)> = Profile::ALL
             .into_iter()
-            .map(|p| (p, Canonicalizer::new(p)))
-            .collect()
+            .map(|p| (p.name().to_owned(), Canonicalizer::new(p)))
+            .collect();
+        let every: Vec<String> = Rule::ALL
+            .iter()
+            .filter(|&&r| r != Rule::StripScheme)
+            .map(|r| format!("+{}", r.name()))
+            .collect();
+        let every = Canonicalizer::builder(Profile::Whatwg)
+            .rules(&every.join(","))
+            .expect("known rules")
+            .keep_params("a,*_id,b*")
+            .expect("a valid list")
+            .index_files("home.jsp")
+            .expect("a valid list")
+            .build();
+        all.push(("every rule but strip-scheme".to_owned(), every));
+        all
     })
+}
+
+/// `strip-scheme`'s key of `url` is its canonical URL under the other
+/// rules without `scheme:` and `//`.
+fn check_key(url: &Url) {
+    static PAIR: OnceLock<(Canonicalizer, Canonicalizer)> = OnceLock::new();
+    let (keyed, plain) = PAIR.get_or_init(|| {
+        let (_, every) = canonicalizers().last().expect("built above");
+        let with = |rules| {
+            Canonicalizer::builder(Profile::Whatwg)
+                .rule_set(rules)
+                .build()
+        };
+        (
+            with(every.rules().with(Rule::StripScheme)),
+            with(every.rules()),
+        )
+    });
+    let canonical = plain.canonicalize_url(url);
+    let rest = canonical.split_once(':').map_or("", |(_, rest)| rest);
+    assert_eq!(
+        keyed.canonicalize_url(url),
+        rest.strip_prefix("//").unwrap_or(rest),
+        "strip-scheme on {:?}",
+        url.href()
+    );
 }
 
 /// Runs the check on the fuzz input `data` (see [`Case::from_bytes`]).
@@ -140,25 +182,26 @@ pub fn check_case(case: &Case) {
 /// canonicalizes to itself.
 pub fn check_url(url: &Url) {
     check_fast_path(url);
+    check_key(url);
     for (profile, canon) in canonicalizers() {
         let once = canon.canonicalize_url(url);
         let parsed = Url::parse(&once).unwrap_or_else(|e| {
             panic!(
-                "profile {profile:?}: {:?} gives {once:?}, which fails: {e:?}",
+                "profile {profile}: {:?} gives {once:?}, which fails: {e:?}",
                 url.href()
             )
         });
         assert_eq!(
             parsed.href(),
             once,
-            "profile {profile:?}: {:?} gives {once:?}, not a URL serialization",
+            "profile {profile}: {:?} gives {once:?}, not a URL serialization",
             url.href()
         );
         let twice = canon.canonicalize_url(&parsed);
         assert_eq!(
             twice,
             once,
-            "profile {profile:?}: not idempotent on {:?}",
+            "profile {profile}: not idempotent on {:?}",
             url.href()
         );
     }

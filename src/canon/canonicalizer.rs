@@ -83,6 +83,54 @@ impl CanonicalizerBuilder {
         Ok(self)
     }
 
+    /// Adds names to the list of `keep-params` (as
+    /// [`TrackingParams::add_list`] reads them: names, `prefix*`, globs
+    /// such as `*_id`) and turns the rule on: every other parameter goes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).keep_params("id,p_*")?.build();
+    /// assert_eq!(canon.canonicalize("https://a.com/?id=1&x=2&p_1=3").unwrap(), "https://a.com/?id=1&p_1=3");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn keep_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.keep.add_list(list)?;
+        self.config.rules.insert(super::Rule::KeepParams);
+        Ok(self)
+    }
+
+    /// Adds index file names (comma- or whitespace-separated, each one
+    /// path segment) to those `strip-directory-index` strips, and turns
+    /// the rule on.
+    pub fn index_files(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.add_index_files(list)?;
+        self.config.rules.insert(super::Rule::StripDirectoryIndex);
+        Ok(self)
+    }
+
+    /// Adds redirectors for `unwrap-redirects` from the text of a file:
+    /// one `HOST /PATH PARAM` a line (`t.example.com /out u`: URLs on that
+    /// host or a subdomain, with that path, carry their target in `u`);
+    /// `#` starts a comment. Turns the rule on.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).redirectors("t.example.com /out u")?.build();
+    /// assert_eq!(canon.canonicalize("https://t.example.com/out?u=https://a.com/").unwrap(), "https://a.com/");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn redirectors(&mut self, text: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.redirects.add_text(text)?;
+        self.config.rules.insert(super::Rule::UnwrapRedirects);
+        Ok(self)
+    }
+
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
         self.config.output = output;
@@ -123,6 +171,7 @@ impl Canonicalizer {
                 tracking: TrackingParams::default(),
                 output: OutputForm::Url,
                 idn: IdnForm::Ascii,
+                lists: Default::default(),
             },
         }
     }

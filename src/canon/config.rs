@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::rules::lists::RuleLists;
 use super::surt::SurtOptions;
 use super::{ConfigError, RuleSet, TrackingParams};
 
@@ -15,6 +16,8 @@ pub(crate) struct Config {
     pub(crate) tracking: TrackingParams,
     pub(crate) output: OutputForm,
     pub(crate) idn: IdnForm,
+    /// The lists of `keep-params` and `strip-directory-index`.
+    pub(crate) lists: RuleLists,
 }
 
 /// What [`Canonicalizer::apply`](super::Canonicalizer::apply) writes.

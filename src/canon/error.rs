@@ -27,6 +27,12 @@ pub enum ConfigError {
     EmptyParamName,
     /// No domain form (`--idn`) has this name.
     UnknownIdnForm(String),
+    /// An index file name (`--index-files`) with a `/`, which no last path
+    /// segment has.
+    BadIndexFile(String),
+    /// A line of a redirectors file (`--redirects`) that is not `HOST
+    /// /PATH PARAM`: its number and text.
+    BadRedirector(usize, String),
 }
 
 impl fmt::Display for ConfigError {
@@ -51,6 +57,14 @@ impl fmt::Display for ConfigError {
             ConfigError::UnknownIdnForm(name) => {
                 write!(f, "unknown form {name:?}; the forms are: ascii, unicode")
             }
+            ConfigError::BadIndexFile(name) => write!(
+                f,
+                "index file name {name:?} has a /; a name is one path segment, like index.html"
+            ),
+            ConfigError::BadRedirector(line, text) => write!(
+                f,
+                "line {line} ({text:?}) is not HOST /PATH PARAM, e.g. t.example.com /out u"
+            ),
             ConfigError::EmptyParamName => f.write_str(
                 "empty parameter name in a strip list (a name, or a prefix ending in *)",
             ),

@@ -7,7 +7,10 @@ use super::cdx_key;
 use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
-use super::rules::{host, path};
+use super::rules::{
+    directory_index, fragment, host, params as param_rules, path, redirect, scheme as key,
+    separators,
+};
 use super::surt::Parts;
 use super::{Rule, RuleSet};
 use crate::{HostKind, SchemeType, Url};
@@ -32,6 +35,64 @@ pub(super) struct Buffers {
 /// The canonical form of `url` under `config`, appended to `out`; returns
 /// the rules that changed something.
 pub(super) fn apply(
+    config: &Config,
+    url: &Url,
+    bufs: &mut Buffers,
+    params: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    if config.rules.contains(Rule::UnwrapRedirects) {
+        return unwrap_and_apply(config, url, bufs, params, out);
+    }
+    apply_rules(config, url, bufs, params, out)
+}
+
+/// `unwrap-redirects`, then the other rules on the target. The other
+/// rules can make a redirector's URL of one that was not
+/// (`google.com/url/?q=` loses its trailing slash), so in URL output the
+/// result is unwrapped again until it is no redirector's, or the output
+/// would not be idempotent. (Keys, from `strip-scheme` or in SURT form,
+/// are not checked.)
+fn unwrap_and_apply(
+    config: &Config,
+    url: &Url,
+    bufs: &mut Buffers,
+    params: &mut QueryScratch,
+    out: &mut Vec<u8>,
+) -> RuleSet {
+    let redirects = &config.lists.redirects;
+    let start = out.len();
+    let mut current = redirect::unwrap(redirects, url);
+    let mut unwrapped = current.is_some();
+    for _ in 0..redirect::MAX_DEPTH {
+        let fired = apply_rules(config, current.as_ref().unwrap_or(url), bufs, params, out);
+        let url_output = config.output == OutputForm::Url && !fired.contains(Rule::StripScheme);
+        let again = url_output
+            .then(|| std::str::from_utf8(&out[start..]).ok())
+            .flatten()
+            .and_then(|text| Url::parse(text).ok())
+            .and_then(|output| redirect::unwrap(redirects, &output));
+        let Some(next) = again else {
+            return fired.union(if unwrapped {
+                RuleSet::from_rules(&[Rule::UnwrapRedirects])
+            } else {
+                RuleSet::EMPTY
+            });
+        };
+        out.truncate(start);
+        current = Some(next);
+        unwrapped = true;
+    }
+    let fired = apply_rules(config, current.as_ref().unwrap_or(url), bufs, params, out);
+    fired.union(if unwrapped {
+        RuleSet::from_rules(&[Rule::UnwrapRedirects])
+    } else {
+        RuleSet::EMPTY
+    })
+}
+
+/// [`apply`] after `unwrap-redirects`: the other rules.
+fn apply_rules(
     config: &Config,
     url: &Url,
     bufs: &mut Buffers,
@@ -73,7 +134,11 @@ pub(super) fn apply(
     let host = work.finish();
     let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
     let scratch = (&mut *unescaped, &mut *resolved);
+    let index_files = &config.lists.index_files;
     path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
+    if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
+        directory_index_rule(rules, index_files, &mut work, &mut fired);
+    }
     let path = work.finish();
     // Exemption from strip-tracking is decided on the final host, so that
     // the output canonicalizes to itself.
@@ -93,6 +158,11 @@ pub(super) fn apply(
     let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
     let fragment_null = fragment_rules(rules, url, percent_rules, &mut work, &mut fired);
     let fragment = work.finish();
+    // Every key differs from its URL: the rule always fires.
+    fired.insert_if(
+        Rule::StripScheme,
+        rules.contains(Rule::StripScheme) && config.output == OutputForm::Url,
+    );
 
     let unicode = config.idn == IdnForm::Unicode
         && url.host_kind() == HostKind::Domain
@@ -128,7 +198,12 @@ pub(super) fn apply(
         query,
         fragment: (!fragment_null).then(|| fragment.unwrap_or(fragment_buf)),
     };
+    let start = out.len();
     match config.output {
+        OutputForm::Url if fired.contains(Rule::StripScheme) => {
+            parts.write_url(out);
+            key::strip(out, start);
+        }
         OutputForm::Url => parts.write_url(out),
         OutputForm::Surt(options) => parts.write_surt(options, out),
         OutputForm::Ssurt => parts.write_ssurt(out),
@@ -138,10 +213,18 @@ pub(super) fn apply(
 
 /// `force-http` and `drop-port`: the scheme and port to write.
 fn scheme_and_port<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'u [u8], &'u [u8]) {
-    let force_http = rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https;
+    // `force-https` wins over `force-http`: with both on, the output is
+    // still the same for both schemes, and idempotent.
+    let https = rules.contains(Rule::ForceHttps);
+    let force_http =
+        !https && rules.contains(Rule::ForceHttp) && url.scheme_type() == SchemeType::Https;
+    let force_https = https && url.scheme_type() == SchemeType::Http;
     fired.insert_if(Rule::ForceHttp, force_http);
+    fired.insert_if(Rule::ForceHttps, force_https);
     let scheme: &[u8] = if force_http {
         b"http"
+    } else if force_https {
+        b"https"
     } else {
         url.scheme().as_bytes()
     };
@@ -149,8 +232,8 @@ fn scheme_and_port<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'
     if !port.is_empty() && rules.contains(Rule::DropPort) {
         port = b"";
         fired.insert(Rule::DropPort);
-    } else if force_http && port == b"80" {
-        // Port 80 is http's default: the parser would drop it.
+    } else if force_http && port == b"80" || force_https && port == b"443" {
+        // The new scheme's default port: the parser would drop it.
         port = b"";
     }
     (scheme, port)
@@ -264,8 +347,26 @@ fn query_component(
 ) -> bool {
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
-    if url.scheme_type().is_special() && rules.contains(Rule::UnescapeQuery) {
-        let changed = work.rewrite(|q, out| query::unescape(q, lower, params, out));
+    let special = url.scheme_type().is_special();
+    let semicolons = rules.contains(Rule::SemicolonSeparators);
+    if semicolons {
+        // Before the decoding rules: a `%3B` they decode is data.
+        let changed = work.rewrite(separators::semicolons_to_amps);
+        fired.insert_if(Rule::SemicolonSeparators, changed);
+    }
+    if special && rules.contains(Rule::UnescapeQuery) {
+        let changed = work.rewrite(|q, out| {
+            if !query::unescape(q, lower, params, out) {
+                return false;
+            }
+            if semicolons && memchr::memchr(b';', out).is_some() {
+                // Every `;` left came from a `%3B`: encoded again, a
+                // second run does not take it for a separator.
+                let decoded = std::mem::take(out);
+                separators::encode_semicolons(&decoded, lower, out);
+            }
+            *out != q
+        });
         fired.insert_if(Rule::UnescapeQuery, changed);
     } else {
         PercentRules {
@@ -277,6 +378,18 @@ fn query_component(
     if lower {
         let changed = work.rewrite(path::lowercase);
         fired.insert_if(Rule::LowercaseQuery, changed);
+    }
+    if !rules.intersection(param_rules::RULES).is_empty() {
+        let mut outcome = param_rules::Outcome::default();
+        let lists = &config.lists;
+        work.rewrite(|q, out| {
+            outcome = param_rules::apply(q, rules, &lists.keep, params.name_buffers(), out);
+            outcome.changed
+        });
+        *fired = fired.union(outcome.fired);
+        if outcome.gone {
+            return true;
+        }
     }
     let mut gone = false;
     if !rules.intersection(query::Params::RULES).is_empty() {
@@ -310,14 +423,22 @@ fn fragment_rules(
     work: &mut Work<'_, '_>,
     fired: &mut RuleSet,
 ) -> bool {
-    if url.fragment().is_none() {
+    let Some(fragment) = url.fragment() else {
         return true;
-    }
-    if rules.contains(Rule::DropFragment) {
+    };
+    // keep-spa-fragments never fires: it keeps what drop-fragment would
+    // change.
+    let spa = rules.contains(Rule::KeepSpaFragments) && fragment::is_spa_route(fragment.as_bytes());
+    if rules.contains(Rule::DropFragment) && !spa {
         fired.insert(Rule::DropFragment);
         return true;
     }
     percent_rules.run(work, fired);
+    if rules.contains(Rule::StripTextFragment) {
+        let changed = work.rewrite(fragment::strip_text_directives);
+        fired.insert_if(Rule::StripTextFragment, changed);
+        return changed && work.get().is_empty();
+    }
     false
 }
 
@@ -332,6 +453,7 @@ fn unchanged_prefix<'u>(
 ) -> Option<&'u [u8]> {
     let before_path_changed = RuleSet::from_rules(&[
         Rule::ForceHttp,
+        Rule::ForceHttps,
         Rule::StripUserinfo,
         Rule::TrimHostDots,
         Rule::StripWww,
@@ -388,6 +510,22 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         if !changed {
             break;
         }
+    }
+}
+
+/// `strip-directory-index`, then the path rules again on what it
+/// exposes (`/a/index.html/` without its trailing slash is `/a/index.html`,
+/// which strips to `/a/`, which strips to `/a`), until neither changes
+/// anything: the output must be idempotent. Each round shortens the path.
+fn directory_index_rule(
+    rules: RuleSet,
+    index_files: &[Box<[u8]>],
+    path: &mut Work<'_, '_>,
+    fired: &mut RuleSet,
+) {
+    while path.narrow(|p| directory_index::strip(p, index_files)) {
+        fired.insert(Rule::StripDirectoryIndex);
+        path_rules(rules, path, fired);
     }
 }
 

@@ -32,8 +32,15 @@ use super::ConfigError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Rule {
+    /// `unwrap-redirects`: a known redirector's URL (`google.com/url?q=`,
+    /// `l.facebook.com/l.php?u=`, AMP caches, user triples) becomes the
+    /// URL it carries; nothing is fetched.
+    UnwrapRedirects,
     /// `force-http`: `https:` becomes `http:` (a port of 80 then disappears).
     ForceHttp,
+    /// `force-https`: `http:` becomes `https:` (a port of 443 then
+    /// disappears). With `force-http` too, `https:` wins.
+    ForceHttps,
     /// `strip-userinfo`: drop the username and password.
     StripUserinfo,
     /// `trim-host-dots`: remove leading and trailing dots of a domain and
@@ -61,6 +68,9 @@ pub enum Rule {
     CollapseSlashes,
     /// `lowercase-path`: ASCII-lowercase the path.
     LowercasePath,
+    /// `strip-directory-index`: remove a last path segment that names a
+    /// directory index (`index.html`, `default.aspx`... and user names).
+    StripDirectoryIndex,
     /// `strip-trailing-slash`: remove a trailing `/` from a path longer than `/`.
     StripTrailingSlash,
     /// `unescape-query`: percent-decode each query parameter's name and
@@ -68,9 +78,18 @@ pub enum Rule {
     UnescapeQuery,
     /// `lowercase-query`: ASCII-lowercase the query.
     LowercaseQuery,
+    /// `semicolon-separators`: `;` separates query parameters as `&`
+    /// does; it is written as `&`.
+    SemicolonSeparators,
     /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
     /// `fbclid`... and user lists).
     StripTracking,
+    /// `keep-params`: remove every query parameter whose name is not on
+    /// the `--keep-params` list.
+    KeepParams,
+    /// `drop-blank-params`: remove query parameters with an empty value
+    /// (`a=` and `a`).
+    DropBlankParams,
     /// `drop-empty-params`: remove empty `&&` pieces of the query.
     DropEmptyParams,
     /// `sort-query`: sort query parameters by name, stably.
@@ -80,14 +99,26 @@ pub enum Rule {
     SortQueryValues,
     /// `drop-empty-query`: remove a `?` that has no query after it.
     DropEmptyQuery,
+    /// `strip-text-fragment`: remove the `:~:text=` directives of the
+    /// fragment.
+    StripTextFragment,
+    /// `keep-spa-fragments`: with `drop-fragment`, keep fragments that are
+    /// routes of single-page applications (`#!...`, `#/...`).
+    KeepSpaFragments,
     /// `drop-fragment`: remove the fragment.
     DropFragment,
+    /// `strip-scheme`: write the key without `scheme:` and `//`
+    /// (`example.com/a`): not a URL, a key for URLs that differ in scheme
+    /// only.
+    StripScheme,
 }
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 30] = [
+        Rule::UnwrapRedirects,
         Rule::ForceHttp,
+        Rule::ForceHttps,
         Rule::StripUserinfo,
         Rule::TrimHostDots,
         Rule::StripWww,
@@ -99,15 +130,22 @@ impl Rule {
         Rule::StripSessionIds,
         Rule::CollapseSlashes,
         Rule::LowercasePath,
+        Rule::StripDirectoryIndex,
         Rule::StripTrailingSlash,
         Rule::UnescapeQuery,
         Rule::LowercaseQuery,
+        Rule::SemicolonSeparators,
         Rule::StripTracking,
+        Rule::KeepParams,
+        Rule::DropBlankParams,
         Rule::DropEmptyParams,
         Rule::SortQuery,
         Rule::SortQueryValues,
         Rule::DropEmptyQuery,
+        Rule::StripTextFragment,
+        Rule::KeepSpaFragments,
         Rule::DropFragment,
+        Rule::StripScheme,
     ];
 
     /// The rule's kebab-case name.
@@ -119,7 +157,9 @@ impl Rule {
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
+            Rule::UnwrapRedirects => "unwrap-redirects",
             Rule::ForceHttp => "force-http",
+            Rule::ForceHttps => "force-https",
             Rule::StripUserinfo => "strip-userinfo",
             Rule::TrimHostDots => "trim-host-dots",
             Rule::StripWww => "strip-www",
@@ -131,15 +171,22 @@ impl Rule {
             Rule::StripSessionIds => "strip-session-ids",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::LowercasePath => "lowercase-path",
+            Rule::StripDirectoryIndex => "strip-directory-index",
             Rule::StripTrailingSlash => "strip-trailing-slash",
             Rule::UnescapeQuery => "unescape-query",
             Rule::LowercaseQuery => "lowercase-query",
+            Rule::SemicolonSeparators => "semicolon-separators",
             Rule::StripTracking => "strip-tracking",
+            Rule::KeepParams => "keep-params",
+            Rule::DropBlankParams => "drop-blank-params",
             Rule::DropEmptyParams => "drop-empty-params",
             Rule::SortQuery => "sort-query",
             Rule::SortQueryValues => "sort-query-values",
             Rule::DropEmptyQuery => "drop-empty-query",
+            Rule::StripTextFragment => "strip-text-fragment",
+            Rule::KeepSpaFragments => "keep-spa-fragments",
             Rule::DropFragment => "drop-fragment",
+            Rule::StripScheme => "strip-scheme",
         }
     }
 
@@ -156,7 +203,11 @@ impl Rule {
     /// ```
     pub const fn description(self) -> &'static str {
         match self {
+            Rule::UnwrapRedirects => {
+                "replace a redirector's URL (google.*/url?q=, facebook.*/l.php?u=, AMP caches, --redirects) by the URL it carries"
+            }
             Rule::ForceHttp => "https: becomes http: (port 80 then disappears)",
+            Rule::ForceHttps => "http: becomes https: (port 443 then disappears; wins over force-http)",
             Rule::StripUserinfo => "drop the username and password",
             Rule::TrimHostDots => {
                 "remove leading and trailing dots of a domain, collapse runs of dots"
@@ -180,19 +231,34 @@ impl Rule {
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::LowercasePath => "ASCII-lowercase the path",
+            Rule::StripDirectoryIndex => {
+                "remove a last segment index.html, index.htm, index.php, default.asp, default.aspx (any case) or of --index-files"
+            }
             Rule::StripTrailingSlash => "remove a trailing / from a path other than /",
             Rule::UnescapeQuery => {
                 "percent-decode each parameter's name and value repeatedly, re-encode only what must be"
             }
             Rule::LowercaseQuery => "ASCII-lowercase the query",
+            Rule::SemicolonSeparators => {
+                "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
             Rule::StripTracking => {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"
             }
+            Rule::KeepParams => "remove every query parameter not named in --keep-params (none: all)",
+            Rule::DropBlankParams => "remove parameters with an empty value (a=&b=1 becomes b=1)",
             Rule::DropEmptyParams => "remove empty pieces of the query (a=1&&b=2 becomes a=1&b=2)",
             Rule::SortQuery => "sort query parameters by name, keeping the order of equal names",
             Rule::SortQueryValues => "with sort-query: order parameters of equal name by value",
             Rule::DropEmptyQuery => "remove a ? with nothing after it",
+            Rule::StripTextFragment => {
+                "remove the :~:text= directives of the fragment (#a:~:text=b becomes #a)"
+            }
+            Rule::KeepSpaFragments => "with drop-fragment: keep #!... and #/... routes",
             Rule::DropFragment => "remove the #fragment",
+            Rule::StripScheme => {
+                "write keys without scheme: and // (example.com/a): not a URL"
+            }
         }
     }
 

@@ -154,6 +154,9 @@ pub struct NormalizeArgs {
     #[command(flatten)]
     pub get: super::get::GetArgs,
 
+    #[command(flatten)]
+    pub rule_options: super::rule_options::RuleOptionArgs,
+
     /// How to write domain names: ascii (punycode, as URLs are serialized)
     /// or unicode.
     #[arg(long, value_name = "FORM", default_value = "ascii")]

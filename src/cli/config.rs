@@ -293,6 +293,7 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
             .strip_params(&text)
             .map_err(|e| usage(format!("--strip-params: {e}")))?;
     }
+    super::rule_options::configure(&a.rule_options, &mut builder)?;
     builder.output(form).idn(idn);
     let canon = builder.build();
     let plain = canon.rules().is_empty() && form == OutputForm::Url && idn == IdnForm::Ascii;

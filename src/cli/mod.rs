@@ -13,6 +13,7 @@ mod inspect;
 mod json;
 mod progress;
 mod resolve;
+mod rule_options;
 mod rules;
 mod run;
 mod signals;

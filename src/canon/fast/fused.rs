@@ -23,6 +23,7 @@
 use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
 use crate::canon::query::QueryScratch;
 use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
+use crate::canon::rules::lists::GENERAL_ONLY;
 use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
@@ -59,7 +60,7 @@ const AGGRESSIVE_INSTANCES: (Features, Fused, Fused) =
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// [`general`]: hosts written in Unicode, which only the general path
-    /// writes.
+    /// writes, and the rules only it applies.
     General,
     /// [`copy`]: no rules, URL output in ASCII.
     Copy,
@@ -72,7 +73,7 @@ enum Kind {
 impl Kind {
     fn of(rules: RuleSet, output: OutputForm, idn: IdnForm, path: Features) -> Kind {
         let url = output == OutputForm::Url;
-        if idn != IdnForm::Ascii {
+        if idn != IdnForm::Ascii || !rules.intersection(GENERAL_ONLY).is_empty() {
             Kind::General
         } else if rules.is_empty() && url {
             Kind::Copy

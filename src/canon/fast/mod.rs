@@ -26,6 +26,7 @@ use std::ops::Range;
 use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
+use super::rules::lists::GENERAL_ONLY;
 use super::surt::Parts;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
@@ -215,6 +216,11 @@ impl Plan {
         // The straight line takes queries of one parameter only.
         let query_params = !rules.intersection(query::Params::RULES).is_empty();
         let (scanned, narrow, wide) = row(STRAIGHT, path);
+        let (narrow, wide) = if rules.intersection(GENERAL_ONLY).is_empty() {
+            (narrow, wide)
+        } else {
+            (decline_all as Straight, decline_all as Straight)
+        };
         // The safety condition of the wide instances.
         let straight = if wide_available() { wide } else { narrow };
         let cuts = !rules.intersection(CUT_RULES).is_empty();
@@ -429,6 +435,22 @@ pub(super) fn apply(
     let plan = &setup.plan;
     // SAFETY: `Plan::new` picked a wide instance only on a CPU with AVX2.
     unsafe { (plan.straight)(setup, url, params, bufs, out) }
+}
+
+/// The straight line of rules only the general path applies
+/// ([`GENERAL_ONLY`]): declines every URL.
+///
+/// # Safety
+///
+/// None needed; `unsafe` for the [`Straight`] type.
+unsafe fn decline_all(
+    _: &Setup,
+    _: &Url,
+    _: &mut QueryScratch,
+    _: &mut Buffers,
+    _: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    None
 }
 
 /// [`Canonicalizer::apply`](super::Canonicalizer::apply): the fast path

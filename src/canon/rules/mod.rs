@@ -4,10 +4,18 @@
 //! and every fast path is tested against that composition. The table in
 //! `canon/mod.rs` says which function is whose.
 
+pub(crate) mod directory_index;
+pub(crate) mod fragment;
+pub(crate) mod glob;
 pub(crate) mod host;
+pub(crate) mod lists;
+pub(crate) mod params;
 pub(crate) mod path;
 pub(crate) mod percent;
 pub(crate) mod public_suffix;
 pub(crate) mod query;
+pub(crate) mod redirect;
+pub(crate) mod scheme;
+pub(crate) mod separators;
 mod shape;
 pub(crate) mod tracking;

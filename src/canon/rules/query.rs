@@ -33,6 +33,14 @@ pub(crate) struct QueryScratch {
     tmp: Vec<u8>,
 }
 
+impl QueryScratch {
+    /// Two buffers to decode a name into, for the parameter rules of
+    /// `params.rs`.
+    pub(crate) fn name_buffers(&mut self) -> (&mut Vec<u8>, &mut Vec<u8>) {
+        (&mut self.decoded, &mut self.keys)
+    }
+}
+
 /// A piece and where its sort keys live.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -651,7 +659,9 @@ pub(crate) fn removable_starts(rules: RuleSet, tracking: &TrackingParams) -> Rem
                     starts.mark(*first, Some(b'='));
                 }
                 ([first, second, ..], _) => starts.mark(*first, Some(*second)),
-                ([], _) => {}
+                // A glob that starts with `*`: any name.
+                ([], true) => (0..=255).for_each(|first| starts.mark_all(first)),
+                ([], false) => {}
             }
         }
     }

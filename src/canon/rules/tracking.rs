@@ -1,5 +1,6 @@
 //! Which query parameters the `strip-tracking` rule removes.
 
+use super::glob;
 use super::shape::ShapeFilter;
 use crate::canon::ConfigError;
 
@@ -50,7 +51,8 @@ const DUCKDUCKGO_EXCEPTIONS: [&str; 5] = [
 /// Names match the parameter name as the form-urlencoded parser decodes it
 /// (`utm%5Fsource` is `utm_source`), case-sensitively, as DuckDuckGo does:
 /// `FBCLID` is not `fbclid`. A pattern ending in `*` matches names that
-/// start with the rest.
+/// start with the rest; any other `*` makes it a glob, where `*` matches
+/// any run of bytes (`*_ga`, `a*_id`).
 ///
 /// # Example
 ///
@@ -72,6 +74,8 @@ pub struct TrackingParams {
     exact: Vec<Box<[u8]>>,
     /// Prefixes (patterns ending in `*`, without it).
     prefixes: Vec<Box<[u8]>>,
+    /// Other patterns with a `*`, matched by [`glob::matches`].
+    globs: Vec<Box<[u8]>>,
     /// Domains (and their subdomains) where nothing is stripped.
     exempt: Vec<Box<[u8]>>,
     /// The shapes (first and last bytes, length) of the exact names:
@@ -105,6 +109,7 @@ impl TrackingParams {
         TrackingParams {
             exact: Vec::new(),
             prefixes: Vec::new(),
+            globs: Vec::new(),
             exempt: Vec::new(),
             exact_shapes: ShapeFilter::new(),
             prefix_firsts: [false; 256],
@@ -126,6 +131,9 @@ impl TrackingParams {
     /// # Ok::<(), ConfigError>(())
     /// ```
     pub fn add(&mut self, pattern: &str) -> Result<(), ConfigError> {
+        if glob::is_glob(pattern.as_bytes()) {
+            return self.add_glob(pattern);
+        }
         let (list, name) = match pattern.strip_suffix('*') {
             Some(prefix) => (&mut self.prefixes, prefix),
             None => (&mut self.exact, pattern),
@@ -141,6 +149,18 @@ impl TrackingParams {
         }
         if let Err(at) = list.binary_search(&name) {
             list.insert(at, name);
+        }
+        Ok(())
+    }
+
+    /// Adds a pattern with a `*` before its end.
+    fn add_glob(&mut self, pattern: &str) -> Result<(), ConfigError> {
+        if pattern.bytes().all(|b| b == b'*') {
+            return Err(ConfigError::EmptyParamName);
+        }
+        let pattern: Box<[u8]> = pattern.as_bytes().into();
+        if !self.globs.contains(&pattern) {
+            self.globs.push(pattern);
         }
         Ok(())
     }
@@ -197,6 +217,7 @@ impl TrackingParams {
             && self.prefixes.iter().any(|p| name.starts_with(p)))
             || (self.exact_shapes.may_contain(name)
                 && self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok())
+            || (!self.globs.is_empty() && self.globs.iter().any(|g| glob::matches(g, name)))
     }
 
     /// Whether `host` (a serialized host) is an exempt domain or a
@@ -207,15 +228,19 @@ impl TrackingParams {
         })
     }
 
-    /// The names and prefixes, each with whether it is a prefix.
+    /// The names and prefixes, each with whether it is a prefix. A glob
+    /// counts as the prefix before its first `*` (empty for `*_ga`).
     pub(crate) fn patterns(&self) -> impl Iterator<Item = (&[u8], bool)> {
         let names = self.exact.iter().map(|name| (&name[..], false));
-        names.chain(self.prefixes.iter().map(|prefix| (&prefix[..], true)))
+        let globs = self.globs.iter().map(|g| (glob::literal_prefix(g), true));
+        names
+            .chain(self.prefixes.iter().map(|prefix| (&prefix[..], true)))
+            .chain(globs)
     }
 
     /// Whether the list matches nothing (then `strip-tracking` is free).
     pub fn is_empty(&self) -> bool {
-        self.exact.is_empty() && self.prefixes.is_empty()
+        self.exact.is_empty() && self.prefixes.is_empty() && self.globs.is_empty()
     }
 }
 
@@ -239,6 +264,7 @@ mod tests {
     fn naive(params: &TrackingParams, name: &[u8]) -> bool {
         params.exact.iter().any(|e| **e == *name)
             || params.prefixes.iter().any(|p| name.starts_with(p))
+            || params.globs.iter().any(|g| glob::matches(g, name))
     }
 
     #[test]
@@ -277,5 +303,18 @@ mod tests {
         assert!(params.is_exempt(b"tickets.axs.com"));
         assert!(!params.is_exempt(b"faxs.com"));
         assert!(!params.is_exempt(b"axs.com.evil"));
+    }
+
+    #[test]
+    fn globs_match_anywhere() {
+        let mut params = TrackingParams::empty();
+        params.add_list("*_ga, a*_id").unwrap();
+        assert!(params.matches(b"_ga") && params.matches(b"x_ga"));
+        assert!(params.matches(b"a_id") && params.matches(b"ab_id"));
+        assert!(!params.matches(b"x_gax") && !params.matches(b"b_id"));
+        assert_eq!(params.add("**"), Err(ConfigError::EmptyParamName));
+        assert!(!params.is_empty());
+        let prefixes: Vec<_> = params.patterns().filter(|p| p.1).map(|p| p.0).collect();
+        assert_eq!(prefixes, [&b""[..], b"a"]);
     }
 }

@@ -1,0 +1,263 @@
+//! The rules of issue 29 on examples: each one alone (on `whatwg`), with
+//! the rules it works with, and `strip-scheme`'s keys on the corpora.
+
+use normurl::canon::{Canonicalizer, Profile, Rule, Scratch};
+use normurl::Url;
+
+fn canon(profile: Profile, edits: &str) -> Canonicalizer {
+    Canonicalizer::builder(profile)
+        .rules(edits)
+        .unwrap()
+        .build()
+}
+
+/// Checks each `(input, expected)` and that the output canonicalizes to
+/// itself with nothing fired.
+fn check(canon: &Canonicalizer, cases: &[(&str, &str)]) {
+    for &(input, expected) in cases {
+        let out = canon.canonicalize(input).unwrap();
+        assert_eq!(out, expected, "{:?} on {input}", canon.rules());
+        if !canon.rules().contains(Rule::StripScheme) {
+            let url = Url::parse(&out).unwrap();
+            let mut again = Vec::new();
+            let fired = canon.apply(&url, &mut Scratch::new(), &mut again);
+            assert_eq!(
+                (again.as_slice(), fired.is_empty()),
+                (out.as_bytes(), true),
+                "{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn keep_params_keeps_only_listed_names() {
+    let c = Canonicalizer::builder(Profile::Whatwg)
+        .keep_params("id, page_*, *_ref")
+        .unwrap()
+        .build();
+    assert!(c.rules().contains(Rule::KeepParams));
+    check(
+        &c,
+        &[
+            (
+                "https://a.com/?id=1&x=2&page_n=3&utm_source=4",
+                "https://a.com/?id=1&page_n=3",
+            ),
+            ("https://a.com/?b_ref=1&ref=2", "https://a.com/?b_ref=1"),
+            ("https://a.com/?x=1&y=2#f", "https://a.com/#f"),
+            ("https://a.com/?id=1", "https://a.com/?id=1"),
+            ("https://a.com/?", "https://a.com/?"),
+        ],
+    );
+    // Without a list, nothing is kept.
+    check(
+        &canon(Profile::Whatwg, "+keep-params"),
+        &[("https://a.com/?a=1", "https://a.com/")],
+    );
+    // With aggressive: kept parameters are sorted, empty pieces dropped.
+    let c = Canonicalizer::builder(Profile::Aggressive)
+        .keep_params("b,a")
+        .unwrap()
+        .build();
+    check(
+        &c,
+        &[("https://a.com/?b=1&&z=0&a=2", "https://a.com/?a=2&b=1")],
+    );
+}
+
+#[test]
+fn strip_params_takes_globs() {
+    let c = Canonicalizer::builder(Profile::Aggressive)
+        .strip_params("*_ga,x*y")
+        .unwrap()
+        .build();
+    check(
+        &c,
+        &[
+            (
+                "https://a.com/?a=1&c_ga=2&_ga=3&xzy=4&xy=5",
+                "https://a.com/?a=1",
+            ),
+            (
+                "https://a.com/?c_gax=2&xyz=1",
+                "https://a.com/?c_gax=2&xyz=1",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn drop_blank_params() {
+    check(
+        &canon(Profile::Whatwg, "+drop-blank-params"),
+        &[
+            ("https://a.com/?a=&b=1", "https://a.com/?b=1"),
+            ("https://a.com/?a&b=", "https://a.com/"),
+            ("https://a.com/?a=%20&&b=0", "https://a.com/?a=%20&&b=0"),
+        ],
+    );
+}
+
+#[test]
+fn unwrap_redirects() {
+    check(
+        &canon(Profile::Aggressive, "+unwrap-redirects"),
+        &[
+            (
+                "https://www.google.com/url?sa=t&url=https%3A%2F%2Fwww.a.com%2Fx%2F%3Futm_source%3Dg",
+                "https://a.com/x",
+            ),
+            ("https://l.facebook.com/l.php?u=http%3A%2F%2Fa.com%2F&h=AT1", "http://a.com/"),
+            // A redirector's URL only once the other rules ran.
+            ("https://www.google.com/url/?q=https://a.com/b", "https://a.com/b"),
+            ("https://www.google.com/search?q=https://a.com/", "https://google.com/search?q=https://a.com/"),
+        ],
+    );
+}
+
+#[test]
+fn semicolon_separators() {
+    check(
+        &canon(Profile::Aggressive, "+semicolon-separators"),
+        &[
+            (
+                "https://a.com/?b=1;utm_source=2;a=3",
+                "https://a.com/?a=3&b=1",
+            ),
+            ("https://a.com/?b=%3b", "https://a.com/?b=%3B"),
+        ],
+    );
+    // A %3B that unescape-query decodes stays data.
+    check(
+        &canon(Profile::Whatwg, "+unescape-query,+semicolon-separators"),
+        &[("https://a.com/?a=%3B%41;b", "https://a.com/?a=%3BA&b")],
+    );
+    check(
+        &canon(Profile::Wayback, "+semicolon-separators"),
+        &[("https://a.com/?b=%3B%41;a", "https://a.com/?a&b=%3ba")],
+    );
+}
+
+#[test]
+fn strip_directory_index() {
+    check(
+        &canon(Profile::Whatwg, "+strip-directory-index"),
+        &[
+            ("https://a.com/index.html", "https://a.com/"),
+            ("https://a.com/a/Default.aspx?x=1", "https://a.com/a/?x=1"),
+            ("https://a.com/index.html/x", "https://a.com/index.html/x"),
+            ("https://a.com/a/index.php/", "https://a.com/a/index.php/"),
+        ],
+    );
+    // With strip-trailing-slash, until neither changes anything.
+    check(
+        &canon(Profile::Aggressive, "+strip-directory-index"),
+        &[
+            ("https://a.com/a/index.htm", "https://a.com/a"),
+            ("https://a.com/a/index.html/index.htm/", "https://a.com/a"),
+        ],
+    );
+    let c = Canonicalizer::builder(Profile::Whatwg)
+        .index_files("home.jsp")
+        .unwrap()
+        .build();
+    check(
+        &c,
+        &[
+            ("http://a.com/b/HOME.JSP", "http://a.com/b/"),
+            ("http://a.com/index.htm", "http://a.com/"),
+        ],
+    );
+    assert!(Canonicalizer::builder(Profile::Whatwg)
+        .index_files("a/b.html")
+        .is_err());
+    assert!(!Profile::Wayback.rules().contains(Rule::StripDirectoryIndex));
+}
+
+#[test]
+fn fragment_rules() {
+    check(
+        &canon(Profile::Aggressive, "+keep-spa-fragments"),
+        &[
+            ("https://a.com/#!/inbox", "https://a.com/#!/inbox"),
+            ("https://a.com/app#/users/1", "https://a.com/app#/users/1"),
+            ("https://a.com/#top", "https://a.com/"),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+strip-text-fragment"),
+        &[
+            ("https://a.com/#:~:text=hello", "https://a.com/"),
+            ("https://a.com/#sec:~:text=a,b", "https://a.com/#sec"),
+            (
+                "https://a.com/#sec:~:note=1&text=x",
+                "https://a.com/#sec:~:note=1",
+            ),
+            ("https://a.com/#sec", "https://a.com/#sec"),
+        ],
+    );
+    // Without drop-fragment, keep-spa-fragments changes nothing.
+    check(
+        &canon(Profile::Whatwg, "+keep-spa-fragments"),
+        &[("https://a.com/#x", "https://a.com/#x")],
+    );
+}
+
+#[test]
+fn scheme_rules() {
+    check(
+        &canon(Profile::Whatwg, "+force-https"),
+        &[
+            ("http://a.com/", "https://a.com/"),
+            ("http://a.com:443/", "https://a.com/"),
+            ("http://a.com:8080/", "https://a.com:8080/"),
+            ("ws://a.com/", "ws://a.com/"),
+        ],
+    );
+    // force-https wins over force-http.
+    let both = canon(Profile::Whatwg, "+force-http,+force-https");
+    check(
+        &both,
+        &[
+            ("https://a.com/", "https://a.com/"),
+            ("http://a.com/", "https://a.com/"),
+        ],
+    );
+    check(
+        &canon(Profile::Aggressive, "+strip-scheme"),
+        &[
+            ("https://www.a.com/x/?b=1&a=2", "a.com/x?a=2&b=1"),
+            ("http://a.com/x", "a.com/x"),
+            ("mailto:a@b.c", "a@b.c"),
+        ],
+    );
+}
+
+/// On every line of a corpus, `strip-scheme`'s key is the canonical URL
+/// without `scheme:` and `//`, and `http` and `https` give one key.
+#[test]
+fn strip_scheme_keys_on_a_corpus() {
+    let text = std::fs::read_to_string("samples/corpora/weburls.txt").unwrap();
+    let keyed = canon(Profile::Aggressive, "+strip-scheme");
+    let plain = Canonicalizer::new(Profile::Aggressive);
+    let mut lines = 0;
+    for line in text.lines() {
+        let Ok(url) = Url::parse(line) else { continue };
+        let canonical = plain.canonicalize_url(&url);
+        let rest = &canonical[canonical.find(':').unwrap() + 1..];
+        let key = keyed.canonicalize_url(&url);
+        assert_eq!(key, rest.strip_prefix("//").unwrap_or(rest), "{line}");
+        // (Except with a port: `https://a:443` has none, `http://a:443` has.)
+        let http = line
+            .strip_prefix("https:")
+            .map(|rest| format!("http:{rest}"));
+        let no_port =
+            |h: &String| url.port().is_empty() && Url::parse(h).is_ok_and(|u| u.port().is_empty());
+        if let Some(http) = http.filter(no_port) {
+            assert_eq!(keyed.canonicalize(&http).unwrap(), key, "{line}");
+        }
+        lines += 1;
+    }
+    assert!(lines > 1000, "{lines}");
+}

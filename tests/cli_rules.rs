@@ -1,0 +1,147 @@
+//! The rules of issue 29 from the command line: `--rules +name`,
+//! `--keep-params`, `--strip-params` globs, `--index-files`, `--explain`
+//! and `normurl rules`, running the built binary.
+
+mod common;
+
+use common::bin::Ran;
+
+fn run(args: &[&str], stdin: &str) -> Ran {
+    common::bin::run(args, stdin.as_bytes())
+}
+
+#[track_caller]
+fn ok(args: &[&str], stdin: &str) -> String {
+    run(args, stdin).ok().out()
+}
+
+#[test]
+fn keep_params_keeps_listed_names_and_globs() {
+    let input = "https://a.com/p?id=1&utm_source=x&page_n=2&sid=3\nhttps://a.com/p?x=1\n";
+    assert_eq!(
+        ok(&["--keep-params", "id,page_*"], input),
+        "https://a.com/p?id=1&page_n=2\nhttps://a.com/p\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let list = common::bin::file(&dir, "keep.txt", b"# kept\nsid\n");
+    assert_eq!(
+        ok(&["--keep-params", &format!("@{list}"), "--explain"], input),
+        "https://a.com/p?sid=3\tkeep-params\nhttps://a.com/p\tkeep-params\n"
+    );
+    run(&["--keep-params", "**"], input).failed(&["--keep-params", "empty parameter name"]);
+    run(&["--keep-params", "@/nonexistent/list"], input).failed(&["/nonexistent/list"]);
+}
+
+#[test]
+fn strip_params_takes_globs() {
+    assert_eq!(
+        ok(
+            &["-p", "aggressive", "--strip-params", "*_ga"],
+            "https://a.com/?x_ga=1&a=2&_gax=3\n"
+        ),
+        "https://a.com/?_gax=3&a=2\n"
+    );
+}
+
+#[test]
+fn rules_on_the_command_line() {
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "+unwrap-redirects",
+            "https://www.google.com/url?q=https://a.com/x&sa=D",
+            "https://a.com/x",
+        ),
+        (
+            "+semicolon-separators",
+            "https://a.com/?a=1;b=2",
+            "https://a.com/?a=1&b=2",
+        ),
+        (
+            "+drop-blank-params",
+            "https://a.com/?a=&b=1",
+            "https://a.com/?b=1",
+        ),
+        (
+            "+strip-directory-index",
+            "https://a.com/d/index.php",
+            "https://a.com/d/",
+        ),
+        (
+            "+strip-text-fragment",
+            "https://a.com/#s:~:text=x",
+            "https://a.com/#s",
+        ),
+        (
+            "+drop-fragment,+keep-spa-fragments",
+            "https://a.com/#!/a",
+            "https://a.com/#!/a",
+        ),
+        ("+force-https", "http://a.com/", "https://a.com/"),
+        ("+strip-scheme", "https://a.com/x", "a.com/x"),
+    ];
+    for (rules, input, expected) in cases {
+        assert_eq!(
+            ok(&["--rules", rules], &format!("{input}\n")),
+            format!("{expected}\n"),
+            "{rules}"
+        );
+    }
+}
+
+#[test]
+fn index_files_adds_names() {
+    assert_eq!(
+        ok(
+            &["--index-files", "home.jsp"],
+            "https://a.com/d/home.jsp\nhttps://a.com/index.html\n"
+        ),
+        "https://a.com/d/\nhttps://a.com/\n"
+    );
+    run(&["--index-files", "a/b"], "x\n").failed(&["--index-files", "\"a/b\""]);
+}
+
+#[test]
+fn rules_lists_the_new_rules() {
+    let text = ok(&["rules"], "");
+    for name in [
+        "unwrap-redirects",
+        "force-https",
+        "strip-directory-index",
+        "keep-params",
+        "drop-blank-params",
+        "semicolon-separators",
+        "strip-text-fragment",
+        "keep-spa-fragments",
+        "strip-scheme",
+    ] {
+        assert!(text.contains(&format!("  {name} ")), "{name} not in {text}");
+    }
+}
+
+#[test]
+fn redirects_file_adds_redirectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::bin::file(&dir, "redirects.txt", b"# ours\nt.example.com /out to\n");
+    let input = "https://t.example.com/out?to=https%3A%2F%2Fa.com%2F\nhttps://google.com/url?q=http://b.com/\n";
+    assert_eq!(
+        ok(&["--redirects", &file, "--explain"], input),
+        "https://a.com/\tunwrap-redirects\nhttp://b.com/\tunwrap-redirects\n"
+    );
+    let bad = common::bin::file(&dir, "bad.txt", b"t.example.com out\n");
+    run(&["--redirects", &bad], input).failed(&["--redirects", "line 1"]);
+}
+
+#[test]
+fn query_separators() {
+    let input = "https://a.com/?b=1;a=2\n";
+    let args = ["-p", "aggressive", "--query-separators"];
+    assert_eq!(
+        ok(&[&args[..], &["&;"]].concat(), input),
+        "https://a.com/?a=2&b=1\n"
+    );
+    assert_eq!(
+        ok(&[&args[..], &["&"]].concat(), input),
+        "https://a.com/?b=1;a=2\n"
+    );
+    run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
+}
