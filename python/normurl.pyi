@@ -6,28 +6,24 @@ from typing import Any, Literal, Protocol, Sequence, overload
 __version__: str
 
 COMPONENTS: tuple[str, ...]
-"""The fields of `components()`, in order: href, protocol, username,
-password, host, hostname, port, pathname, search, hash, origin,
-reversed_host, surt."""
+"""The fields of `components()`, in order: the command's components
+(`normurl rules` lists them; `--json` writes them in this order): the URL
+API's getters, host_type, public_suffix, registered_domain, subdomain,
+reversed_host, surt, ssurt and Common Crawl's url_* columns."""
 
-Profile = Literal["whatwg", "semantic", "aggressive", "safe-browsing", "wayback"]
-Get = Literal[
-    "url",
-    "surt",
-    "ssurt",
-    "href",
-    "protocol",
-    "username",
-    "password",
-    "host",
-    "hostname",
-    "port",
-    "pathname",
-    "search",
-    "hash",
-    "origin",
-    "reversed_host",
+Profile = Literal[
+    "whatwg",
+    "semantic",
+    "aggressive",
+    "google",
+    "safe-browsing",
+    "wayback",
+    "urlcanon-semantic",
+    "urlcanon-aggressive",
+    "w3lib",
 ]
+Get = str
+"""`url`, `surt`, `ssurt`, or a name of COMPONENTS."""
 
 class ArrowArrayExportable(Protocol):
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...

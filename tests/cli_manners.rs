@@ -200,3 +200,18 @@ fn completions_and_man_page() {
     assert!(man.out().starts_with(".ie") || man.out().contains(".TH normurl 1"));
     assert!(man.out().contains("line\\-buffered"), "{}", man.out());
 }
+
+#[test]
+fn output_names_the_output_file_and_get_what_to_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.txt");
+    let p = path.to_str().unwrap();
+    let ran = run(&["--output", p, "--get", "host"], b"HTTP://A.com:8080/x\n").ok();
+    assert!(ran.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "a.com:8080\n");
+    run(&["-o", p, "-g", "surt"], b"http://www.a.com/x\n").ok();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "com,a)/x\n");
+    // The old spellings are gone.
+    run(&["--output-file", p], b"").failed(&["--output-file"]);
+    run(&["--output", "surt", "--output", p], b"x\n").ok();
+}

@@ -405,7 +405,9 @@ fn check_invariants(config: &Config, content: &[u8], ran: &Ran) -> Result<(), St
         return Err("keep: not one output line per input line".into());
     }
     if config.get == GetMode::Json {
-        let mut lines = ran.out.split_inclusive(|&b| b == b'\n');
+        // With --header, the input's first line is written as it is.
+        let header = usize::from(config.header);
+        let mut lines = ran.out.split_inclusive(|&b| b == b'\n').skip(header);
         if let Some(line) = lines.find(|l| !is_json_object(l.strip_suffix(b"\n").unwrap_or(l))) {
             return Err(format!(
                 "not a JSON object: {:?}",

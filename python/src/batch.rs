@@ -148,7 +148,7 @@ impl Sink for KeyColumn {
 
 impl Sink for StructColumn {
     fn with_capacity(rows: usize) -> StructColumn {
-        StructColumn::with_capacity(crate::COMPONENT_COLUMNS, rows)
+        StructColumn::with_capacity(crate::component_columns(), rows)
     }
 
     fn len(&self) -> usize {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use normurl::canon::{Canonicalizer, OutputForm, Profile, SurtOptions};
+use normurl::canon::{Canonicalizer, OutputForm, Profile};
 use normurl::Url;
 
 /// What to write for each URL: the command's `--get` forms (written by
@@ -19,57 +19,9 @@ pub enum Get {
     Component(Component),
 }
 
-/// The components `get=` and `components()` know, in `components()`'s
-/// column order (the URL API's IDL order, then the derived fields).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Component {
-    Href,
-    Protocol,
-    Username,
-    Password,
-    Host,
-    Hostname,
-    Port,
-    Pathname,
-    Search,
-    Hash,
-    Origin,
-    ReversedHost,
-}
-
-impl Component {
-    pub const ALL: [Component; 12] = [
-        Component::Href,
-        Component::Protocol,
-        Component::Username,
-        Component::Password,
-        Component::Host,
-        Component::Hostname,
-        Component::Port,
-        Component::Pathname,
-        Component::Search,
-        Component::Hash,
-        Component::Origin,
-        Component::ReversedHost,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Component::Href => "href",
-            Component::Protocol => "protocol",
-            Component::Username => "username",
-            Component::Password => "password",
-            Component::Host => "host",
-            Component::Hostname => "hostname",
-            Component::Port => "port",
-            Component::Pathname => "pathname",
-            Component::Search => "search",
-            Component::Hash => "hash",
-            Component::Origin => "origin",
-            Component::ReversedHost => "reversed_host",
-        }
-    }
-}
+/// The components `get=` and `components()` know: the command's
+/// (`normurl rules` lists them), in `--json`'s order.
+pub use normurl::component::Component;
 
 /// The names `get=` accepts, in the order error messages list them.
 fn get_names() -> impl Iterator<Item = &'static str> {
@@ -85,9 +37,9 @@ impl std::str::FromStr for Get {
         if let Ok(form) = s.parse::<OutputForm>() {
             return Ok(Get::Form(form));
         }
-        match Component::ALL.into_iter().find(|c| c.name() == s) {
-            Some(c) => Ok(Get::Component(c)),
-            None => Err(format!(
+        match s.parse::<Component>() {
+            Ok(c) => Ok(Get::Component(c)),
+            Err(_) => Err(format!(
                 "--get: unknown output form {s:?}; the forms are: {}",
                 get_names().collect::<Vec<_>>().join(", ")
             )),
@@ -136,11 +88,9 @@ pub struct Config {
     /// What `get` is written with: a form's canonicalizer, or the URL
     /// form's for a component.
     pub canon: Canonicalizer,
-    /// `components()`'s canonicalizers: the canonical URL the getters
-    /// read, and the `surt` column's (so that every column equals
-    /// `normalize(get=column)` with the same arguments).
+    /// `components()`'s canonicalizer: the canonical URL the components
+    /// are read from, as the command's `--get COMPONENT` reads them.
     pub url_canon: Canonicalizer,
-    pub surt_canon: Canonicalizer,
     pub base: Option<Url>,
     pub default_scheme: Option<String>,
     /// Whether `url_canon` changes anything, i.e. whether a component must
@@ -220,7 +170,6 @@ impl Config {
             reparse: !url_canon.rules().is_empty(),
             canon,
             url_canon,
-            surt_canon: build(OutputForm::Surt(SurtOptions::CDX))?,
             base,
             default_scheme,
             strip_params: strip,

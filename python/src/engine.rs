@@ -3,8 +3,9 @@
 //! a base, `Url::parse_into` and `Canonicalizer::apply` with one. Buffers
 //! live in a [`Worker`], reused for every URL of a batch.
 
-use normurl::canon::{key_hash, parse_with_default_scheme, reverse_host, Scratch};
-use normurl::{HostKind, Url};
+use normurl::canon::{key_hash, parse_with_default_scheme, Scratch};
+use normurl::component::{Fields, PublicSuffixList};
+use normurl::Url;
 
 use crate::column::StringColumn;
 use crate::config::{Component, Config, Get};
@@ -16,6 +17,8 @@ pub struct Worker {
     /// The canonical URL, parsed again for its components.
     canonical: Url,
     scratch: Scratch,
+    /// The components' scratch (the SURT forms).
+    component_scratch: Scratch,
     /// The canonical URL's text, or a key before it is hashed.
     text: Vec<u8>,
     /// What a key is the hash of.
@@ -34,6 +37,7 @@ impl Default for Worker {
             url: blank(),
             canonical: blank(),
             scratch: Scratch::new(),
+            component_scratch: Scratch::new(),
             text: Vec::new(),
             key: Vec::new(),
             check_newlines: true,
@@ -93,18 +97,29 @@ impl Worker {
                 true
             }
             Get::Component(c) => {
-                if !self.parse(config, input) {
+                if !self.parse(config, input) || !self.make_canonical(config) {
                     return false;
                 }
-                match self.canonical(config) {
-                    Some(url) => {
-                        write_component(url, c, out);
-                        true
-                    }
-                    None => false,
-                }
+                let url = if config.reparse {
+                    &self.canonical
+                } else {
+                    &self.url
+                };
+                Fields::new(url, PublicSuffixList::bundled()).write(
+                    c,
+                    &mut self.component_scratch,
+                    out,
+                );
+                true
             }
         }
+    }
+
+    /// Makes `self.canonical` the canonical URL (in the URL form) of the
+    /// URL just parsed, when the profile has rules (else that is
+    /// `self.url`). Returns false if it does not parse.
+    fn make_canonical(&mut self, config: &Config) -> bool {
+        !config.reparse || self.canonical(config).is_some()
     }
 
     /// The canonical URL (in the URL form) of the URL just parsed.
@@ -136,64 +151,27 @@ impl Worker {
     }
 
     /// Every component of `input`'s canonical URL, in
-    /// [`Component::ALL`]'s order, then its SURT, each appended to the
-    /// values of its column. Returns false for an invalid URL (the caller
-    /// then closes the row as null, which drops anything written).
+    /// [`Component::ALL`]'s order, each appended to the values of its
+    /// column. Returns false for an invalid URL (the caller then closes
+    /// the row as null, which drops anything written).
     pub fn components(
         &mut self,
         config: &Config,
         input: &str,
         columns: &mut [StringColumn],
     ) -> bool {
-        if !self.parse(config, input) {
+        if !self.parse(config, input) || !self.make_canonical(config) {
             return false;
         }
-        let (components, surt) = columns.split_at_mut(Component::ALL.len());
-        config
-            .surt_canon
-            .apply(&self.url, &mut self.scratch, surt[0].values());
-        let Some(url) = self.canonical(config) else {
-            return false;
+        let url = if config.reparse {
+            &self.canonical
+        } else {
+            &self.url
         };
-        for (c, column) in Component::ALL.into_iter().zip(components) {
-            write_component(url, c, column.values());
+        let fields = Fields::new(url, PublicSuffixList::bundled());
+        for (&c, column) in Component::ALL.iter().zip(columns) {
+            fields.write(c, &mut self.component_scratch, column.values());
         }
         true
-    }
-}
-
-/// Appends component `c` of `url`.
-fn write_component(url: &Url, c: Component, out: &mut Vec<u8>) {
-    let s = match c {
-        Component::Href => url.href(),
-        Component::Protocol => url.protocol(),
-        Component::Username => url.username(),
-        Component::Password => url.password(),
-        Component::Host => url.host(),
-        Component::Hostname => url.hostname(),
-        Component::Port => url.port(),
-        Component::Pathname => url.pathname(),
-        Component::Search => url.search(),
-        Component::Hash => url.hash(),
-        Component::Origin => {
-            out.extend_from_slice(url.origin().as_bytes());
-            return;
-        }
-        Component::ReversedHost => {
-            write_reversed_host(url, out);
-            return;
-        }
-    };
-    out.extend_from_slice(s.as_bytes());
-}
-
-/// A domain's labels reversed and joined by commas (`com,example,www`),
-/// as in SURT keys; IP addresses and empty hosts as they are, as SSURT
-/// keeps them.
-fn write_reversed_host(url: &Url, out: &mut Vec<u8>) {
-    let host = url.hostname().as_bytes();
-    match url.host_kind() {
-        HostKind::Domain | HostKind::Opaque if !host.is_empty() => reverse_host(host, false, out),
-        _ => out.extend_from_slice(host),
     }
 }

@@ -22,23 +22,12 @@ use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config, ConfigError, StripParams};
 use crate::engine::Worker;
 
-/// The fields of `components()`'s struct, in order: the URL API's getters,
-/// the reversed host, the SURT.
-pub(crate) const COMPONENT_COLUMNS: &[&str] = &[
-    "href",
-    "protocol",
-    "username",
-    "password",
-    "host",
-    "hostname",
-    "port",
-    "pathname",
-    "search",
-    "hash",
-    "origin",
-    "reversed_host",
-    "surt",
-];
+/// The fields of `components()`'s struct, in order: the command's
+/// components (`--json`'s order).
+pub(crate) fn component_columns() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| config::Component::ALL.iter().map(|c| c.name()).collect())
+}
 
 fn config_error(e: ConfigError) -> PyErr {
     match e {
@@ -379,6 +368,6 @@ fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("COMPONENTS", PyTuple::new(m.py(), COMPONENT_COLUMNS)?)?;
+    m.add("COMPONENTS", PyTuple::new(m.py(), component_columns())?)?;
     Ok(())
 }

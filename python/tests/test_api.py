@@ -90,9 +90,10 @@ def test_threads_give_the_same_answer():
 
 def test_components_exact():
     [c] = normurl.components(["HTTPS://u:p@WWW.Example.com:8443/a/../b?q=1#f"])
-    assert c == {
+    expected = {
         "href": "https://u:p@www.example.com:8443/b?q=1#f",
         "protocol": "https:",
+        "scheme": "https",
         "username": "u",
         "password": "p",
         "host": "www.example.com:8443",
@@ -102,14 +103,25 @@ def test_components_exact():
         "search": "?q=1",
         "hash": "#f",
         "origin": "https://www.example.com:8443",
+        "host_type": "domain",
+        "public_suffix": "com",
+        "registered_domain": "example.com",
+        "subdomain": "www",
         "reversed_host": "com,example,www",
-        # Without a profile, the SURT is the CDX key (wayback), as the
-        # command's --get surt.
+        # The SURT is the CDX key (the wayback rules on top of the
+        # profile's), as the command's --get surt without a profile.
         "surt": "com,example:8443)/b?q=1",
+        "url_surtkey": "com,example:8443)/b?q=1",
+        "url_host_tld": "com",
+        "url_host_registered_domain": "example.com",
+        "url_host_name_reversed": "com.example.www",
+        "url_port": "8443",
+        "url_query": "q=1",
     }
+    assert {k: c[k] for k in expected} == expected
     assert list(c) == list(normurl.COMPONENTS)
     [ip, opaque, bad, null] = normurl.components(["http://1.2.3.4/", "mailto:a@b", "nope", None])
-    assert (ip["reversed_host"], ip["surt"]) == ("1.2.3.4", "4,3,2,1)/")
+    assert (ip["host_type"], ip["registered_domain"], ip["surt"]) == ("ipv4", "", "4,3,2,1)/")
     assert (opaque["hostname"], opaque["pathname"], opaque["origin"]) == ("", "a@b", "null")
     assert bad is None and null is None
 
@@ -119,9 +131,16 @@ def test_components_equal_normalize_get(profile):
     lines = mixed_lines(count=3000)
     table = pa.array(normurl.components(pa.array(lines), profile=profile))
     assert table.type.num_fields == len(normurl.COMPONENTS)
+    canonical = normurl.normalize(lines, profile=profile)
     for name in normurl.COMPONENTS:
         column = table.field(name).to_pylist()
-        assert column == normurl.normalize(lines, profile=profile, get=name), name
+        if name in ("surt", "ssurt"):
+            # get="surt" and "ssurt" are the canonicalizer's forms; the
+            # components are those keys of the canonical URL (the SURT
+            # the CDX key: the wayback rules on top of the profile's).
+            assert column == normurl.normalize(canonical, get=name), name
+        else:
+            assert column == normurl.normalize(lines, profile=profile, get=name), name
     assert table.null_count == normurl.normalize(pa.array(lines), profile=profile).null_count
 
 
@@ -199,8 +218,8 @@ def test_strip_params_file_errors(normurl_bin, tmp_path):
 
 def test_get_errors():
     with pytest.raises(ValueError) as e:
-        normurl.normalize([], get="registered_domain")
-    assert str(e.value).startswith('--get: unknown output form "registered_domain"; the forms are: url, surt, ssurt, href')
+        normurl.normalize([], get="nope")
+    assert str(e.value).startswith('--get: unknown output form "nope"; the forms are: url, surt, ssurt, href')
     # Names are the command's, lowercase.
     with pytest.raises(ValueError, match="unknown output form"):
         normurl.Normalizer(get="URL")

@@ -126,7 +126,7 @@ pub struct NormalizeArgs {
     pub files: Vec<OsString>,
 
     /// Write the output to FILE instead of standard output.
-    #[arg(short = 'o', long = "output-file", value_name = "FILE")]
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     #[command(flatten)]

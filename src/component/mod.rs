@@ -31,7 +31,7 @@ values. Trailing dots of a domain are ignored by them
 | `registered_domain` | `example.co.uk` |
 | `subdomain` | `www` |
 | `reversed_host` | `uk,co,example,www` (labels reversed, as in SURTs) |
-| `surt` | `uk,co,example,www:8443)/a/b?q=1#top` (the SURT of CDX files) |
+| `surt` | `uk,co,example:8443)/a/b?q=1`: the key of CDX files, the `wayback` rules on top of the profile's (what `--get surt` writes without a profile) |
 | `ssurt` | urlcanon's SSURT |
 
 `public_suffix`, `registered_domain` and `subdomain` follow the list's
@@ -451,10 +451,17 @@ fn host_type(kind: HostKind) -> &'static str {
 /// Writes the SURT (CDX flavor) or SSURT of `url` as it is: the
 /// canonicalizer of the `whatwg` profile (no rules) with that output.
 fn write_surt(c: Component, url: &Url, scratch: &mut Scratch, out: &mut Vec<u8>) {
+    // `surt` and `url_surtkey` are the keys of CDX indexes (what `--get
+    // surt` writes without a profile, and Common Crawl's column): the
+    // `wayback` rules on top of the profile's. `ssurt` is urlcanon's form
+    // of the URL as it is.
     static SURT: OnceLock<[Canonicalizer; 2]> = OnceLock::new();
     let [surt, ssurt] = SURT.get_or_init(|| {
-        [OutputForm::Surt(SurtOptions::CDX), OutputForm::Ssurt]
-            .map(|form| Canonicalizer::builder(Profile::Whatwg).output(form).build())
+        [
+            (Profile::Wayback, OutputForm::Surt(SurtOptions::CDX)),
+            (Profile::Whatwg, OutputForm::Ssurt),
+        ]
+        .map(|(profile, form)| Canonicalizer::builder(profile).output(form).build())
     });
     let canon = if c == Component::Ssurt { ssurt } else { surt };
     canon.apply(url, scratch, out);

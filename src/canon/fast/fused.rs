@@ -22,8 +22,8 @@
 
 use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
 use crate::canon::query::QueryScratch;
-use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
 use crate::canon::rules::lists::GENERAL_ONLY;
+use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
 use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
 use crate::{HostKind, ParseError, Url};
