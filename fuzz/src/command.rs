@@ -177,16 +177,14 @@ impl Config {
     fn options(&self, dedup: bool) -> Options {
         let surt = self.canon == Canon::WaybackSurt && self.get != GetMode::Url;
         let canon = match self.canon {
-            Canon::None => None,
+            Canon::None => Canonicalizer::default(),
             // The command's canonicalizer writes URLs for components.
-            Canon::WaybackSurt if surt => Some(Canonicalizer::new(Profile::Wayback)),
-            Canon::Aggressive => Some(Canonicalizer::new(Profile::Aggressive)),
-            Canon::Semantic => Some(Canonicalizer::new(Profile::Semantic)),
-            Canon::WaybackSurt => Some(
-                Canonicalizer::builder(Profile::Wayback)
-                    .output(OutputForm::Surt(SurtOptions::CDX))
-                    .build(),
-            ),
+            Canon::WaybackSurt if surt => Canonicalizer::new(Profile::Wayback),
+            Canon::Aggressive => Canonicalizer::new(Profile::Aggressive),
+            Canon::Semantic => Canonicalizer::new(Profile::Semantic),
+            Canon::WaybackSurt => Canonicalizer::builder(Profile::Wayback)
+                .output(OutputForm::Surt(SurtOptions::CDX))
+                .build(),
         };
         Options {
             select: self.select.clone(),

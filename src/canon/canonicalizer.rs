@@ -7,6 +7,13 @@ use super::{general, Scratch};
 use super::{ConfigError, Profile, RuleSet, TrackingParams};
 use crate::Url;
 
+/// The `whatwg` profile's: the WHATWG serialization as it is.
+impl Default for Canonicalizer {
+    fn default() -> Canonicalizer {
+        Canonicalizer::new(Profile::Whatwg)
+    }
+}
+
 /// Canonicalizes parsed URLs with a fixed set of rules and options.
 ///
 /// Build it once (from a [`Profile`] and edits) and share it between
@@ -174,6 +181,12 @@ impl Canonicalizer {
                 lists: Default::default(),
             },
         }
+    }
+
+    /// Whether this canonicalizer writes the WHATWG serialization as it
+    /// is: no rules, URL output, ASCII hosts (the `whatwg` profile's).
+    pub fn is_identity(&self) -> bool {
+        self.setup.config.is_identity()
     }
 
     /// The rules this canonicalizer applies.

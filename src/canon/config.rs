@@ -20,6 +20,14 @@ pub(crate) struct Config {
     pub(crate) lists: RuleLists,
 }
 
+impl Config {
+    /// No rules, URL output, ASCII hosts: the WHATWG serialization as it
+    /// is.
+    pub(crate) fn is_identity(&self) -> bool {
+        self.rules.is_empty() && self.output == OutputForm::Url && self.idn == IdnForm::Ascii
+    }
+}
+
 /// What [`Canonicalizer::apply`](super::Canonicalizer::apply) writes.
 ///
 /// # Example

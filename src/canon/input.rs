@@ -54,7 +54,7 @@ pub fn scheme_less(input: &str) -> Option<&'static str> {
     let host = &s[..colon];
     let rest = &s[colon + 1..];
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    let port = (1..=5).contains(&digits) && rest.get(digits).map_or(true, end);
+    let port = (1..=5).contains(&digits) && rest.get(digits).is_none_or(end);
     let hostname = host.contains(&b'.') || host.eq_ignore_ascii_case(b"localhost");
     (port && hostname).then_some("://")
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
+use normurl::canon::{Canonicalizer, OutputForm, Profile};
 use normurl::dedup::{DedupConfig, DedupMode};
 use normurl::normalize::{Delimiter, FieldOutput, Options as NormalizeOptions, Select};
 use normurl::pipeline::{self, Format, Input};
@@ -258,9 +258,9 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
 }
 
 /// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
-/// `--get` and `--idn`, or `None` when they ask for the plain WHATWG
-/// serialization.
-fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
+/// `--get` and `--idn` (the identity when they ask for the plain WHATWG
+/// serialization).
+fn canonicalizer(a: &NormalizeArgs) -> Result<Canonicalizer, Failure> {
     let usage = |e: String| Failure::Usage(e);
     let form = super::get::output_form(&a.get);
     let profile = match a.profile {
@@ -296,8 +296,7 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Option<Canonicalizer>, Failure> {
     super::rule_options::configure(&a.rule_options, &mut builder)?;
     builder.output(form).idn(idn);
     let canon = builder.build();
-    let plain = canon.rules().is_empty() && form == OutputForm::Url && idn == IdnForm::Ascii;
-    Ok((!plain).then_some(canon))
+    Ok(canon)
 }
 
 /// `-d`: one byte, or the escapes `\t`, `\0`, `\\`, or the names `tab`,

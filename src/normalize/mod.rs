@@ -42,7 +42,7 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::str::FromStr;
 
-use crate::canon::{key_hash, Canonicalizer, Profile, RuleSet, Scratch};
+use crate::canon::{key_hash, Canonicalizer, RuleSet, Scratch};
 use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
 use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::{Located, Quoting};
@@ -265,9 +265,10 @@ pub struct Options {
     /// Whether to write a side entry `reason TAB line` for every invalid
     /// line (the pipeline prefixes the line number).
     pub rejects: bool,
-    /// Canonicalization applied after parsing (profile, rules, output form);
-    /// `None` writes the WHATWG serialization.
-    pub canon: Option<Canonicalizer>,
+    /// Canonicalization applied after parsing (profile, rules, output
+    /// form); the default, [`Canonicalizer::is_identity`], writes the
+    /// WHATWG serialization.
+    pub canon: Canonicalizer,
     /// Attach a dedup key (a 128-bit hash of the written URL or key) to
     /// every valid line, for the writer's dedup filter.
     pub dedup: bool,
@@ -374,9 +375,6 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct Normalizer {
     options: Options,
-    /// The `whatwg` profile's canonicalizer (no rules), for options
-    /// without one: see [`Normalizer::canon`].
-    whatwg: Canonicalizer,
     /// Whether a component of [`Options::get`] asks the Public Suffix List.
     needs_psl: bool,
 }
@@ -419,7 +417,6 @@ impl Normalizer {
         Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
             options,
-            whatwg: Canonicalizer::new(Profile::Whatwg),
         }
     }
 
@@ -428,7 +425,7 @@ impl Normalizer {
     /// through one.
     #[inline]
     fn canon(&self) -> &Canonicalizer {
-        self.options.canon.as_ref().unwrap_or(&self.whatwg)
+        &self.options.canon
     }
 
     /// Whether URLs are parsed against a base (`--base`, `--base-field`).

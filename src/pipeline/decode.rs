@@ -545,7 +545,7 @@ mod tests {
     fn skippable_frame(size: u32) -> Vec<u8> {
         let mut frame = vec![0x5a, 0x2a, 0x4d, 0x18];
         frame.extend_from_slice(&size.to_le_bytes());
-        frame.extend(std::iter::repeat(0xee).take(size as usize));
+        frame.extend(std::iter::repeat_n(0xee, size as usize));
         frame
     }
 

@@ -389,11 +389,11 @@ impl Url {
     #[inline]
     pub fn has_opaque_path(&self) -> bool {
         !self.has_host()
-            && !self
+            && self
                 .serialization
                 .as_bytes()
                 .get(self.path_start as usize)
-                .is_some_and(|&b| b == b'/')
+                .is_none_or(|&b| b != b'/')
     }
 
     /// The username, percent-encoded; empty when there is none.

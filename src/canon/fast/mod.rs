@@ -462,7 +462,7 @@ pub(super) fn apply_url(
     out: &mut Vec<u8>,
 ) -> RuleSet {
     let c = &setup.config;
-    if c.rules.is_empty() && c.output == OutputForm::Url && c.idn == IdnForm::Ascii {
+    if c.is_identity() {
         out.extend_from_slice(url.href().as_bytes());
         return RuleSet::EMPTY;
     }

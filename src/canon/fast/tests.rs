@@ -376,7 +376,6 @@ fn parse_apply_matches_two_steps_on_the_corpora() {
 }
 
 /// The property tests' URL generator, shared with tests/canon_props.rs.
-#[allow(dead_code)]
 #[path = "../../../tests/common/urlgen.rs"]
 mod urlgen;
 

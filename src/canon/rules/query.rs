@@ -307,7 +307,7 @@ fn judge_pieces(
             }
         } else if params
             .starts
-            .map_or(true, |starts| starts.may_remove(piece.bytes(query)))
+            .is_none_or(|starts| starts.may_remove(piece.bytes(query)))
         {
             let name = name.get(query, keys);
             match params.verdict(name, piece.value(query).unwrap_or(b""), &mut exempt) {

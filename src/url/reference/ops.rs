@@ -195,7 +195,7 @@ impl Reference {
     /// *Forced Web URL*.
     fn force_web(&self) -> Result<Reference, ReferenceError> {
         let mut r = self.clone();
-        if r.authority.as_ref().map_or(true, |a| a.host.is_empty()) {
+        if r.authority.as_ref().is_none_or(|a| a.host.is_empty()) {
             let auth = r.take_first_segment().ok_or(ReferenceError::Force)?;
             // The segment as it is: no trimming, as the full parser would.
             let new = parse_authority(&auth, ParseMode::Web).map_err(|_| ReferenceError::Force)?;
