@@ -48,9 +48,9 @@ rules.
 
 | rule | reference | fast path (`fast/`) | tests |
 |---|---|---|---|
-| `unwrap-redirects` | `rules::redirect::unwrap` (`general::unwrap_and_apply`) | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `redirect::tests::*`, `tests/canon_rules.rs::unwrap_redirects` |
+| `unwrap-redirects` | `rules::redirect::unwrap` (`general::unwrap_and_apply`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `redirect::tests::*`, `tests/canon_rules.rs::unwrap_redirects` |
 | `force-http` | `general::scheme_and_port` | none: `careful::careful` declines an `https` URL | `fast::tests`, `tests/canon.rs` |
-| `force-https` | `general::scheme_and_port` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `tests/canon_rules.rs::scheme_rules` |
+| `force-https` | `general::scheme_and_port` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `tests/canon_rules.rs::scheme_rules` |
 | `strip-userinfo` | `general::userinfo` | `careful::rewrite`; `careful::userinfo_changes` (declines) | `fast::tests`, `tests/canon.rs` |
 | `trim-host-dots` | `rules::host::trim_dots` | `careful::trim_dots_declines` (declines) | `host::tests::trims_dots`, `fast::tests` |
 | `strip-www` | `rules::host::strip_www` | `host::strip_plain_www` in `copy::Bare::apply`; `careful::strip_www` | `host::tests::strips_www`, `strip_www_matches_label_by_label`, `fast::tests` |
@@ -62,22 +62,22 @@ rules.
 | `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
 | `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
 | `lowercase-path` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
-| `strip-directory-index` | `rules::directory_index::strip` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `directory_index::tests`, `tests/canon_rules.rs::strip_directory_index` |
+| `strip-directory-index` | `rules::directory_index::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `directory_index::tests`, `tests/canon_rules.rs::strip_directory_index` |
 | `strip-trailing-slash` | `rules::path::strip_trailing_slash` | `copy::cut_host_port_slash`; `careful::trailing_slash` | `path::tests::trailing_slash`, `fast::tests::fast_path_strips_one_slash_of_a_path_ending_in_two` |
 | `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
 | `lowercase-query` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
-| `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
+| `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
 | `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
-| `keep-params` | `rules::params::apply` (`rules::glob`) | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
-| `drop-blank-params` | `rules::params::apply` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `params::tests`, `tests/canon_rules.rs::drop_blank_params` |
+| `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
+| `drop-blank-params` | `rules::params::apply` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `tests/canon_rules.rs::drop_blank_params` |
 | `drop-empty-params` | `rules::query::apply` | as `strip-tracking` | `query::tests::apply_plain_matches_apply`, `fast::tests` |
 | `sort-query` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_stably_by_decoded_name`, `sort_matches_naive`, `fast::tests` |
 | `sort-query-values` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_by_value_like_webarchive_commons`, `fast::tests` |
 | `drop-empty-query` | `general::query_component` | `params::query_fate` | `fast::tests`, `tests/canon.rs` |
-| `strip-text-fragment` | `rules::fragment::strip_text_directives` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
-| `keep-spa-fragments` | `rules::fragment::is_spa_route` (`general::fragment_rules`) | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
+| `strip-text-fragment` | `rules::fragment::strip_text_directives` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
+| `keep-spa-fragments` | `rules::fragment::is_spa_route` (`general::fragment_rules`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
 | `drop-fragment` | `general::fragment_rules` | `copy::Bare::apply`, `careful::tail`, `fused::plain` | `fast::tests::fast_path_drops_a_fragment_with_the_cuts_of_host_port_and_slash` |
-| `strip-scheme` | `rules::scheme::strip` | none: [`rules::lists::GENERAL_ONLY`], `fast::decline_all` | `scheme::tests`, `tests/canon_rules.rs::scheme_rules`, `strip_scheme_keys_on_a_corpus` |
+| `strip-scheme` | `rules::scheme::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `scheme::tests`, `tests/canon_rules.rs::scheme_rules`, `strip_scheme_keys_on_a_corpus` |
 
 The test `tests::rule_table_lists_every_rule` checks that this table has
 one row per rule, in [`Rule::ALL`] order.
