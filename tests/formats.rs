@@ -653,3 +653,17 @@ fn warc_zstd_frames() {
     let path = file(&dir, "whirlwind.warc.zst", &zst);
     assert_eq!(run(&["warc", &path], b"").ok().out(), expected);
 }
+
+/// `--json` with `--json-field`: one JSON object of components per line,
+/// not the object quoted as the field's string.
+#[test]
+fn json_field_with_json_output_writes_objects() {
+    let ran = run(
+        &["--json-field", "url", "--json"],
+        b"{\"url\": \"HTTP://A.example/x\"}\n",
+    )
+    .ok();
+    let object: serde_json::Value = serde_json::from_str(ran.out().trim()).unwrap();
+    assert_eq!(object["href"], "http://a.example/x");
+    assert_eq!(object["registered_domain"], "a.example");
+}

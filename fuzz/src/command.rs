@@ -12,7 +12,7 @@
 //! | 0 | threads: `1 + b % 4` |
 //! | 1 | batch bytes: `1 + b`; with a format (byte 3), the first line is a header (`--header`) if `b` is odd |
 //! | 2 | max record (line) bytes: `1 + b`, for every run |
-//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; `b / 24 % 4`: `--get` url (as before), `--json`, `--get` [`TEMPLATE`], `--get registered_domain`; if `b >= 192`, also the format `(b - 192) / 16`: CSV by `,` or by tab (`--csv`), `--json-field url`, `--json-field a.u` |
+//! | 3 | `OnInvalid::ALL[b % 4]`, `InvalidUtf8::ALL[b / 4 % 3]`, `--base` [`BASE`] if `b / 12` is odd; `b / 24 % 4` (`byte(1) / 2 % 4` when `b >= 192`): `--get` url (as before), `--json`, `--get` [`TEMPLATE`], `--get registered_domain`; if `b >= 192`, the format `(b - 192) / 16`: CSV by `,` or by tab (`--csv`), `--json-field url`, `--json-field a.u` |
 //! | 4 | select: the whole line if `b % 4 == 0`, else field `1 + b / 4 % 3`, delimited by tab, space or blanks (`b / 12 % 3`), writing the line or the field (`b / 36 % 2`), with base field none or 1..=3 (`b / 72`); with a format (byte 3), CSV replaces the delimiter (the whole line becoming field 1), JSON keeps only the output bit |
 //! | 5 | bits 0-1: canonicalizer none, `aggressive`, `semantic`, `wayback` with `--get surt`; bit 2: explain; bit 3: original; bit 4: rejects; bits 5-6: dedup off, exact, adjacent, exact; bit 7: the parallel run's dedup memory limit 0 (spill at the first key) or 128 bytes (spill after a few keys) |
 //!
@@ -142,7 +142,11 @@ impl Config {
             GetMode::Json,
             GetMode::Template,
             GetMode::RegisteredDomain,
-        ][byte(3) / 24 % 4];
+        ][if byte(3) < 192 {
+            byte(3) / 24 % 4
+        } else {
+            byte(1) / 2 % 4
+        }];
         // --json excludes --explain and --original, as the command's
         // options do.
         let json = get == GetMode::Json;

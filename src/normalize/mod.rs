@@ -709,7 +709,9 @@ impl Normalizer {
             data.truncate(before);
             data.extend_from_slice(self.as_read(line, Some(field.clone())));
         } else {
-            if self.output() == Some(FieldOutput::Line) && o.add_field.is_none() {
+            // Only a value put back in its field is quoted as the field
+            // was; a JSON object or an added column is written as it is.
+            if self.output() == Some(FieldOutput::Line) && o.add_field.is_none() && !self.json() {
                 // The URL goes back where it was, quoted as it was there.
                 at.quoting.escape(data, start);
             }
