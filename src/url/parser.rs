@@ -8,9 +8,13 @@
 //! the next state must see. Component offsets are recorded as they are
 //! written, so the buffer is the href when the last state returns.
 //!
-//! The state override, encoding and validation-error reporting parts of the
+//! The state override and validation-error reporting parts of the
 //! algorithm are not implemented: normurl parses whole URLs and only needs
-//! the result.
+//! the result. (The encoding argument is: [`super::encoding`].)
+//!
+//! Over 800 lines, for a reason: the states call one another, and they are
+//! kept in one file in the spec's order so that the state machine reads
+//! side by side with url.bs.
 
 use super::encoding::encode_after_encoding;
 use super::host::{parse_host, HostKind};

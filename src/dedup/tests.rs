@@ -1,0 +1,252 @@
+//! The dedup filter's tests: exact and adjacent modes, spilling, the
+//! memory budget.
+
+use super::*;
+
+/// The naive oracle: a HashSet of everything seen.
+fn naive(records: &[(u128, Vec<u8>)]) -> Vec<u8> {
+    let mut seen = HashSet::new();
+    records
+        .iter()
+        .filter(|(k, _)| seen.insert(*k))
+        .flat_map(|(_, r)| r.clone())
+        .collect()
+}
+
+fn run(records: &[(u128, Vec<u8>)], config: DedupConfig) -> (Vec<u8>, DedupStats) {
+    let mut d = Deduper::new(config);
+    let mut out = Vec::new();
+    for (k, r) in records {
+        d.offer(*k, r, &mut out).unwrap();
+    }
+    let stats = d.finish(&mut out).unwrap();
+    (out, stats)
+}
+
+fn records(keys: &[u64]) -> Vec<(u128, Vec<u8>)> {
+    // Spread small keys over all 128 bits (as real hashes are), so that
+    // partitions and sets see varied bits.
+    keys.iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let key = (k as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+            (key, format!("{k}:{i}\n").into_bytes())
+        })
+        .collect()
+}
+
+fn tiny(limit: usize) -> DedupConfig {
+    DedupConfig {
+        memory_limit: limit,
+        ..DedupConfig::default()
+    }
+}
+
+#[test]
+fn spilled_equals_in_memory() {
+    let keys: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 1300).collect();
+    let recs = records(&keys);
+    let (mem, mem_stats) = run(&recs, DedupConfig::default());
+    assert_eq!(mem_stats.deferred, 0);
+    assert_eq!(mem, naive(&recs));
+    // A budget so small that the set freezes almost at once, and the
+    // partitions must be split again.
+    for limit in [0, 64, 1000, 20_000] {
+        let (spilled, stats) = run(&recs, tiny(limit));
+        assert!(stats.deferred > 0, "limit {limit} did not spill");
+        assert_eq!(spilled, mem, "limit {limit}");
+        assert_eq!(
+            (stats.kept, stats.dropped),
+            (mem_stats.kept, mem_stats.dropped)
+        );
+    }
+}
+
+#[test]
+fn unkeyed_output_keeps_its_place_after_spilling() {
+    let mut d = Deduper::new(tiny(0));
+    let mut out = Vec::new();
+    d.offer(1, b"a\n", &mut out).unwrap();
+    d.pass(b"-\n", &mut out).unwrap();
+    d.offer(1, b"a again\n", &mut out).unwrap();
+    d.offer(2, b"b\n", &mut out).unwrap();
+    d.pass(b"=\n", &mut out).unwrap();
+    let stats = d.finish(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "a\n-\nb\n=\n");
+    assert_eq!((stats.kept, stats.dropped), (2, 1));
+}
+
+#[test]
+fn adjacent_mode() {
+    let recs = records(&[1, 1, 2, 1, 1, 3, 3]);
+    let (out, stats) = run(
+        &recs,
+        DedupConfig {
+            mode: DedupMode::Adjacent,
+            ..DedupConfig::default()
+        },
+    );
+    assert_eq!(String::from_utf8(out).unwrap(), "1:0\n2:2\n1:3\n3:5\n");
+    assert_eq!((stats.kept, stats.dropped), (4, 3));
+}
+
+#[test]
+fn spill_directory_is_removed() {
+    let parent = std::env::temp_dir().join(format!("normurl-dedup-test-{}", std::process::id()));
+    fs::create_dir_all(&parent).unwrap();
+    let recs = records(&(0..300).map(|i| i % 50).collect::<Vec<_>>());
+    let (out, _) = run(
+        &recs,
+        DedupConfig {
+            memory_limit: 0,
+            temp_dir: Some(parent.clone()),
+            ..Default::default()
+        },
+    );
+    assert_eq!(out, naive(&recs));
+    assert_eq!(
+        fs::read_dir(&parent).unwrap().count(),
+        0,
+        "spill files left behind"
+    );
+    fs::remove_dir(&parent).unwrap();
+}
+
+/// Uniform keys (as real hashes are), `distinct` of them, each
+/// offered twice: first all, then every other one again.
+fn spread(distinct: u64) -> impl Iterator<Item = u128> {
+    let key = |i: u64| (u128::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+    (0..distinct).chain((0..distinct).step_by(2)).map(key)
+}
+
+#[test]
+fn counted_memory_stays_within_the_budget() {
+    // 64K splits partitions at the end; 4M grows the set to 2^17 slots.
+    for limit in [64 << 10, 256 << 10, 1 << 20, 4 << 20] {
+        let mut d = Deduper::new(tiny(limit));
+        for key in spread(150_000) {
+            d.offer(key, b"r\n", &mut io::sink()).unwrap();
+        }
+        let stats = d.finish(&mut io::sink()).unwrap();
+        assert!(stats.deferred > 0, "limit {limit} did not spill");
+        assert_eq!((stats.kept, stats.dropped), (150_000, 75_000));
+        assert!(
+            stats.memory_peak <= limit,
+            "limit {limit}: counted {}",
+            stats.memory_peak
+        );
+        // The set used a fair share of it before spilling.
+        assert!(stats.memory_peak > limit / 3, "limit {limit}: {stats:?}");
+    }
+}
+
+#[test]
+fn table_sizes_are_what_std_allocates() {
+    for n in (1..3000).chain([100_000, 114_688, 114_689, 1 << 20]) {
+        let set = KeySet::with_capacity_and_hasher(n, Default::default());
+        assert_eq!(
+            buckets_of(set.capacity()),
+            buckets_for(n),
+            "with_capacity({n})"
+        );
+    }
+    let mut set = KeySet::default();
+    for key in 0..100_000u128 {
+        let before = set.capacity();
+        set.insert(key << 64 | key);
+        if set.capacity() != before {
+            assert_eq!(buckets_of(set.capacity()), buckets_for(before + 1));
+        }
+    }
+}
+
+/// The spill directory of a deduper that spilled into `parent`.
+fn spill_dir_in(parent: &Path) -> PathBuf {
+    let mut dirs: Vec<PathBuf> = fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs.pop().unwrap()
+}
+
+fn spilled_in(parent: &Path) -> Deduper {
+    let mut d = Deduper::new(DedupConfig {
+        memory_limit: 0,
+        temp_dir: Some(parent.to_path_buf()),
+        ..DedupConfig::default()
+    });
+    for (key, record) in records(&(0..300).map(|i| i % 50).collect::<Vec<_>>()) {
+        d.offer(key, &record, &mut io::sink()).unwrap();
+    }
+    d
+}
+
+#[test]
+fn spill_errors_name_the_spill_directory() {
+    let parent = tempfile::tempdir().unwrap();
+    let d = spilled_in(parent.path());
+    let dir = spill_dir_in(parent.path());
+    fs::remove_file(dir.join("p0")).unwrap();
+    let e = d.finish(&mut Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "spill directory {}: read error in p0: No such file or directory (os error 2)",
+            dir.display()
+        )
+    );
+    assert!(e.get_ref().is_some_and(|e| e.is::<SpillError>()));
+    assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn output_errors_are_returned_as_they_are() {
+    struct Broken;
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(io::ErrorKind::StorageFull, "output is full"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let parent = tempfile::tempdir().unwrap();
+    let e = spilled_in(parent.path()).finish(&mut Broken).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.to_string()),
+        (io::ErrorKind::StorageFull, "output is full".into())
+    );
+    assert!(!e.get_ref().is_some_and(|e| e.is::<SpillError>()));
+}
+
+#[test]
+fn removed_spill_dirs_stay_removed() {
+    static REGISTRY: Registry = Registry::new();
+    let parent = tempfile::tempdir().unwrap();
+    let dir = TempDir::new(Some(parent.path()), &REGISTRY).unwrap();
+    fs::write(dir.path.join("spool"), b"x").unwrap();
+    REGISTRY.remove_all();
+    assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+    let e = TempDir::new(Some(parent.path()), &REGISTRY).err().unwrap();
+    assert!(
+        e.to_string().contains("not created: the program is ending"),
+        "{e}"
+    );
+    assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+    drop(dir);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+    #[test]
+    fn matches_naive(keys in proptest::collection::vec(0u64..40, 0..400), limit in proptest::prop_oneof![
+        proptest::strategy::Just(usize::MAX),
+        0usize..2000,
+    ]) {
+        let recs = records(&keys);
+        let (out, stats) = run(&recs, tiny(limit));
+        proptest::prop_assert_eq!(&out, &naive(&recs));
+        proptest::prop_assert_eq!(stats.kept + stats.dropped, keys.len() as u64);
+    }
+}
