@@ -48,7 +48,7 @@ impl Registry {
 /// a signal (the `normurl` command calls it when it gets SIGINT, SIGTERM or
 /// SIGHUP; this library installs no signal handlers). It waits while a
 /// spill directory is being created or removed, so none is left behind. A
-/// deduper still running may then fail with a [`SpillError`], or go on
+/// deduper still running may then fail with a [`SpillError`](super::SpillError), or go on
 /// writing records it has already decided; it writes no wrong output.
 pub fn remove_spill_dirs() {
     super::SPILL_DIRS.remove_all();
