@@ -192,7 +192,7 @@ pub enum FieldOutput {
     Field,
 }
 
-/// Configuration of a [`Normalizer`].
+/// Configuration of a [`Normalizer`](super::Normalizer).
 ///
 /// # Example
 ///
@@ -285,6 +285,6 @@ pub struct Options {
     pub default_scheme: Option<DefaultScheme>,
     /// The first line of each input is a header (CDX's ` CDX N b a m s k
     /// r …`, a CSV header): it is written untouched and counted in
-    /// [`Stats::headers`], never valid or invalid.
+    /// [`Stats::headers`](super::Stats::headers), never valid or invalid.
     pub header: bool,
 }
