@@ -268,7 +268,7 @@ impl Component {
 ///     fields.write(c, &mut scratch, &mut out);
 ///     out.push(b' ');
 /// }
-/// assert_eq!(out, b"example.co.uk 8080 uk,co,example,www:8080)/x?y ");
+/// assert_eq!(out, b"example.co.uk 8080 uk,co,example:8080)/x?y ");
 /// # Ok::<(), normurl::ParseError>(())
 /// ```
 pub struct Fields<'a> {
