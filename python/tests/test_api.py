@@ -195,7 +195,9 @@ def command_error(binary, args):
     ],
 )
 def test_errors_carry_the_commands_message(normurl_bin, kwargs, args):
-    expected = command_error(normurl_bin, args)
+    # The command's hint for a relative --base names its --relative, which
+    # the package does not have.
+    expected = command_error(normurl_bin, args).split(" (it is a relative reference")[0]
     for call in (
         lambda: normurl.normalize([], **kwargs),
         lambda: normurl.key_hash(pa.array([], pa.string()), **kwargs),
