@@ -99,6 +99,10 @@ pub struct Normalizer {
     options: Options,
     /// Whether a component of [`Options::get`] asks the Public Suffix List.
     needs_psl: bool,
+    /// Whether each line is a URL to write canonicalized, with nothing
+    /// else to do (no field, base, component, resolution mode or
+    /// encoding): `record` takes a short way.
+    plain_lines: bool,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -136,8 +140,20 @@ struct ParseBuffers {
 impl Normalizer {
     /// A normalizer with the given options.
     pub fn new(options: Options) -> Normalizer {
+        let o = &options;
+        let res = &o.resolution;
+        // The common case (a URL per line, written canonicalized), which
+        // `record` runs without the steps other options need.
+        let plain_lines = matches!(o.select, Select::Line)
+            && o.base.is_none()
+            && o.get.is_none()
+            && o.default_scheme.is_none()
+            && !res.relative
+            && res.charset_field.is_none()
+            && res.query_encoding.is_utf8();
         Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
+            plain_lines,
             options,
         }
     }
@@ -574,6 +590,28 @@ impl Transform for Normalizer {
                 out.data().extend_from_slice(b"\t-");
             }
             return Ok(Outcome::Emit);
+        }
+        if let (true, Some(text)) = (self.plain_lines, text) {
+            // What the general way below does for these options, without
+            // the steps they do not use.
+            let at = Located::plain(0..line.len());
+            let url = state
+                .parse
+                .url
+                .get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
+            let canon_scratch = &mut state.canon;
+            let written = self.emit(line, &at, out, |data| {
+                self.canon()
+                    .parse_apply(text, url, canon_scratch, data)
+                    .map_err(Invalid::Url)
+            });
+            return match written {
+                Ok(()) => {
+                    out.stats().valid += 1;
+                    Ok(Outcome::Emit)
+                }
+                Err(why) => self.invalid(why, line, Some(at.range), out),
+            };
         }
         let at = match self.locate(line) {
             Ok(at) => at,
