@@ -117,6 +117,11 @@ fn short_flags_mean_their_long_options() {
     .ok();
     assert_eq!(short.stdout, long.stdout);
     assert_eq!(short.out(), "x http://a.com/a\ny http://b.com/\n");
+    let url = "HTTP://WWW.EXAMPLE.com/a/?utm_source=x";
+    let short = run(&["inspect", "-p", "aggressive", url], b"").ok();
+    let long = run(&["inspect", "--profile", "aggressive", url], b"").ok();
+    assert_eq!(short.stdout, long.stdout);
+    assert!(short.out().contains("\"canonical\""), "{}", short.out());
 }
 
 #[test]

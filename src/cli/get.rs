@@ -55,7 +55,7 @@ pub struct GetArgs {
 pub struct InspectCanonArgs {
     /// Show the URL after each rule of this profile that changes it (see
     /// `normurl rules`), and the canonical URL.
-    #[arg(long, value_name = "NAME")]
+    #[arg(short = 'p', long, value_name = "NAME")]
     pub profile: Option<String>,
     /// Add or remove rules on top of the profile (whatwg without one).
     #[arg(long, value_name = "EDITS", allow_hyphen_values = true)]
