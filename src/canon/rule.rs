@@ -276,8 +276,8 @@ impl Rule {
         Rule::ALL.into_iter().find(|rule| rule.name() == name)
     }
 
-    const fn bit(self) -> u32 {
-        1 << self as u32
+    const fn bit(self) -> u64 {
+        1 << self as u64
     }
 }
 
@@ -297,7 +297,7 @@ impl FromStr for Rule {
 
 /// A set of [`Rule`]s: a profile's rules, or the rules that fired on a URL.
 ///
-/// It is a `u32` bitset, so it is `Copy` and cheap to return per URL.
+/// It is a `u64` bitset, so it is `Copy` and cheap to return per URL.
 ///
 /// # Example
 ///
@@ -312,7 +312,7 @@ impl FromStr for Rule {
 /// # Ok::<(), normurl::canon::ConfigError>(())
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct RuleSet(u32);
+pub struct RuleSet(u64);
 
 impl RuleSet {
     /// The empty set.
@@ -331,12 +331,12 @@ impl RuleSet {
 
     /// The set as bits, for a const generic parameter (see
     /// [`RuleSet::from_bits`]).
-    pub(crate) const fn bits(self) -> u32 {
+    pub(crate) const fn bits(self) -> u64 {
         self.0
     }
 
     /// The set of [`RuleSet::bits`].
-    pub(crate) const fn from_bits(bits: u32) -> RuleSet {
+    pub(crate) const fn from_bits(bits: u64) -> RuleSet {
         RuleSet(bits)
     }
 

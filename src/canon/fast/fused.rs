@@ -43,7 +43,7 @@ pub(crate) type Fused =
 const INSTANCES: [(Features, Fused, Fused); 4] = instances!(fused, fused_wide; RUNTIME);
 
 /// [`fused`]'s `R` when the rules are the plan's, read at run time.
-const RUNTIME: u32 = u32::MAX;
+const RUNTIME: u64 = u64::MAX;
 
 /// The rules of `aggressive`, which has instances of its own (see [`pick`]).
 const AGGRESSIVE: RuleSet = Profile::Aggressive.rules();
@@ -149,7 +149,7 @@ fn general(
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fused_wide<const W: u8, const R: u32>(
+unsafe fn fused_wide<const W: u8, const R: u64>(
     setup: &Setup,
     input: &str,
     url: &mut Url,
@@ -170,7 +170,7 @@ unsafe fn fused_wide<const W: u8, const R: u32>(
 /// With `WIDE`, the CPU must have AVX2. With `R` other than [`RUNTIME`],
 /// the plan's rules must be `R`, and the output URLs in ASCII.
 #[inline(always)]
-unsafe fn fused<const W: u8, const WIDE: bool, const R: u32>(
+unsafe fn fused<const W: u8, const WIDE: bool, const R: u64>(
     setup: &Setup,
     input: &str,
     url: &mut Url,
@@ -251,7 +251,7 @@ fn staged_apply(
 ///
 /// As for [`fused`].
 #[inline(always)]
-unsafe fn plain<const W: u8, const WIDE: bool, const R: u32>(
+unsafe fn plain<const W: u8, const WIDE: bool, const R: u64>(
     plan: &Plan,
     input: &[u8],
     at: &Layout,
