@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use normurl::canon::{
-    self, form, parse_with_default_scheme, Canonicalizer, OutputForm, Profile, Scratch,
-    SurtOptions, TrackingParams,
+    self, form, parse_with_default_scheme, Canonicalizer, OutputForm, Profile, Rule, RuleSet,
+    Scratch, SurtOptions, TrackingParams,
 };
 use normurl::{HostKind, Url};
 use serde_json::Value;
@@ -653,6 +653,26 @@ fn w3lib_suite() {
     suite.check();
 }
 
+/// normalize-url's own tests (its test.js, harvested with the package's
+/// outputs) without options: the `normalize-url` profile, with `http` for
+/// inputs without a scheme, as normalize-url's `defaultProtocol`.
+#[test]
+fn normalize_url_suite() {
+    let data = load("normalize-url/cases.json");
+    let canon = Canonicalizer::new(Profile::NormalizeUrl);
+    let mut suite = Suite::new("normalize-url");
+    for case in data.as_array().unwrap() {
+        if !case["options"].is_null() {
+            continue;
+        }
+        let input = case["input"].as_str().unwrap();
+        let expected = case["expected"].as_str().unwrap();
+        assert_eq!(case["output"].as_str(), Some(expected), "harvest: {input}");
+        suite.push(input, expected, run(&canon, input, true));
+    }
+    suite.check();
+}
+
 /// purell's flags in normurl's rules. Flags for what the WHATWG parser
 /// always does (lowercase scheme and host, default port, dot segments,
 /// IPv4 forms, empty port, necessary escapes) map to nothing.
@@ -869,10 +889,13 @@ fn idempotent_on_corpora() {
                 "{name}: {input:?} -> {text:?} -> {:?}",
                 String::from_utf8_lossy(&out2)
             );
-            // With ASCII hosts the output is its own parse, so nothing may fire.
+            // With ASCII hosts the output is its own parse, so nothing may
+            // fire, except the rules whose output is a key, not a URL
+            // serialization: its parse is the URL again.
+            let keys = RuleSet::from_rules(&[Rule::StripRootSlash, Rule::StripScheme]);
             if !unicode {
                 assert!(
-                    fired2.is_empty(),
+                    fired2.intersection(keys) == fired2,
                     "{name}: {fired2} fired on canonical {text:?}"
                 );
             }

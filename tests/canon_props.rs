@@ -82,6 +82,8 @@ fn check_idempotent(input: &str) -> Result<(), TestCaseError> {
             canon.rules(),
             input
         );
+        // strip-root-slash writes a key whose parse is the URL again.
+        let fired = fired.without(Rule::StripRootSlash);
         if canon.output() == OutputForm::Url && text.is_ascii() {
             prop_assert!(
                 fired.is_empty(),

@@ -18,6 +18,7 @@ fn rules_lists_the_tools_profiles() {
         "urlcanon-semantic",
         "urlcanon-aggressive",
         "w3lib",
+        "normalize-url",
     ] {
         let listed = out
             .lines()
@@ -60,4 +61,24 @@ fn tools_profiles_give_their_keys() {
         canonical("w3lib", "http://www.example.com/a?b=2&&a=1#frag\n"),
         "http://www.example.com/a?a=1&b=2\n"
     );
+}
+
+#[test]
+fn normalize_url_gives_its_keys() {
+    // normalize-url's README example, and its defaults on a scheme-less
+    // line: http assumed, one www. and the root slash gone, utm_* only.
+    let out = run(
+        &["--profile", "normalize-url", "--default-scheme", "http"],
+        b"//www.sindresorhus.com:80/../baz\nwww.Example.com/?utm_x=1&b=2&a=1&fbclid=3#\nhttps://x.org//a//https://y.org//b/\n",
+    )
+    .ok()
+    .out();
+    assert_eq!(
+        out,
+        "http://sindresorhus.com/baz\nhttp://example.com/?a=1&b=2&fbclid=3\nhttps://x.org/a/https://y.org/b\n"
+    );
+    let rules = run(&["rules", "normalize-url"], b"").ok().out();
+    for rule in ["strip-root-slash", "keep-scheme-slashes", "strip-one-www"] {
+        assert!(rules.contains(rule), "{rule} missing from:\n{rules}");
+    }
 }

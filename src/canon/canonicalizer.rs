@@ -175,7 +175,7 @@ impl Canonicalizer {
         CanonicalizerBuilder {
             config: Config {
                 rules: profile.rules(),
-                tracking: TrackingParams::default(),
+                tracking: profile.tracking_params(),
                 output: OutputForm::Url,
                 idn: IdnForm::Ascii,
                 lists: Default::default(),

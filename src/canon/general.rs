@@ -8,8 +8,8 @@ use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
-    directory_index, fragment, host, params as param_rules, path, redirect, scheme as key,
-    separators,
+    data_url, directory_index, fragment, host, params as param_rules, path, redirect,
+    scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -163,6 +163,13 @@ fn apply_rules(
         Rule::StripScheme,
         rules.contains(Rule::StripScheme) && config.output == OutputForm::Url,
     );
+    let root_slash = rules.contains(Rule::StripRootSlash)
+        && config.output == OutputForm::Url
+        && url.has_host()
+        && path.unwrap_or(path_buf) == b"/"
+        && query_null
+        && fragment_null;
+    fired.insert_if(Rule::StripRootSlash, root_slash);
 
     let unicode = config.idn == IdnForm::Unicode
         && url.host_kind() == HostKind::Domain
@@ -200,9 +207,15 @@ fn apply_rules(
     };
     let start = out.len();
     match config.output {
-        OutputForm::Url if fired.contains(Rule::StripScheme) => {
+        OutputForm::Url if fired.contains(Rule::StripScheme) || root_slash => {
             parts.write_url(out);
-            key::strip(out, start);
+            if root_slash {
+                // The `/` is the last byte: no query, no fragment.
+                out.pop();
+            }
+            if fired.contains(Rule::StripScheme) {
+                key::strip(out, start);
+            }
         }
         OutputForm::Url => parts.write_url(out),
         OutputForm::Surt(options) => parts.write_surt(options, out),
@@ -273,7 +286,10 @@ fn host_rules(
                 fired.insert_if(Rule::TrimHostDots, changed);
             }
             let digits = rules.contains(Rule::StripWwwDigits);
-            if digits || rules.contains(Rule::StripWww) {
+            if rules.contains(Rule::StripOneWww) && !digits && rules.contains(Rule::StripWww) {
+                let changed = work.narrow(host::strip_one_www);
+                fired.insert_if(Rule::StripWww, changed);
+            } else if digits || rules.contains(Rule::StripWww) {
                 let changed = work.narrow(|h| host::strip_www(h, digits));
                 let rule = if digits {
                     Rule::StripWwwDigits
@@ -308,6 +324,10 @@ fn path_component(
     };
     if url.has_opaque_path() {
         percent_rules.run(work, fired);
+        if rules.contains(Rule::NormalizeDataUrls) && url.scheme() == "data" {
+            let changed = work.rewrite(data_url::normalize);
+            fired.insert_if(Rule::NormalizeDataUrls, changed);
+        }
         if lower {
             let changed = work.rewrite(path::lowercase);
             fired.insert_if(Rule::LowercasePath, changed);
@@ -437,9 +457,13 @@ fn fragment_rules(
     if rules.contains(Rule::StripTextFragment) {
         let changed = work.rewrite(fragment::strip_text_directives);
         fired.insert_if(Rule::StripTextFragment, changed);
-        return changed && work.get().is_empty();
+        if changed && work.get().is_empty() {
+            return true;
+        }
     }
-    false
+    let empty = rules.contains(Rule::DropEmptyFragment) && work.get().is_empty();
+    fired.insert_if(Rule::DropEmptyFragment, empty);
+    empty
 }
 
 /// Everything before the path, when no rule touched it: written with one
@@ -485,7 +509,11 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         fired.insert_if(Rule::StripSessionIds, changed);
     }
     if rules.contains(Rule::CollapseSlashes) {
-        let changed = path.rewrite(path::collapse_slashes);
+        let changed = if rules.contains(Rule::KeepSchemeSlashes) {
+            path.rewrite(path::collapse_slashes_keeping_schemes)
+        } else {
+            path.rewrite(path::collapse_slashes)
+        };
         fired.insert_if(Rule::CollapseSlashes, changed);
     }
     if !rules.contains(Rule::StripTrailingSlash) {

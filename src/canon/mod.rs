@@ -11,7 +11,7 @@ hash of dedup keys.
   (RFC 3986 safe normalizations), `aggressive` (dedup keys), and profiles
   named after the tools whose keys they reproduce: `google` (Safe
   Browsing; also `safe-browsing`), `wayback` (CDX keys),
-  `urlcanon-semantic`, `urlcanon-aggressive` and `w3lib`.
+  `urlcanon-semantic`, `urlcanon-aggressive`, `w3lib` and `normalize-url`.
 - A [`Canonicalizer`] is built once from a profile, rule edits
   (`+name,-name`), a tracking-parameter list, an [`OutputForm`] and an
   [`IdnForm`]. [`Canonicalizer::apply`] writes one URL's canonical form
@@ -55,13 +55,16 @@ rules.
 | `trim-host-dots` | `rules::host::trim_dots` | `careful::trim_dots_declines` (declines) | `host::tests::trims_dots`, `fast::tests` |
 | `strip-www` | `rules::host::strip_www` | `host::strip_plain_www` in `copy::Bare::apply`; `careful::strip_www` | `host::tests::strips_www`, `strip_www_matches_label_by_label`, `fast::tests` |
 | `strip-www-digits` | `rules::host::strip_www` | `careful::strip_www` | `host::tests::strips_www`, `fast::tests` |
+| `strip-one-www` | `rules::host::strip_one_www` (`general::host_rules`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `host::tests::strips_one_www_as_normalize_url`, `tests/canon.rs::normalize_url_suite` |
 | `drop-port` | `general::scheme_and_port` | `copy::cut_host_port_slash` | `fast::tests`, `tests/canon.rs` |
 | `unescape-path` | `general::unescape_path` (`percent::unescape_repeatedly`, `path::resolve_dots`, `percent::encode`) | `careful::inspect_path` (declines on `%`) | `percent::tests::unescape_*`, `fast::tests`, `tests/canon.rs` |
 | `decode-unreserved` | `rules::percent::normalize` | `Percent::changes` (`percent::normalize_changes`; declines) | `percent::tests::normalize_*`, `fast::tests` |
 | `uppercase-percent` | `rules::percent::normalize` | as `decode-unreserved` | `percent::tests::normalize_*`, `fast::tests` |
 | `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
 | `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
+| `keep-scheme-slashes` | `rules::path::collapse_slashes_keeping_schemes` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `path::tests::collapses_but_keeps_embedded_schemes`, `tests/canon.rs::normalize_url_suite` |
 | `lowercase-path` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
+| `normalize-data-urls` | `rules::data_url::normalize` (`general::path_component`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `data_url::tests`, `tests/canon.rs::normalize_url_suite` |
 | `strip-directory-index` | `rules::directory_index::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `directory_index::tests`, `tests/canon_rules.rs::strip_directory_index` |
 | `strip-trailing-slash` | `rules::path::strip_trailing_slash` | `copy::cut_host_port_slash`; `careful::trailing_slash` | `path::tests::trailing_slash`, `fast::tests::fast_path_strips_one_slash_of_a_path_ending_in_two` |
 | `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
@@ -75,9 +78,11 @@ rules.
 | `sort-query-values` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_by_value_like_webarchive_commons`, `fast::tests` |
 | `drop-empty-query` | `general::query_component` | `params::query_fate` | `fast::tests`, `tests/canon.rs` |
 | `strip-text-fragment` | `rules::fragment::strip_text_directives` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
+| `drop-empty-fragment` | `general::fragment_rules` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `tests/canon_rules.rs::normalize_url_rules`, `tests/canon.rs::normalize_url_suite` |
 | `keep-spa-fragments` | `rules::fragment::is_spa_route` (`general::fragment_rules`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
 | `drop-fragment` | `general::fragment_rules` | `copy::Bare::apply`, `careful::tail`, `fused::plain` | `fast::tests::fast_path_drops_a_fragment_with_the_cuts_of_host_port_and_slash` |
 | `strip-scheme` | `rules::scheme::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `scheme::tests`, `tests/canon_rules.rs::scheme_rules`, `strip_scheme_keys_on_a_corpus` |
+| `strip-root-slash` | `general::apply_rules` (output) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `tests/canon_rules.rs::normalize_url_rules`, `tests/canon.rs::normalize_url_suite` |
 
 The test `tests::rule_table_lists_every_rule` checks that this table has
 one row per rule, in [`Rule::ALL`] order.

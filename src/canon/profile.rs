@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{ConfigError, Rule, RuleSet};
+use super::{ConfigError, Rule, RuleSet, TrackingParams};
 
 /// A named list of rules.
 ///
@@ -64,6 +64,15 @@ pub enum Profile {
     /// fingerprints): `semantic`, empty `&&` pieces dropped, query sorted
     /// by name then value, fragment dropped.
     W3lib,
+    /// normalize-url's defaults (the npm package, v8): `http` assumed for
+    /// inputs without a scheme (`--default-scheme http`), userinfo dropped,
+    /// a trailing host dot and one `www.` removed, `%7E`-style escapes
+    /// decoded, slashes collapsed except after a scheme inside the path,
+    /// `utm_*` parameters removed, the query sorted, text fragments and an
+    /// empty `#` or `?` removed, the trailing slash removed (the root's
+    /// too: `http://example.com` is a key, not a URL), `data:` media
+    /// types normalized.
+    NormalizeUrl,
 }
 
 const SEMANTIC: RuleSet = RuleSet::from_rules(&[Rule::DecodeUnreserved, Rule::UppercasePercent]);
@@ -135,9 +144,27 @@ const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::DropFragment,
 ]));
 
+const NORMALIZE_URL: RuleSet = RuleSet::from_rules(&[
+    Rule::StripUserinfo,
+    Rule::TrimHostDots,
+    Rule::StripWww,
+    Rule::StripOneWww,
+    Rule::DecodeUnreserved,
+    Rule::CollapseSlashes,
+    Rule::KeepSchemeSlashes,
+    Rule::NormalizeDataUrls,
+    Rule::StripTrailingSlash,
+    Rule::StripTracking,
+    Rule::SortQuery,
+    Rule::DropEmptyQuery,
+    Rule::StripTextFragment,
+    Rule::DropEmptyFragment,
+    Rule::StripRootSlash,
+]);
+
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 8] = [
+    pub const ALL: [Profile; 9] = [
         Profile::Whatwg,
         Profile::Semantic,
         Profile::Aggressive,
@@ -146,6 +173,7 @@ impl Profile {
         Profile::UrlcanonSemantic,
         Profile::UrlcanonAggressive,
         Profile::W3lib,
+        Profile::NormalizeUrl,
     ];
 
     /// The profile's kebab-case name: the tool it reproduces, where it
@@ -166,6 +194,7 @@ impl Profile {
             Profile::UrlcanonSemantic => "urlcanon-semantic",
             Profile::UrlcanonAggressive => "urlcanon-aggressive",
             Profile::W3lib => "w3lib",
+            Profile::NormalizeUrl => "normalize-url",
         }
     }
 
@@ -196,6 +225,9 @@ impl Profile {
                 "urlcanon's aggressive (with --default-scheme http, as urlcanon)"
             }
             Profile::W3lib => "w3lib's canonicalize_url with its defaults (Scrapy)",
+            Profile::NormalizeUrl => {
+                "normalize-url's defaults (npm; with --default-scheme http, as normalize-url)"
+            }
         }
     }
 
@@ -210,6 +242,31 @@ impl Profile {
             Profile::UrlcanonSemantic => URLCANON_SEMANTIC,
             Profile::UrlcanonAggressive => URLCANON_AGGRESSIVE,
             Profile::W3lib => W3LIB,
+            Profile::NormalizeUrl => NORMALIZE_URL,
+        }
+    }
+
+    /// The tracking parameters `strip-tracking` removes by default:
+    /// normalize-url removes `utm_*` only; the other profiles take
+    /// [`TrackingParams::default`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::Profile;
+    ///
+    /// assert!(!Profile::NormalizeUrl.tracking_params().matches(b"fbclid"));
+    /// assert!(Profile::NormalizeUrl.tracking_params().matches(b"utm_source"));
+    /// assert!(Profile::Aggressive.tracking_params().matches(b"fbclid"));
+    /// ```
+    pub fn tracking_params(self) -> TrackingParams {
+        match self {
+            Profile::NormalizeUrl => {
+                let mut utm = TrackingParams::empty();
+                utm.add("utm_*").expect("the prefix is not empty");
+                utm
+            }
+            _ => TrackingParams::default(),
         }
     }
 

@@ -51,6 +51,10 @@ pub enum Rule {
     /// `strip-www-digits`: remove leading `www.`, `www2.`, `www123.`...
     /// labels from a domain.
     StripWwwDigits,
+    /// `strip-one-www`: with `strip-www`, remove one `www.` only, and only
+    /// when no other `www.` follows and two labels are left
+    /// (normalize-url's test).
+    StripOneWww,
     /// `drop-port`: remove any explicit port.
     DropPort,
     /// `unescape-path`: percent-decode the path repeatedly, resolve the dot
@@ -66,8 +70,14 @@ pub enum Rule {
     StripSessionIds,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
+    /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
+    /// URL embedded in the path after its scheme (`/https://b.com/`).
+    KeepSchemeSlashes,
     /// `lowercase-path`: ASCII-lowercase the path.
     LowercasePath,
+    /// `normalize-data-urls`: write a `data:` URL's media type as
+    /// normalize-url does (lowercased, defaults dropped).
+    NormalizeDataUrls,
     /// `strip-directory-index`: remove a last path segment that names a
     /// directory index (`index.html`, `default.aspx`... and user names).
     StripDirectoryIndex,
@@ -102,6 +112,8 @@ pub enum Rule {
     /// `strip-text-fragment`: remove the `:~:text=` directives of the
     /// fragment.
     StripTextFragment,
+    /// `drop-empty-fragment`: remove a `#` with nothing after it.
+    DropEmptyFragment,
     /// `keep-spa-fragments`: with `drop-fragment`, keep fragments that are
     /// routes of single-page applications (`#!...`, `#/...`).
     KeepSpaFragments,
@@ -111,11 +123,15 @@ pub enum Rule {
     /// (`example.com/a`): not a URL, a key for URLs that differ in scheme
     /// only.
     StripScheme,
+    /// `strip-root-slash`: write `http://example.com` for
+    /// `http://example.com/` when there is no query and no fragment: not
+    /// a URL serialization, a key (normalize-url's).
+    StripRootSlash,
 }
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 35] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -123,13 +139,16 @@ impl Rule {
         Rule::TrimHostDots,
         Rule::StripWww,
         Rule::StripWwwDigits,
+        Rule::StripOneWww,
         Rule::DropPort,
         Rule::UnescapePath,
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
         Rule::StripSessionIds,
         Rule::CollapseSlashes,
+        Rule::KeepSchemeSlashes,
         Rule::LowercasePath,
+        Rule::NormalizeDataUrls,
         Rule::StripDirectoryIndex,
         Rule::StripTrailingSlash,
         Rule::UnescapeQuery,
@@ -143,9 +162,11 @@ impl Rule {
         Rule::SortQueryValues,
         Rule::DropEmptyQuery,
         Rule::StripTextFragment,
+        Rule::DropEmptyFragment,
         Rule::KeepSpaFragments,
         Rule::DropFragment,
         Rule::StripScheme,
+        Rule::StripRootSlash,
     ];
 
     /// The rule's kebab-case name.
@@ -164,13 +185,16 @@ impl Rule {
             Rule::TrimHostDots => "trim-host-dots",
             Rule::StripWww => "strip-www",
             Rule::StripWwwDigits => "strip-www-digits",
+            Rule::StripOneWww => "strip-one-www",
             Rule::DropPort => "drop-port",
             Rule::UnescapePath => "unescape-path",
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::CollapseSlashes => "collapse-slashes",
+            Rule::KeepSchemeSlashes => "keep-scheme-slashes",
             Rule::LowercasePath => "lowercase-path",
+            Rule::NormalizeDataUrls => "normalize-data-urls",
             Rule::StripDirectoryIndex => "strip-directory-index",
             Rule::StripTrailingSlash => "strip-trailing-slash",
             Rule::UnescapeQuery => "unescape-query",
@@ -184,9 +208,11 @@ impl Rule {
             Rule::SortQueryValues => "sort-query-values",
             Rule::DropEmptyQuery => "drop-empty-query",
             Rule::StripTextFragment => "strip-text-fragment",
+            Rule::DropEmptyFragment => "drop-empty-fragment",
             Rule::KeepSpaFragments => "keep-spa-fragments",
             Rule::DropFragment => "drop-fragment",
             Rule::StripScheme => "strip-scheme",
+            Rule::StripRootSlash => "strip-root-slash",
         }
     }
 
@@ -218,6 +244,9 @@ impl Rule {
             Rule::StripWwwDigits => {
                 "remove leading \"www.\", \"www2.\", \"www123.\"... labels, as CDX keys do (www.blogspot.com becomes blogspot.com)"
             }
+            Rule::StripOneWww => {
+                "with strip-www: remove one www. only, when no www. follows and two labels stay (normalize-url)"
+            }
             Rule::DropPort => "remove any explicit port (Safe Browsing hashes URLs without one)",
             Rule::UnescapePath => {
                 "percent-decode the path repeatedly, resolve dot segments, re-encode only what must be"
@@ -230,7 +259,13 @@ impl Rule {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
+            Rule::KeepSchemeSlashes => {
+                "with collapse-slashes: keep the // after a scheme inside the path (/https://b.com/)"
+            }
             Rule::LowercasePath => "ASCII-lowercase the path",
+            Rule::NormalizeDataUrls => {
+                "data: URLs: lowercase the media type, drop text/plain and charset=us-ascii, trim base64 data"
+            }
             Rule::StripDirectoryIndex => {
                 "remove a last segment index.html, index.htm, index.php, default.asp, default.aspx (any case) or of --index-files"
             }
@@ -254,10 +289,14 @@ impl Rule {
             Rule::StripTextFragment => {
                 "remove the :~:text= directives of the fragment (#a:~:text=b becomes #a)"
             }
+            Rule::DropEmptyFragment => "remove a # with nothing after it",
             Rule::KeepSpaFragments => "with drop-fragment: keep #!... and #/... routes",
             Rule::DropFragment => "remove the #fragment",
             Rule::StripScheme => {
                 "write keys without scheme: and // (example.com/a): not a URL"
+            }
+            Rule::StripRootSlash => {
+                "write http://example.com for http://example.com/ (no query, no fragment): not a URL"
             }
         }
     }

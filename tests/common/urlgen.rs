@@ -261,7 +261,7 @@ pub fn relative_like() -> impl Strategy<Value = String> {
 
 /// The rules of issue 29, which the tests also run one by one on top of
 /// `aggressive`; [`canon_url`] has pieces that make them fire.
-pub const NEW_RULES: [&str; 9] = [
+pub const NEW_RULES: [&str; 14] = [
     "unwrap-redirects",
     "force-https",
     "strip-directory-index",
@@ -271,6 +271,11 @@ pub const NEW_RULES: [&str; 9] = [
     "strip-text-fragment",
     "keep-spa-fragments",
     "strip-scheme",
+    "strip-one-www",
+    "keep-scheme-slashes",
+    "normalize-data-urls",
+    "drop-empty-fragment",
+    "strip-root-slash",
 ];
 
 /// A well-formed URL built from the pieces canonicalization rules look at
@@ -340,6 +345,9 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "p.aspx",
         "x;jsessionid=0123456789abcdef0123456789ABCDEF",
         "(S(4hqa0555fwsecu455xqckv45))",
+        "https:",
+        "s3:",
+        "2x:",
     ]);
     let path = prop::collection::vec(segment, 0..6);
     let param = prop::sample::select(vec![

@@ -114,6 +114,30 @@ pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
     }
 }
 
+/// `strip-www` with `strip-one-www`: normalize-url's test,
+/// `^www\.(?!www\.)[a-z\-\d]{1,63}\.[a-z.\-\d]{2,63}$`: one `www.` goes
+/// when no other `www.` follows and what is left is a label, a dot and 2
+/// to 63 more bytes of `a-z 0-9 - .` (`www.www.example.com` and `www.com`
+/// stay). Stable: what is left never starts with `www.`.
+pub(crate) fn strip_one_www(domain: &[u8]) -> &[u8] {
+    let Some(rest) = domain.strip_prefix(b"www.") else {
+        return domain;
+    };
+    let allowed = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-';
+    let label = rest.iter().take_while(|b| allowed(b)).count();
+    let tail = rest.get(label + 1..).unwrap_or(b"");
+    let fits = !rest.starts_with(b"www.")
+        && (1..=63).contains(&label)
+        && rest.get(label) == Some(&b'.')
+        && (2..=63).contains(&tail.len())
+        && tail.iter().all(|b| allowed(b) || *b == b'.');
+    if fits {
+        rest
+    } else {
+        domain
+    }
+}
+
 /// [`strip_www`] for the common domain, `href[host]`: `www.` and a
 /// remainder that does not start with `www` or a dot and does not end
 /// with a dot, so there is one label to look at (the same for
@@ -272,6 +296,24 @@ mod tests {
                 s[i + 1] = b'a';
                 assert!(!has_pair(&s, b'/'));
             }
+        }
+    }
+
+    #[test]
+    fn strips_one_www_as_normalize_url() {
+        for (host, want) in [
+            ("www.example.com", "example.com"),
+            ("www.www.example.com", "www.www.example.com"),
+            ("www.com", "www.com"),
+            ("www.wwwx.com", "wwwx.com"),
+            ("www.a.b.c.d", "a.b.c.d"),
+            ("www.my_site.com", "www.my_site.com"),
+            ("www.x.c", "www.x.c"),
+            ("example.com", "example.com"),
+        ] {
+            let once = strip_one_www(host.as_bytes());
+            assert_eq!(once, want.as_bytes(), "{host}");
+            assert_eq!(strip_one_www(once), once, "{host}");
         }
     }
 

@@ -18,6 +18,11 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::StripTextFragment,
     Rule::KeepSpaFragments,
     Rule::StripScheme,
+    Rule::KeepSchemeSlashes,
+    Rule::NormalizeDataUrls,
+    Rule::DropEmptyFragment,
+    Rule::StripRootSlash,
+    Rule::StripOneWww,
 ]);
 
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.

@@ -4,6 +4,7 @@
 //! and every fast path is tested against that composition. The table in
 //! `canon/mod.rs` says which function is whose.
 
+pub(crate) mod data_url;
 pub(crate) mod directory_index;
 pub(crate) mod fragment;
 pub(crate) mod glob;

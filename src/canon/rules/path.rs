@@ -21,6 +21,59 @@ pub(crate) fn collapse_slashes(path: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// `collapse-slashes` with `keep-scheme-slashes`: as [`collapse_slashes`],
+/// except that the `//` of a URL embedded in the path after its scheme
+/// (`/https://b.com//x` becomes `/https://b.com/x`) stays, as
+/// normalize-url's `protocolRegex` (`\b[a-z][a-z\d+\-.]{1,50}://`) keeps
+/// it. Unlike normalize-url, a `://` followed by another `/` or by nothing
+/// is collapsed like any other run: kept, it would end in slashes that
+/// `strip-trailing-slash` cuts one at a time, and the result would not be
+/// stable under a second pass.
+pub(crate) fn collapse_slashes_keeping_schemes(path: &[u8], out: &mut Vec<u8>) -> bool {
+    if !super::host::has_pair(path, b'/') {
+        return false;
+    }
+    let start = out.len();
+    let mut prev_slash = false;
+    let mut i = 0;
+    while i < path.len() {
+        let b = path[i];
+        let kept =
+            path[i + 1..].starts_with(b"//") && path.get(i + 3).is_some_and(|&next| next != b'/');
+        if b == b':' && kept && ends_embedded_scheme(&path[..i]) {
+            out.extend_from_slice(b"://");
+            i += 3;
+            prev_slash = false;
+            continue;
+        }
+        if !(b == b'/' && prev_slash) {
+            out.push(b);
+        }
+        prev_slash = b == b'/';
+        i += 1;
+    }
+    if out[start..] == *path {
+        out.truncate(start);
+        return false;
+    }
+    true
+}
+
+/// Whether `before` ends with what normalize-url takes for a scheme: a
+/// lowercase ASCII letter at a word boundary, then 1 to 50 of `a-z 0-9 +
+/// - .` (JavaScript's `\b` and classes: case-sensitive, `_` a word byte).
+fn ends_embedded_scheme(before: &[u8]) -> bool {
+    let is_tail = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b"+-.".contains(&b);
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let run = before.iter().rev().take_while(|&&b| is_tail(b)).count();
+    // Any start inside the run whose letter sits at a word boundary and
+    // leaves 1 to 50 tail bytes makes the regex match.
+    (2..=run.min(51)).any(|len| {
+        let at = before.len() - len;
+        before[at].is_ascii_lowercase() && (at == 0 || !is_word(before[at - 1]))
+    })
+}
+
 /// Restores the parser's view of a file path whose first segment a rule
 /// turned into a Windows drive letter written with `|` (collapsing `//c|`,
 /// decoding `%63|`): the parser would read `c|` as the drive letter `c:`
@@ -240,6 +293,40 @@ mod tests {
             assert!(out.is_empty());
             input.to_owned()
         }
+    }
+
+    #[test]
+    fn collapses_but_keeps_embedded_schemes() {
+        for (path, want) in [
+            ("/https://bar.com/foo//bar", "/https://bar.com/foo/bar"),
+            ("////foo////bar", "/foo/bar"),
+            ("/s3://x//foo", "/s3://x/foo"),
+            ("//foo/git://x//foo", "/foo/git://x/foo"),
+            ("/a://x//foo", "/a:/x/foo"),
+            ("/2abc://x", "/2abc:/x"),
+            ("/a2-.+_://x", "/a2-.+_:/x"),
+            ("/a2-.+://x", "/a2-.+://x"),
+            ("/HTTP://x", "/HTTP:/x"),
+            ("/x_http://y", "/x_http:/y"),
+            ("/x.http://y", "/x.http://y"),
+            ("/s3:////x", "/s3:/x"),
+            ("/https://", "/https:/"),
+            ("/a", "/a"),
+        ] {
+            let once = run(collapse_slashes_keeping_schemes, path);
+            assert_eq!(once, want, "{path}");
+            assert_eq!(run(collapse_slashes_keeping_schemes, &once), once, "{path}");
+        }
+        let long = format!("/a{}://x//y", "x".repeat(49));
+        assert_eq!(
+            run(collapse_slashes_keeping_schemes, &long),
+            long.replace("//y", "/y")
+        );
+        let longer = format!("/a{}://x", "x".repeat(51));
+        assert_eq!(
+            run(collapse_slashes_keeping_schemes, &longer),
+            longer.replace("://", ":/")
+        );
     }
 
     fn resolve(input: &str) -> String {
