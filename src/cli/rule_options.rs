@@ -1,5 +1,6 @@
 //! The options of the rules of issue 29 (`--keep-params`,
-//! `--index-files`, `--redirects`, `--query-separators`), flattened into
+//! `--index-files`, `--redirects`, `--query-separators`, `--param-rules`,
+//! `--rewrite`), flattened into
 //! the normalize arguments, and how they configure the canonicalizer.
 
 use clap::{ArgAction, Args as ClapArgs};
@@ -33,6 +34,16 @@ pub struct RuleOptionArgs {
     /// writes each `;` as `&`).
     #[arg(long, value_name = "SEPS", value_parser = parse_separators)]
     pub query_separators: Option<bool>,
+
+    /// Per-domain parameter rules (turns domain-params on): a file of
+    /// `DOMAIN strip NAME,...` or `DOMAIN keep NAME,...` lines (a domain
+    /// covers its subdomains, `*` every domain; the most specific domain's
+    /// line alone applies; names take `*` as --strip-params does;
+    /// `DOMAIN strip` alone strips nothing there), or DuckDuckGo's
+    /// privacy-config JSON (trackingParameters: its names stripped
+    /// everywhere, its exceptions' domains untouched); may be repeated.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub param_rules: Vec<std::path::PathBuf>,
 }
 
 /// `--query-separators`: whether `;` separates too.
@@ -65,15 +76,28 @@ pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Resu
     }
     .map_err(|e| usage("--query-separators", e))?;
     for path in &a.redirects {
-        let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = read_file(path)?;
         builder
             .redirectors(&text)
             .map_err(|e| usage(&format!("--redirects {}", path.display()), e))?;
     }
+    for path in &a.param_rules {
+        let text = read_file(path)?;
+        builder.param_rules(&text).map_err(|e| match e {
+            ConfigError::BadParamRule(line, why) => {
+                Failure::Usage(format!("--param-rules {}:{line}: {why}", path.display()))
+            }
+            e => usage(&format!("--param-rules {}", path.display()), e),
+        })?;
+    }
     Ok(())
+}
+
+fn read_file(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|source| Failure::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// The list itself, or the text of the file `@FILE` names (whose `#`

@@ -5,6 +5,7 @@
 //! `canon/mod.rs` says which function is whose.
 
 pub(crate) mod directory_index;
+pub(crate) mod domain_params;
 pub(crate) mod fragment;
 pub(crate) mod glob;
 pub(crate) mod host;
