@@ -3,8 +3,11 @@
 //! `--rewrite`), flattened into
 //! the normalize arguments, and how they configure the canonicalizer.
 
+use std::sync::Arc;
+
 use clap::{ArgAction, Args as ClapArgs};
-use normurl::canon::{CanonicalizerBuilder, ConfigError};
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, ConfigError};
+use normurl::normalize::Rewrites;
 
 use super::Failure;
 
@@ -44,6 +47,16 @@ pub struct RuleOptionArgs {
     /// everywhere, its exceptions' domains untouched); may be repeated.
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub param_rules: Vec<std::path::PathBuf>,
+
+    /// Regex substitutions applied to each canonical URL after the
+    /// profile's rules (before --get): a file of `s|REGEX|REPLACEMENT|`
+    /// lines (any delimiter not in them) or `REGEX<TAB>REPLACEMENT`, each
+    /// replacing every match, in order, with $1, ${name}, $$; `#` lines
+    /// are comments. `test INPUT EXPECTED` lines are checked at load: a
+    /// wrong output or one that changes when run again fails the run. A
+    /// URL rewritten to no URL is invalid (rewrite-invalid).
+    #[arg(long, value_name = "FILE", conflicts_with = "relative")]
+    pub rewrite: Option<std::path::PathBuf>,
 }
 
 /// `--query-separators`: whether `;` separates too.
@@ -91,6 +104,26 @@ pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Resu
         })?;
     }
     Ok(())
+}
+
+/// The rules of `--rewrite`, their tests run through `canon`.
+pub fn rewrites(
+    a: &RuleOptionArgs,
+    canon: &Canonicalizer,
+) -> Result<Option<Arc<Rewrites>>, Failure> {
+    let Some(path) = &a.rewrite else {
+        return Ok(None);
+    };
+    let text = read_file(path)?;
+    let rewrites = Rewrites::parse(&text, canon).map_err(|e| {
+        Failure::Usage(format!(
+            "--rewrite {}:{}: {}",
+            path.display(),
+            e.line,
+            e.message
+        ))
+    })?;
+    Ok(Some(Arc::new(rewrites)))
 }
 
 fn read_file(path: &std::path::Path) -> Result<String, Failure> {
