@@ -35,7 +35,10 @@ use regex::bytes::Regex;
 use crate::canon::{Canonicalizer, OutputForm, Rule, Scratch};
 use crate::Url;
 
-/// The rules of a `--rewrite` file; see the [module documentation](self).
+/// The rules of a `--rewrite` file: `s|REGEX|REPLACEMENT|` lines (any
+/// delimiter that is not alphanumeric), `REGEX<TAB>REPLACEMENT` lines,
+/// `test INPUT EXPECTED` lines checked at load, `#` comment lines
+/// (docs/rules.md has the details).
 ///
 /// # Example
 ///
