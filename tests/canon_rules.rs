@@ -358,3 +358,26 @@ fn normalize_url_strips_utm_only() {
         ],
     );
 }
+
+#[test]
+fn domain_params_strip_keep_and_exceptions() {
+    let canon = Canonicalizer::builder(Profile::Aggressive)
+        .param_rules("* strip ref\nshop.example keep id,p_*\nfriend.example strip")
+        .unwrap()
+        .build();
+    check(
+        &canon,
+        &[
+            ("https://www.a.example/?ref=1&x=2", "https://a.example/?x=2"),
+            (
+                "https://www.shop.example/x/?z=1&p_2=2&id=3&ref=4",
+                "https://shop.example/x?id=3&p_2=2",
+            ),
+            ("https://shop.example/?z=1", "https://shop.example/"),
+            (
+                "https://friend.example/?ref=1&utm_source=x",
+                "https://friend.example/?ref=1",
+            ),
+        ],
+    );
+}

@@ -138,6 +138,34 @@ impl CanonicalizerBuilder {
         Ok(self)
     }
 
+    /// Adds per-domain parameter rules for `domain-params` from the text
+    /// of a file, and turns the rule on. The text is DuckDuckGo's privacy
+    /// configuration JSON (its `trackingParameters` names are stripped
+    /// everywhere, its exceptions' domains strip nothing) or lines
+    /// `DOMAIN strip NAME,...` and `DOMAIN keep NAME,...`: a domain covers
+    /// its subdomains, `*` every domain, and the most specific domain's
+    /// rule alone applies; names take `*` as `--strip-params` does; `#`
+    /// starts a comment.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let rules = "* strip ref\nshop.example keep id,page_*\nfriend.example strip";
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).param_rules(rules)?.build();
+    /// let go = |url| canon.canonicalize(url).unwrap();
+    /// assert_eq!(go("https://a.example/?ref=1&x=2"), "https://a.example/?x=2");
+    /// assert_eq!(go("https://www.shop.example/?ref=1&id=2&page_n=3"), "https://www.shop.example/?id=2&page_n=3");
+    /// assert_eq!(go("https://friend.example/?ref=1"), "https://friend.example/?ref=1");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
+    pub fn param_rules(&mut self, text: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        self.config.lists.domain.add_text(text)?;
+        self.config.rules.insert(super::Rule::DomainParams);
+        Ok(self)
+    }
+
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
         self.config.output = output;

@@ -33,6 +33,9 @@ pub enum ConfigError {
     /// A line of a redirectors file (`--redirects`) that is not `HOST
     /// /PATH PARAM`: its number and text.
     BadRedirector(usize, String),
+    /// A rule of a per-domain parameter file (`--param-rules`) that could
+    /// not be read: its line number and why.
+    BadParamRule(usize, String),
 }
 
 impl fmt::Display for ConfigError {
@@ -65,6 +68,7 @@ impl fmt::Display for ConfigError {
                 f,
                 "line {line} ({text:?}) is not HOST /PATH PARAM, e.g. t.example.com /out u"
             ),
+            ConfigError::BadParamRule(line, why) => write!(f, "line {line}: {why}"),
             ConfigError::EmptyParamName => f.write_str(
                 "empty parameter name in a strip list (a name, or a prefix ending in *)",
             ),

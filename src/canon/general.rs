@@ -401,9 +401,13 @@ fn query_component(
     }
     if !rules.intersection(param_rules::RULES).is_empty() {
         let mut outcome = param_rules::Outcome::default();
-        let lists = &config.lists;
+        let lists = param_rules::Lists {
+            keep: &config.lists.keep,
+            // On the final host, as strip-tracking's exemptions.
+            domain: config.lists.domain.lookup(final_host),
+        };
         work.rewrite(|q, out| {
-            outcome = param_rules::apply(q, rules, &lists.keep, params.name_buffers(), out);
+            outcome = param_rules::apply(q, rules, lists, params.name_buffers(), out);
             outcome.changed
         });
         *fired = fired.union(outcome.fired);

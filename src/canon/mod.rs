@@ -72,6 +72,7 @@ rules.
 | `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
 | `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
 | `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
+| `domain-params` | `rules::params::apply` (`rules::domain_params`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `domain_params::tests`, `params::tests::domain_params_*`, `tests/canon_rules.rs::domain_params_*`, `tests/cli_param_rules.rs` |
 | `drop-blank-params` | `rules::params::apply` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `tests/canon_rules.rs::drop_blank_params` |
 | `drop-empty-params` | `rules::query::apply` | as `strip-tracking` | `query::tests::apply_plain_matches_apply`, `fast::tests` |
 | `sort-query` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_stably_by_decoded_name`, `sort_matches_naive`, `fast::tests` |

@@ -97,6 +97,9 @@ pub enum Rule {
     /// `keep-params`: remove every query parameter whose name is not on
     /// the `--keep-params` list.
     KeepParams,
+    /// `domain-params`: remove the query parameters that the
+    /// `--param-rules` rule of the URL's domain strips (or does not keep).
+    DomainParams,
     /// `drop-blank-params`: remove query parameters with an empty value
     /// (`a=` and `a`).
     DropBlankParams,
@@ -131,7 +134,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 35] = [
+    pub const ALL: [Rule; 36] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -156,6 +159,7 @@ impl Rule {
         Rule::SemicolonSeparators,
         Rule::StripTracking,
         Rule::KeepParams,
+        Rule::DomainParams,
         Rule::DropBlankParams,
         Rule::DropEmptyParams,
         Rule::SortQuery,
@@ -202,6 +206,7 @@ impl Rule {
             Rule::SemicolonSeparators => "semicolon-separators",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
+            Rule::DomainParams => "domain-params",
             Rule::DropBlankParams => "drop-blank-params",
             Rule::DropEmptyParams => "drop-empty-params",
             Rule::SortQuery => "sort-query",
@@ -281,6 +286,9 @@ impl Rule {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"
             }
             Rule::KeepParams => "remove every query parameter not named in --keep-params (none: all)",
+            Rule::DomainParams => {
+                "remove the parameters a --param-rules file strips on the URL's domain (or does not keep)"
+            }
             Rule::DropBlankParams => "remove parameters with an empty value (a=&b=1 becomes b=1)",
             Rule::DropEmptyParams => "remove empty pieces of the query (a=1&&b=2 becomes a=1&b=2)",
             Rule::SortQuery => "sort query parameters by name, keeping the order of equal names",

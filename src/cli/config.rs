@@ -226,6 +226,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         ..get_options
     };
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
+    options.rewrite = super::rule_options::rewrites(&a.rule_options, &options.canon)?;
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent

@@ -1,9 +1,13 @@
 //! The options of the rules of issue 29 (`--keep-params`,
-//! `--index-files`, `--redirects`, `--query-separators`), flattened into
+//! `--index-files`, `--redirects`, `--query-separators`, `--param-rules`,
+//! `--rewrite`), flattened into
 //! the normalize arguments, and how they configure the canonicalizer.
 
+use std::sync::Arc;
+
 use clap::{ArgAction, Args as ClapArgs};
-use normurl::canon::{CanonicalizerBuilder, ConfigError};
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, ConfigError};
+use normurl::normalize::Rewrites;
 
 use super::Failure;
 
@@ -33,6 +37,26 @@ pub struct RuleOptionArgs {
     /// writes each `;` as `&`).
     #[arg(long, value_name = "SEPS", value_parser = parse_separators)]
     pub query_separators: Option<bool>,
+
+    /// Per-domain parameter rules (turns domain-params on): a file of
+    /// `DOMAIN strip NAME,...` or `DOMAIN keep NAME,...` lines (a domain
+    /// covers its subdomains, `*` every domain; the most specific domain's
+    /// line alone applies; names take `*` as --strip-params does;
+    /// `DOMAIN strip` alone strips nothing there), or DuckDuckGo's
+    /// privacy-config JSON (trackingParameters: its names stripped
+    /// everywhere, its exceptions' domains untouched); may be repeated.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub param_rules: Vec<std::path::PathBuf>,
+
+    /// Regex substitutions applied to each canonical URL after the
+    /// profile's rules (before --get): a file of `s|REGEX|REPLACEMENT|`
+    /// lines (any delimiter not in them) or `REGEX<TAB>REPLACEMENT`, each
+    /// replacing every match, in order, with $1, ${name}, $$; `#` lines
+    /// are comments. `test INPUT EXPECTED` lines are checked at load: a
+    /// wrong output or one that changes when run again fails the run. A
+    /// URL rewritten to no URL is invalid (rewrite-invalid).
+    #[arg(long, value_name = "FILE", conflicts_with = "relative")]
+    pub rewrite: Option<std::path::PathBuf>,
 }
 
 /// `--query-separators`: whether `;` separates too.
@@ -65,15 +89,48 @@ pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Resu
     }
     .map_err(|e| usage("--query-separators", e))?;
     for path in &a.redirects {
-        let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = read_file(path)?;
         builder
             .redirectors(&text)
             .map_err(|e| usage(&format!("--redirects {}", path.display()), e))?;
     }
+    for path in &a.param_rules {
+        let text = read_file(path)?;
+        builder.param_rules(&text).map_err(|e| match e {
+            ConfigError::BadParamRule(line, why) => {
+                Failure::Usage(format!("--param-rules {}:{line}: {why}", path.display()))
+            }
+            e => usage(&format!("--param-rules {}", path.display()), e),
+        })?;
+    }
     Ok(())
+}
+
+/// The rules of `--rewrite`, their tests run through `canon`.
+pub fn rewrites(
+    a: &RuleOptionArgs,
+    canon: &Canonicalizer,
+) -> Result<Option<Arc<Rewrites>>, Failure> {
+    let Some(path) = &a.rewrite else {
+        return Ok(None);
+    };
+    let text = read_file(path)?;
+    let rewrites = Rewrites::parse(&text, canon).map_err(|e| {
+        Failure::Usage(format!(
+            "--rewrite {}:{}: {}",
+            path.display(),
+            e.line,
+            e.message
+        ))
+    })?;
+    Ok(Some(Arc::new(rewrites)))
+}
+
+fn read_file(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|source| Failure::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// The list itself, or the text of the file `@FILE` names (whose `#`

@@ -36,6 +36,11 @@ fn all() -> String {
             users
         ));
     }
+    text.push_str(&format!(
+        "\nAfter the rules, before components:\n  {:<26} {}\n",
+        "rewrite",
+        "--rewrite FILE: regex substitutions on the canonical URL (s|REGEX|REPLACEMENT| or REGEX<TAB>REPLACEMENT lines; test INPUT EXPECTED lines checked at load); --explain names it rewrite"
+    ));
     text
 }
 

@@ -8,8 +8,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::{parse_into, Invalid, Normalizer};
-use crate::canon::{RuleSet, Scratch};
+use super::{parse_into, Fired, Invalid, Normalizer};
+use crate::canon::Scratch;
 use crate::component::{json, Fields, PublicSuffixList, SplitCache, Template};
 use crate::{Mode, QueryEncoding, Url};
 
@@ -140,8 +140,8 @@ impl Normalizer {
         }
     }
 
-    /// Appends what `get` asks for of `url` after the profile's rules, and
-    /// returns the rules that fired.
+    /// Appends what `get` asks for of `url` after the profile's rules and
+    /// the `--rewrite` rules, and returns what fired.
     pub(super) fn write_get(
         &self,
         get: &Get,
@@ -149,22 +149,37 @@ impl Normalizer {
         buffers: &mut GetBuffers,
         scratch: &mut Scratch,
         out: &mut Vec<u8>,
-    ) -> Result<RuleSet, Invalid> {
+    ) -> Result<Fired, Invalid> {
         let canon = self.canon();
-        let (url, fired) = if canon.rules().is_empty() {
-            (url, RuleSet::EMPTY)
+        let rewrites = self.options.rewrite.as_deref();
+        let (url, fired) = if canon.rules().is_empty() && rewrites.is_none() {
+            (url, Fired::default())
         } else {
             let GetBuffers {
                 canonical, bytes, ..
             } = buffers;
             bytes.clear();
-            let fired = canon.apply(url, scratch, bytes);
+            let rules = canon.apply(url, scratch, bytes);
+            let rewritten = rewrites.map(|r| r.apply(bytes));
+            let rewritten = match rewritten {
+                Some(std::borrow::Cow::Owned(changed)) => Some(changed),
+                _ => None,
+            };
+            let fired = Fired {
+                rules,
+                rewritten: rewritten.is_some(),
+            };
+            if let Some(changed) = rewritten {
+                *bytes = changed;
+            }
             // The profile's output is a valid URL's serialization, ASCII:
-            // neither fails, but an error is better than a panic.
-            let text = std::str::from_utf8(bytes).map_err(|_| Invalid::Utf8)?;
+            // neither fails, but an error is better than a panic. A
+            // rewritten one may be no URL.
+            let why = |e| if fired.rewritten { Invalid::Rewrite } else { e };
+            let text = std::str::from_utf8(bytes).map_err(|_| why(Invalid::Utf8))?;
             (
                 parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
-                    .map_err(Invalid::Url)?,
+                    .map_err(|e| why(Invalid::Url(e)))?,
                 fired,
             )
         };

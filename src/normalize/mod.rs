@@ -35,6 +35,7 @@ mod json_field;
 mod options;
 mod quoting;
 mod resolve;
+mod rewrite;
 mod stats;
 mod utf8;
 
@@ -50,6 +51,7 @@ pub use get::{AddField, DefaultScheme, Get};
 pub use json_field::JsonPath;
 pub use options::{FieldOutput, OnInvalid, Options, Select};
 pub use resolve::Resolution;
+pub use rewrite::{RewriteError, Rewrites};
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 
@@ -116,6 +118,26 @@ pub struct State {
     /// profile's instructions).
     canon: Scratch,
     get: get::GetBuffers,
+    /// A URL a `--rewrite` rule wrote, parsed back.
+    rewritten: Option<Url>,
+}
+
+/// What a line's writer tells `--explain`: the rules that changed the
+/// URL, and whether a `--rewrite` rule did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Fired {
+    rules: RuleSet,
+    rewritten: bool,
+}
+
+impl From<RuleSet> for Fired {
+    #[inline]
+    fn from(rules: RuleSet) -> Fired {
+        Fired {
+            rules,
+            rewritten: false,
+        }
+    }
 }
 
 /// What parsing a line's URL reuses.
@@ -150,7 +172,8 @@ impl Normalizer {
             && o.default_scheme.is_none()
             && !res.relative
             && res.charset_field.is_none()
-            && res.query_encoding.is_utf8();
+            && res.query_encoding.is_utf8()
+            && o.rewrite.is_none();
         Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
@@ -379,10 +402,12 @@ impl Normalizer {
     /// parses ([`Canonicalizer::parse_apply`]) is faster than parsing
     /// first.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn parse_emit(
         &self,
         buffers: &mut ParseBuffers,
         canon_scratch: &mut Scratch,
+        rewritten: &mut Option<Url>,
         line: &[u8],
         text: Option<&str>,
         at: &Located,
@@ -399,10 +424,32 @@ impl Normalizer {
         let url_text = self.with_default_scheme(url_text, scheme_buf);
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, at, out, |data| {
-            self.canon()
+            let start = data.len();
+            let fired = self
+                .canon()
                 .parse_apply(url_text, url, canon_scratch, data)
-                .map_err(Invalid::Url)
+                .map_err(Invalid::Url)?;
+            self.rewrite(fired, data, start, rewritten)
         })
+    }
+
+    /// Applies the `--rewrite` rules, if any, to the output the
+    /// canonicalizer appended to `data` after `start`.
+    #[inline]
+    fn rewrite(
+        &self,
+        rules: RuleSet,
+        data: &mut Vec<u8>,
+        start: usize,
+        url: &mut Option<Url>,
+    ) -> Result<Fired, Invalid> {
+        let rewritten = match &self.options.rewrite {
+            None => false,
+            Some(rewrites) => rewrites
+                .rewrite(data, start, url)
+                .map_err(|_| Invalid::Rewrite)?,
+        };
+        Ok(Fired { rules, rewritten })
     }
 
     /// Writes a line whose URL parses: the URL (canonicalized, if a
@@ -415,7 +462,7 @@ impl Normalizer {
         line: &[u8],
         at: &Located,
         out: &mut Output<'_, Stats>,
-        write: impl FnOnce(&mut Vec<u8>) -> Result<RuleSet, Invalid>,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<Fired, Invalid>,
     ) -> Result<(), Invalid> {
         let o = &self.options;
         let field = at.range.clone();
@@ -457,10 +504,14 @@ impl Normalizer {
         }
         if o.explain {
             data.push(b'\t');
-            if fired.is_empty() {
+            if fired == Fired::default() {
                 data.push(b'-');
             } else {
-                fired.write_names(data);
+                fired.rules.write_names(data);
+                if fired.rewritten {
+                    let comma = !fired.rules.is_empty();
+                    data.extend_from_slice(&b",rewrite"[usize::from(!comma)..]);
+                }
             }
         }
         Ok(())
@@ -603,6 +654,7 @@ impl Transform for Normalizer {
             let written = self.emit(line, &at, out, |data| {
                 self.canon()
                     .parse_apply(text, url, canon_scratch, data)
+                    .map(Fired::from)
                     .map_err(Invalid::Url)
             });
             return match written {
@@ -621,6 +673,7 @@ impl Transform for Normalizer {
             parse: buffers,
             canon: canon_scratch,
             get: get_buffers,
+            rewritten,
         } = state;
         buffers.encoding = self.line_encoding(line);
         let written = if self.options.resolution.relative {
@@ -634,11 +687,13 @@ impl Transform for Normalizer {
         } else if self.has_base() || !buffers.encoding.is_utf8() {
             self.parse(buffers, line, text, &at).and_then(|url| {
                 self.emit(line, &at, out, |data| {
-                    Ok(self.canon().apply(url, canon_scratch, data))
+                    let start = data.len();
+                    let fired = self.canon().apply(url, canon_scratch, data);
+                    self.rewrite(fired, data, start, rewritten)
                 })
             })
         } else {
-            self.parse_emit(buffers, canon_scratch, line, text, &at, out)
+            self.parse_emit(buffers, canon_scratch, rewritten, line, text, &at, out)
         };
         match written {
             Ok(()) => {

@@ -287,4 +287,7 @@ pub struct Options {
     /// r …`, a CSV header): it is written untouched and counted in
     /// [`Stats::headers`](super::Stats::headers), never valid or invalid.
     pub header: bool,
+    /// The `--rewrite` rules, applied to what the canonicalizer writes
+    /// (before [`get`](Options::get)'s components); `None` costs nothing.
+    pub rewrite: Option<std::sync::Arc<super::Rewrites>>,
 }

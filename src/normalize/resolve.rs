@@ -154,7 +154,7 @@ impl Normalizer {
             .to_string();
         self.emit(line, at, out, |data| {
             data.extend_from_slice(written.as_bytes());
-            Ok(RuleSet::EMPTY)
+            Ok(RuleSet::EMPTY.into())
         })
     }
 

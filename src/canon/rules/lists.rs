@@ -1,6 +1,7 @@
 //! The lists the rules added for issue 29 take: `keep-params`'s names and
 //! `strip-directory-index`'s extra index files.
 
+use super::domain_params::DomainParams;
 use super::redirect::Redirectors;
 use super::tracking::TrackingParams;
 use crate::canon::{ConfigError, Rule, RuleSet};
@@ -13,6 +14,7 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::ForceHttps,
     Rule::StripDirectoryIndex,
     Rule::KeepParams,
+    Rule::DomainParams,
     Rule::DropBlankParams,
     Rule::SemicolonSeparators,
     Rule::StripTextFragment,
@@ -34,6 +36,8 @@ pub(crate) struct RuleLists {
     pub(crate) index_files: Vec<Box<[u8]>>,
     /// The redirectors `unwrap-redirects` unwraps.
     pub(crate) redirects: Redirectors,
+    /// The per-domain rules of `domain-params`.
+    pub(crate) domain: DomainParams,
 }
 
 impl Default for RuleLists {
@@ -42,6 +46,7 @@ impl Default for RuleLists {
             keep: TrackingParams::empty(),
             index_files: Vec::new(),
             redirects: Redirectors::default(),
+            domain: DomainParams::default(),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub(crate) mod data_url;
 pub(crate) mod directory_index;
+pub(crate) mod domain_params;
 pub(crate) mod fragment;
 pub(crate) mod glob;
 pub(crate) mod host;

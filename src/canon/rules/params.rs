@@ -1,12 +1,22 @@
-//! `keep-params` and `drop-blank-params`: parameter rules that remove
+//! `keep-params`, `domain-params` and `drop-blank-params`: parameter rules that remove
 //! parameters by a test of their own, before the rules of `query.rs`
 //! (which then see only what stays).
 
+use super::domain_params::Action;
 use crate::canon::form;
 use crate::canon::{Rule, RuleSet, TrackingParams};
 
 /// The rules of this module.
-pub(crate) const RULES: RuleSet = RuleSet::from_rules(&[Rule::KeepParams, Rule::DropBlankParams]);
+pub(crate) const RULES: RuleSet =
+    RuleSet::from_rules(&[Rule::KeepParams, Rule::DomainParams, Rule::DropBlankParams]);
+
+/// The lists the rules of this module test names against: `keep-params`'s
+/// and, for `domain-params`, the action of the URL's domain, if any.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lists<'a> {
+    pub(crate) keep: &'a TrackingParams,
+    pub(crate) domain: Option<&'a Action>,
+}
 
 /// What [`apply`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,15 +30,16 @@ pub(crate) struct Outcome {
     pub(crate) gone: bool,
 }
 
-/// Removes the parameters that `keep-params` (names not matched by `keep`,
-/// decoded as the form-urlencoded parser decodes them) and
-/// `drop-blank-params` (an empty value: `a=` or `a`) remove, writing the
+/// Removes the parameters that `keep-params` (names not matched by
+/// `lists.keep`, decoded as the form-urlencoded parser decodes them),
+/// `domain-params` (names `lists.domain` removes) and `drop-blank-params`
+/// (an empty value: `a=` or `a`) remove, writing the
 /// rest into `out` when something goes. Empty pieces (`&&`) are left to
 /// `drop-empty-params`. `decoded` and `name` are scratch buffers.
 pub(crate) fn apply(
     query: &[u8],
     rules: RuleSet,
-    keep: &TrackingParams,
+    lists: Lists<'_>,
     (decoded, name): (&mut Vec<u8>, &mut Vec<u8>),
     out: &mut Vec<u8>,
 ) -> Outcome {
@@ -40,9 +51,15 @@ pub(crate) fn apply(
         let removed_by = if piece.is_empty() {
             None
         } else if rules.contains(Rule::KeepParams)
-            && !keep.matches(decode(piece.name(query), decoded, name))
+            && !lists.keep.matches(decode(piece.name(query), decoded, name))
         {
             Some(Rule::KeepParams)
+        } else if rules.contains(Rule::DomainParams)
+            && lists
+                .domain
+                .is_some_and(|a| a.removes(decode(piece.name(query), decoded, name)))
+        {
+            Some(Rule::DomainParams)
         } else if rules.contains(Rule::DropBlankParams)
             && piece.value(query).unwrap_or(b"").is_empty()
         {
@@ -95,7 +112,10 @@ mod tests {
         let outcome = apply(
             query.as_bytes(),
             RuleSet::from_rules(rules),
-            &list,
+            Lists {
+                keep: &list,
+                domain: None,
+            },
             (&mut a, &mut b),
             &mut out,
         );
@@ -132,6 +152,38 @@ mod tests {
         assert_eq!(text, "&&b=2&");
         assert!(!outcome.gone);
         assert!(!run("&&", &keep, "b").1.changed);
+    }
+
+    #[test]
+    fn domain_params_removes_what_the_domain_action_removes() {
+        use super::super::domain_params::DomainParams;
+        let mut rules = DomainParams::default();
+        rules.add_text("* strip ref\nk.com keep id").unwrap();
+        let run_on = |host: &[u8], query: &str| {
+            let (mut a, mut b, mut out) = (Vec::new(), Vec::new(), Vec::new());
+            let lists = Lists {
+                keep: &TrackingParams::empty(),
+                domain: rules.lookup(host),
+            };
+            let rule_set = RuleSet::from_rules(&[Rule::DomainParams, Rule::DropBlankParams]);
+            let outcome = apply(
+                query.as_bytes(),
+                rule_set,
+                lists,
+                (&mut a, &mut b),
+                &mut out,
+            );
+            (String::from_utf8(out).unwrap(), outcome)
+        };
+        // Names are compared decoded; drop-blank-params still runs.
+        let (text, outcome) = run_on(b"a.com", "r%65f=1&x=2&b=");
+        assert_eq!(text, "x=2");
+        assert_eq!(
+            outcome.fired,
+            RuleSet::from_rules(&[Rule::DomainParams, Rule::DropBlankParams])
+        );
+        assert_eq!(run_on(b"k.com", "ref=1&id=2&x=3").0, "id=2");
+        assert!(run_on(b"k.com", "ref=1").1.gone);
     }
 
     #[test]
