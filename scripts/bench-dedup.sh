@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times exact dedup of a high-cardinality file (make it with
-# scripts/make-dedup-file.py) by normurl --dedup, in memory and with a
+# examples/make_dedup_file.rs) by normurl --dedup, in memory and with a
 # budget that forces spilling, next to plain normurl (no dedup: the floor),
 # LC_ALL=C sort -u (with the same memory and with a large one), awk
 # '!seen[$0]++', and huniq and runiq when they are on PATH or in
@@ -11,14 +11,16 @@
 # none was seen) and the 1-minute load average when that run started.
 #
 #   cargo build --release --bin normurl
-#   scripts/make-dedup-file.py                 # bench-data/dedup.txt, ~1 GB
+#   cargo build --release --example make_dedup_file
+#   target/release/examples/make_dedup_file    # bench-data/dedup.txt, ~1 GB
 #   RUNS=3 BUDGETS="256M 64M" scripts/bench-dedup.sh [FILE]
 #
 # normurl normalizes as it dedups, the others compare bytes: the table also
 # has normurl --dedup on already-normalized input (made first, into
 # FILE.norm), the like-for-like comparison. sort -u does not keep the input
-# order. Output goes to /dev/null; lines out are counted in a separate run
-# of each command (not timed).
+# order. Output goes through a pipe to wc -l (the lines out column).
+# ONLY=REGEX keeps the rows whose label matches (e.g. ONLY='normurl|uniq'
+# to leave out the slow sort and awk runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +32,7 @@ bin=${BIN:-target/release/normurl}
 jobs=${JOBS:-2}
 spill=${SPILL_DIR:-bench-data/spill}
 [ -x "$bin" ] || { echo "build first: cargo build --release --bin normurl" >&2; exit 2; }
-[ -f "$file" ] || { echo "$file: missing; run scripts/make-dedup-file.py" >&2; exit 2; }
+[ -f "$file" ] || { echo "$file: missing; run target/release/examples/make_dedup_file" >&2; exit 2; }
 PATH=$PATH:$HOME/.cargo/bin
 mkdir -p "$spill"
 
@@ -54,16 +56,17 @@ once() {
     local load log spill_seen
     load=$(cut -d' ' -f1 /proc/loadavg)
     log=$(mktemp)
-    /usr/bin/time -o "$log" -f "%e %U %S %M" "$@" > /dev/null &
+    /usr/bin/time -o "$log" -f "%e %U %S %M" "$@" | wc -l > "$log.lines" &
     spill_seen=$(watch_spill $!)
     wait $! || { echo "failed: $*" >&2; cat "$log" >&2; exit 1; }
-    echo "$(tail -1 "$log") $spill_seen $load"
-    rm -f "$log"
+    echo "$(tail -1 "$log") $spill_seen $load $(cat "$log.lines")"
+    rm -f "$log" "$log.lines"
 }
 
 labels=()
 commands=()
 add() {
+    [[ $1 =~ ${ONLY:-.} ]] || return 0
     labels+=("$1")
     shift
     commands+=("$(printf '%q ' "$@")")
@@ -108,8 +111,7 @@ echo
 echo "| command | wall s | user s | sys s | peak RSS MiB | lines out | spill peak | load |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|"
 for i in "${!commands[@]}"; do
-    read -r wall user sys rss spill_seen load <<< "${best[$i]}"
-    lines=$(eval "${commands[$i]}" | wc -l)
+    read -r wall user sys rss spill_seen load lines <<< "${best[$i]}"
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "${labels[$i]}" "$wall" "$user" "$sys" \
         "$((rss / 1024))" "$lines" "$spill_seen" "$load"
 done
