@@ -457,42 +457,45 @@ fn gzip_members_decode_alike_at_every_thread_count() {
     }
 }
 
-/// `bench --json`: one object per measurement, normurl's first; built
-/// with `--features peers`, ada and the url crate's rows follow, each with
-/// its time over normurl's.
-#[test]
-fn bench_json_rows_and_peers() {
-    let ran = run(
-        &[
-            "bench",
-            "--runs",
-            "1",
-            "-j",
-            "2",
-            "--json",
-            "samples/urls.txt",
-        ],
-        b"",
-    )
-    .ok();
-    let rows: Vec<serde_json::Value> = ran
-        .out()
+/// `bench --json` on `path`: one object per measurement.
+fn bench_json(path: &str) -> Vec<serde_json::Value> {
+    let ran = run(&["bench", "--runs", "1", "-j", "2", "--json", path], b"").ok();
+    ran.out()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+/// `bench --json`: one object per measurement, normurl's first; built
+/// with `--features peers`, ada and the url crate's rows follow, each with
+/// its time over normurl's, ada's C++ entry points among them where
+/// build.rs found a C++ compiler. Those that build an href sum the hrefs'
+/// lengths.
+#[test]
+fn bench_json_rows_and_peers() {
+    let rows = bench_json("samples/urls.txt");
     let parsers: Vec<&str> = rows.iter().map(|r| r["parser"].as_str().unwrap()).collect();
-    let expected = if cfg!(feature = "peers") {
-        vec![
-            "normurl",
-            "normurl",
-            "ada-url href",
-            "ada-url can_parse",
-            "url crate",
-        ]
-    } else {
-        vec!["normurl", "normurl"]
-    };
+    let mut expected = vec!["normurl", "normurl"];
+    if cfg!(feature = "peers") {
+        expected.extend(["ada-url href", "ada-url can_parse"]);
+        if cfg!(ada_cpp) {
+            expected.extend(["ada C++ url_aggregator", "ada C++ can_parse"]);
+        }
+        expected.push("url crate");
+    }
     assert_eq!(parsers, expected);
+    // samples/urls.txt is nearly canonical: each href is its line, one
+    // has a `/` added; all the parsers agree on these.
+    let text = std::fs::read_to_string("samples/urls.txt").unwrap();
+    let line_bytes: usize = text.lines().map(str::len).sum();
+    for r in &rows {
+        let href_bytes = &r["href_bytes"];
+        if r["parser"].as_str().unwrap().ends_with("can_parse") {
+            assert!(href_bytes.is_null(), "{r}");
+        } else {
+            assert_eq!(href_bytes.as_u64(), Some(line_bytes as u64 + 1), "{r}");
+        }
+    }
     assert_eq!(rows[0]["threads"], 1);
     assert_eq!(rows[1]["threads"], 2);
     assert_eq!(rows[0]["vs_normurl"], 1.0);
@@ -501,5 +504,76 @@ fn bench_json_rows_and_peers() {
         assert!(r["valid"].as_u64().unwrap() > 4000, "{r}");
         assert!(r["ns_per_url"].as_f64().unwrap() > 0.0, "{r}");
         assert!(r["mb_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
+
+/// `bench --cpu-time` times the one-thread rows by the thread's CPU time
+/// (`clock` in --json; "wall" without it, and for the all-thread row);
+/// the table says so.
+#[cfg(unix)]
+#[test]
+fn bench_cpu_time_is_named_in_the_output() {
+    let clocks = |extra: &[&str]| -> Vec<(u64, String)> {
+        let mut args = vec!["bench", "--runs", "1", "-j", "2", "--json"];
+        args.extend(extra);
+        args.push("samples/urls.txt");
+        let ran = run(&args, b"").ok();
+        ran.out()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|r| (r["threads"].as_u64().unwrap(), r["clock"].to_string()))
+            .collect()
+    };
+    for (threads, clock) in clocks(&[]) {
+        assert_eq!(clock, "\"wall\"", "{threads} threads");
+    }
+    for (threads, clock) in clocks(&["--cpu-time"]) {
+        let expected = if threads == 1 { "\"cpu\"" } else { "\"wall\"" };
+        assert_eq!(clock, expected, "{threads} threads");
+    }
+    let table = run(
+        &["bench", "--runs", "1", "--cpu-time", "samples/urls.txt"],
+        b"",
+    )
+    .ok();
+    assert!(
+        table
+            .out()
+            .contains("one-thread rows: the thread's CPU time (--cpu-time)"),
+        "{}",
+        table.out()
+    );
+}
+
+/// ada's C++ entry points, called from the C++ loop of
+/// src/cli/bench/ada_shim.cpp, count what ada through the crate counts
+/// (the same library): the same valid URLs and the same href lengths, on
+/// lines that are invalid, relative, to be normalized or of odd hosts. A
+/// difference is a bug in the shim.
+#[cfg(all(feature = "peers", ada_cpp))]
+#[test]
+fn bench_ada_cpp_agrees_with_the_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = std::fs::read_to_string("samples/urls.txt").unwrap();
+    text.push_str(concat!(
+        "not a url\n/relative/path\nHTTP://EXAMPLE.COM:80/a/../b/./c\n",
+        "https://xn--nxasmq6b.example/\nhttps://\u{4f8b}\u{3048}.jp/\u{30d1}\n",
+        "http://0x7f.1/\nhttp://[::1]:8080/\nhttp://[::1\nfile:///C:/x\\y\n",
+        "https://a b/\nmailto:someone@example.com\nhttps://u:p@h/?q=1 2#f r\n",
+        "http://%zz/\nhttps://example.com/%7e?%7e#%7e\n",
+    ));
+    let path = file(&dir, "mixed.txt", text.as_bytes());
+    let rows = bench_json(&path);
+    let row = |name: &str| rows.iter().find(|r| r["parser"] == name).unwrap();
+    let (crate_href, cpp_href) = (row("ada-url href"), row("ada C++ url_aggregator"));
+    assert_eq!(crate_href["href_bytes"], cpp_href["href_bytes"]);
+    let valid = crate_href["valid"].as_u64().unwrap();
+    assert!((5000..5015).contains(&valid), "{crate_href}");
+    for name in [
+        "ada C++ url_aggregator",
+        "ada C++ can_parse",
+        "ada-url can_parse",
+    ] {
+        assert_eq!(row(name)["valid"], valid, "{name}");
     }
 }

@@ -12,6 +12,13 @@
 //! the URLs' bytes, without line endings. I/O, decompression and line
 //! splitting are not timed: use the main command with `--stats` for
 //! end-to-end numbers.
+//!
+//! Where a C++ compiler was found at build time, ada's own C++ entry
+//! points are timed as well (`ada::parse<ada::url_aggregator>` with
+//! `get_href`, and `ada::can_parse`), the loop over the lines in C++ as in
+//! ada's benchmarks (src/cli/bench/ada_shim.cpp). Every parser that builds an
+//! href also sums the hrefs' lengths (`href_bytes`): ada through the crate
+//! and through C++ must agree.
 
 use std::hint::black_box;
 use std::io::{Read, Write};
@@ -23,18 +30,25 @@ use rayon::prelude::*;
 use normurl::pipeline::Input;
 use normurl::Url;
 
+use self::clock::Stopwatch;
 use super::config::Bench;
 use super::{json, Failure};
 
 /// URLs per parallel work item: large enough to amortize scheduling.
 const CHUNK: usize = 4096;
 
-/// The options of `bench` that say how to report.
+/// The options of `bench` that say how to time and report.
 #[derive(Debug, Default, clap::Args)]
 pub struct BenchOutput {
+    /// Time the one-thread measurements by the thread's CPU time, not
+    /// wall time: on a loaded machine a run is then not charged for the
+    /// time other processes held the CPU (the all-thread one stays wall
+    /// time; wall time where the platform has no thread CPU clock).
+    #[arg(long)]
+    pub cpu_time: bool,
     /// Print one JSON object per measurement, one a line (file, parser,
-    /// threads, urls, valid, ns_per_url, mb_per_s, vs_normurl), for
-    /// scripts.
+    /// threads, clock, urls, valid, href_bytes where an href is built,
+    /// ns_per_url, mb_per_s, vs_normurl), for scripts.
     #[arg(long)]
     pub json: bool,
 }
@@ -44,8 +58,10 @@ struct Row {
     file: String,
     parser: &'static str,
     threads: usize,
+    /// "wall" or "cpu".
+    clock: &'static str,
     urls: usize,
-    valid: u64,
+    tally: Tally,
     time: Duration,
     url_bytes: usize,
     /// This parser's time over normurl's on the same lines and threads.
@@ -58,23 +74,31 @@ pub fn run(bench: &Bench, out: &mut dyn Write) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", bench.threads)))?;
     let mut rows = Vec::new();
+    let cpu = bench.output.cpu_time;
     for path in &bench.files {
         let name = path.display().to_string();
         let bytes = read(path)?;
         let text = String::from_utf8_lossy(&bytes);
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
-        let lines: Vec<&str> = text
-            .split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .filter(|l| !l.is_empty())
-            .collect();
+        let corpus = Corpus::new(
+            text.split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .filter(|l| !l.is_empty())
+                .collect(),
+        );
+        let lines = &corpus.lines;
         let url_bytes: usize = lines.iter().map(|l| l.len()).sum();
-        let row = |parser, threads, (time, valid): (Duration, u64), base: Duration| Row {
+        let row = |parser, threads, (time, tally): (Duration, Tally), base: Duration| Row {
             file: name.clone(),
             parser,
             threads,
+            clock: if threads == 1 {
+                clock::name(cpu)
+            } else {
+                "wall"
+            },
             urls: lines.len(),
-            valid,
+            tally,
             time,
             url_bytes,
             vs_normurl: time.as_secs_f64() / base.as_secs_f64().max(1e-12),
@@ -82,26 +106,35 @@ pub fn run(bench: &Bench, out: &mut dyn Write) -> Result<(), Failure> {
 
         // One thread: normurl and the peers in turn, run by run, so that
         // the machine's state weighs on all alike.
-        let mut parsers = peers::parsers();
-        let single = measure_alternating(bench.runs, &mut parsers, &lines);
-        let (multi, valid_multi) = measure(bench.runs, || pool.install(|| all_threads(&lines)));
-        let (base, valid) = single[0];
-        if valid != valid_multi {
+        let parsers = peers::parsers();
+        let single = measure_alternating(bench.runs, &parsers, &corpus, cpu);
+        let (multi, tally_multi) = measure(bench.runs, || pool.install(|| all_threads(lines)));
+        let (base, tally) = single[0];
+        if tally != tally_multi {
             return Err(Failure::Usage(format!(
-                "{name}: internal error: {valid} valid URLs on one thread, {valid_multi} on {}",
+                "{name}: internal error: {tally:?} on one thread, {tally_multi:?} on {}",
                 bench.threads
             )));
         }
         rows.push(row("normurl", 1, single[0], base));
-        rows.push(row("normurl", bench.threads, (multi, valid), multi));
+        rows.push(row("normurl", bench.threads, (multi, tally), multi));
         for ((parser, _), result) in parsers.iter().zip(&single).skip(1) {
             rows.push(row(parser, 1, *result, base));
         }
     }
     let text = if bench.output.json {
+        if let Some(missing) = peers::MISSING {
+            // Standard output stays one JSON object a line.
+            eprintln!("normurl: {missing}");
+        }
         rows.iter().map(json_line).collect()
     } else {
-        table(&rows)
+        let mut text = table(&rows);
+        if clock::name(cpu) == "cpu" {
+            text.push_str("one-thread rows: the thread's CPU time (--cpu-time)\n");
+        }
+        let note = peers::MISSING.or(peers::NOTE).map(|n| format!("{n}\n"));
+        text + note.as_deref().unwrap_or("")
     };
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -113,17 +146,17 @@ pub fn run(bench: &Bench, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn table(rows: &[Row]) -> String {
     let mut table = format!(
-        "{:<28} {:>9} {:>8} {:>7} {:>8} {:>10} {:>8} {:>8}  {:<18} {:>9}\n",
+        "{:<28} {:>9} {:>8} {:>7} {:>8} {:>10} {:>8} {:>8}  {:<22} {:>9}\n",
         "file", "URLs", "valid", "threads", "ns/URL", "URLs/s", "MB/s", "MB", "parser", "x normurl"
     );
     for r in rows {
         let secs = r.time.as_secs_f64();
         let n = r.urls.max(1) as f64;
         table.push_str(&format!(
-            "{:<28} {:>9} {:>8} {:>7} {:>8.1} {:>10.0} {:>8.1} {:>8.2}  {:<18} {:>9.2}\n",
+            "{:<28} {:>9} {:>8} {:>7} {:>8.1} {:>10.0} {:>8.1} {:>8.2}  {:<22} {:>9.2}\n",
             shorten(&r.file, 28),
             r.urls,
-            r.valid,
+            r.tally.valid,
             r.threads,
             secs * 1e9 / n,
             n / secs,
@@ -142,37 +175,71 @@ fn json_line(r: &Row) -> String {
     o.string("file", &r.file)
         .string("parser", r.parser)
         .uint("threads", r.threads as u64)
+        .string("clock", r.clock)
         .uint("urls", r.urls as u64)
-        .uint("valid", r.valid)
-        .float("ns_per_url", secs * 1e9 / r.urls.max(1) as f64)
+        .uint("valid", r.tally.valid);
+    if let Some(bytes) = r.tally.href_bytes {
+        o.uint("href_bytes", bytes);
+    }
+    o.float("ns_per_url", secs * 1e9 / r.urls.max(1) as f64)
         .float("mb_per_s", r.url_bytes as f64 / secs / 1e6)
         .float("vs_normurl", r.vs_normurl);
     o.finish() + "\n"
 }
 
-/// A parser under test: its name, and a function that parses every line
-/// and returns how many are valid.
-type Parser = (&'static str, fn(&[&str]) -> u64);
+/// What a parser counted in one pass over the lines: the same on every
+/// pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    valid: u64,
+    /// The sum of the valid URLs' href lengths, for the parsers that build
+    /// an href: it keeps the work from being optimized away, and ada
+    /// through the crate and through C++ must agree on it.
+    href_bytes: Option<u64>,
+}
+
+/// The lines of one file, in the forms the parsers take them.
+struct Corpus<'a> {
+    lines: Vec<&'a str>,
+    /// The same lines as C pointer and length pairs, made once, outside
+    /// the timed loops.
+    #[cfg(ada_cpp)]
+    spans: Vec<peers::Span>,
+}
+
+impl<'a> Corpus<'a> {
+    fn new(lines: Vec<&'a str>) -> Corpus<'a> {
+        Corpus {
+            #[cfg(ada_cpp)]
+            spans: peers::spans(&lines),
+            lines,
+        }
+    }
+}
+
+/// A parser under test: its name, and a function that parses every line.
+type Parser = (&'static str, fn(&Corpus) -> Tally);
 
 /// Runs each parser once to warm up, then all in turn `runs` times;
-/// returns each one's median time and valid count.
+/// returns each one's median time and tally.
 fn measure_alternating(
     runs: usize,
-    parsers: &mut [Parser],
-    lines: &[&str],
-) -> Vec<(Duration, u64)> {
-    let valid: Vec<u64> = parsers.iter().map(|(_, f)| f(lines)).collect();
+    parsers: &[Parser],
+    corpus: &Corpus,
+    cpu: bool,
+) -> Vec<(Duration, Tally)> {
+    let tallies: Vec<Tally> = parsers.iter().map(|(_, f)| f(corpus)).collect();
     let mut times = vec![Vec::with_capacity(runs); parsers.len()];
     for _ in 0..runs {
         for ((_, f), t) in parsers.iter().zip(times.iter_mut()) {
-            let start = Instant::now();
-            black_box(f(lines));
+            let start = Stopwatch::start(cpu);
+            black_box(f(corpus));
             t.push(start.elapsed());
         }
     }
     times
         .into_iter()
-        .zip(valid)
+        .zip(tallies)
         .map(|(mut t, v)| {
             t.sort();
             (t[t.len() / 2], v)
@@ -180,62 +247,10 @@ fn measure_alternating(
         .collect()
 }
 
-/// The parsers `bench` compares normurl with, built with `--features
-/// peers`: ada through the ada-url crate (ada's C++: `href` of a parsed
-/// URL, and `can_parse`, its fastest entry point, which allocates
-/// nothing), and the url crate (`as_str` of a parsed URL).
-#[cfg(feature = "peers")]
-mod peers {
-    use super::*;
-
-    pub(super) fn parsers() -> Vec<Parser> {
-        vec![
-            ("normurl", one_thread),
-            ("ada-url href", ada_href),
-            ("ada-url can_parse", ada_can_parse),
-            ("url crate", url_crate),
-        ]
-    }
-
-    fn ada_href(lines: &[&str]) -> u64 {
-        let mut valid = 0;
-        for line in lines {
-            if let Ok(url) = ada_url::Url::parse(*line, None) {
-                black_box(url.href());
-                valid += 1;
-            }
-        }
-        valid
-    }
-
-    fn ada_can_parse(lines: &[&str]) -> u64 {
-        lines
-            .iter()
-            .filter(|l| black_box(ada_url::Url::can_parse(l, None)))
-            .count() as u64
-    }
-
-    fn url_crate(lines: &[&str]) -> u64 {
-        let mut valid = 0;
-        for line in lines {
-            if let Ok(url) = url::Url::parse(line) {
-                black_box(url.as_str());
-                valid += 1;
-            }
-        }
-        valid
-    }
-}
-
-/// Without `--features peers`: normurl alone.
-#[cfg(not(feature = "peers"))]
-mod peers {
-    use super::*;
-
-    pub(super) fn parsers() -> Vec<Parser> {
-        vec![("normurl", one_thread)]
-    }
-}
+#[cfg(ada_cpp)]
+mod ada_cpp;
+mod clock;
+mod peers;
 
 /// The decompressed content of `path`, read as the main command reads it
 /// (gzip, zstd, bzip2 and xz decoded, other compression formats refused). zstd
@@ -254,8 +269,8 @@ fn read(path: &Path) -> Result<Vec<u8>, Failure> {
 }
 
 /// Runs `f` once to warm up, then `runs` times; returns the median time and
-/// `f`'s result (the number of valid URLs, the same every time).
-fn measure(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
+/// `f`'s result (the same every time).
+fn measure(runs: usize, mut f: impl FnMut() -> Tally) -> (Duration, Tally) {
     let result = f();
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
@@ -268,21 +283,36 @@ fn measure(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
     (times[times.len() / 2], result)
 }
 
-/// Parses every URL with one reused `Url`; returns how many are valid.
-fn one_thread(lines: &[&str]) -> u64 {
+/// normurl as a [`Parser`].
+fn normurl(corpus: &Corpus) -> Tally {
+    one_thread(&corpus.lines)
+}
+
+/// Parses every URL with one reused `Url`, the loop in Rust as ada's is in
+/// C++.
+fn one_thread(lines: &[&str]) -> Tally {
     let mut url: Option<Url> = None;
-    let mut valid = 0;
+    let (mut valid, mut href_bytes) = (0, 0);
     for line in lines {
         if let Some(href) = parse(&mut url, line) {
-            black_box(href);
+            href_bytes += href.len() as u64;
             valid += 1;
         }
     }
-    valid
+    Tally {
+        valid,
+        href_bytes: Some(href_bytes),
+    }
 }
 
-fn all_threads(lines: &[&str]) -> u64 {
-    lines.par_chunks(CHUNK).map(one_thread).sum()
+fn all_threads(lines: &[&str]) -> Tally {
+    lines
+        .par_chunks(CHUNK)
+        .map(one_thread)
+        .reduce(Tally::default, |a, b| Tally {
+            valid: a.valid + b.valid,
+            href_bytes: Some(a.href_bytes.unwrap_or(0) + b.href_bytes.unwrap_or(0)),
+        })
 }
 
 /// Parses `input` into the recycled URL in `slot` and returns its href.
@@ -314,10 +344,15 @@ mod tests {
     fn counts_valid_urls_the_same_way_on_every_path() {
         let lines = ["http://a/", "nope", "https://b.example/x", "http://[::1"];
         let lines: Vec<&str> = lines.iter().copied().cycle().take(10_000).collect();
-        assert_eq!(one_thread(&lines), 5000);
-        assert_eq!(all_threads(&lines), 5000);
-        let (_, valid) = measure(3, || one_thread(&lines[..4]));
-        assert_eq!(valid, 2);
+        let bytes = "http://a/".len() + "https://b.example/x".len();
+        let expected = Tally {
+            valid: 5000,
+            href_bytes: Some(2500 * bytes as u64),
+        };
+        assert_eq!(one_thread(&lines), expected);
+        assert_eq!(all_threads(&lines), expected);
+        let (_, tally) = measure(3, || one_thread(&lines[..4]));
+        assert_eq!(tally.valid, 2);
         assert_eq!(shorten("abcdef", 4), "…def");
         assert_eq!(shorten("abc", 4), "abc");
     }
