@@ -45,7 +45,7 @@ impl<'a> HostParts<'a> {
 
     /// The parts of `href`, a URL's serialization, when they are
     /// certainly those that parsing it would give: the URL has a special
-    /// scheme other than `file` (so a host, and an authority after `//`),
+    /// scheme (so a host, and an authority after `//`),
     /// a domain that does not end in a number (which would be an IPv4
     /// address) or an IPv4 or IPv6 address as the parser writes them, and
     /// no default port. `None` for anything else, which the caller then
@@ -72,6 +72,10 @@ impl<'a> HostParts<'a> {
             None => (end, &href[end..end]),
         };
         let hostname = &href[host_start..name_end];
+        let Some(default_port) = default_port else {
+            // `file`: a host, often empty, and neither userinfo nor port.
+            return file_host(protocol, href, authority, host_start, colon, last_dot, end);
+        };
         if hostname.is_empty()
             || (colon.is_some() && (port.is_empty() || port.len() > 5))
             || !port.iter().all(u8::is_ascii_digit)
@@ -98,17 +102,53 @@ impl<'a> HostParts<'a> {
     }
 }
 
-/// The protocol (scheme and `:`) and default port of `href` when it
-/// starts with a special scheme other than `file` and `://`: such a URL
-/// has a host after `//`. (`file` may have none.)
+/// The parts of a `file` URL's serialization: its host is empty (a
+/// third of the big file's lines are `file:///...`) or a domain or IPv4
+/// address, without userinfo or port.
 #[inline]
-fn special_scheme(href: &[u8]) -> Option<(&'static str, &'static str)> {
-    const SCHEMES: [(&str, &str); 5] = [
-        ("https:", "443"),
-        ("http:", "80"),
-        ("wss:", "443"),
-        ("ws:", "80"),
-        ("ftp:", "21"),
+fn file_host<'a>(
+    protocol: &'static str,
+    href: &'a [u8],
+    authority: usize,
+    host_start: usize,
+    colon: Option<usize>,
+    last_dot: Option<usize>,
+    end: usize,
+) -> Option<HostParts<'a>> {
+    let hostname = &href[host_start..end];
+    // The parser makes `localhost` empty.
+    if host_start != authority || colon.is_some() || hostname == b"localhost" {
+        return None;
+    }
+    let kind = if hostname.is_empty() {
+        HostKind::Empty
+    } else {
+        host_kind(hostname, last_dot.map(|d| d - host_start))?
+    };
+    debug_assert!(hostname.is_ascii());
+    // SAFETY: `scan_authority` let only ASCII bytes into the host.
+    let hostname = unsafe { std::str::from_utf8_unchecked(hostname) };
+    Some(HostParts {
+        protocol,
+        host: hostname,
+        hostname,
+        port: "",
+        kind,
+    })
+}
+
+/// The protocol (scheme and `:`) and default port of `href` when it
+/// starts with a special scheme and `://`: such a URL has a host after
+/// `//` (`file` has no port: `None`).
+#[inline]
+fn special_scheme(href: &[u8]) -> Option<(&'static str, Option<&'static str>)> {
+    const SCHEMES: [(&str, Option<&str>); 6] = [
+        ("https:", Some("443")),
+        ("http:", Some("80")),
+        ("file:", None),
+        ("wss:", Some("443")),
+        ("ws:", Some("80")),
+        ("ftp:", Some("21")),
     ];
     let (protocol, port) = SCHEMES
         .into_iter()
@@ -250,6 +290,9 @@ mod tests {
             "http://a.b-c_d.example?x",
             "http://xn--bcher-kva.de#f",
             "http://255.255.255.255/",
+            "file:///etc/passwd",
+            "file://host.example/x",
+            "file://1.2.3.4/",
         ] {
             assert!(check(href), "{href} not read");
         }
@@ -259,8 +302,6 @@ mod tests {
     fn leaves_the_uncertain_to_the_parser() {
         for href in [
             "foo://example.com/",
-            "file:///etc/passwd",
-            "file://host/x",
             "mailto:a@b.example",
             "http:/example.com/",
             // Parsing drops a default port, and reads numbers as IPv4.
@@ -281,6 +322,9 @@ mod tests {
             // IPv6 addresses are rare: the parser takes them.
             "wss://[::1]:444/x",
             "http:///",
+            "file://u@host/",
+            "file://host:1/",
+            "file://localhost/x",
         ] {
             assert_eq!(HostParts::of_serialization(href.as_bytes()), None, "{href}");
         }
