@@ -385,6 +385,8 @@ impl Normalizer {
     /// parses ([`Canonicalizer::parse_apply`]) is faster than parsing
     /// first.
     #[inline]
+    // The parts of `State` that `record` has already split apart.
+    #[allow(clippy::too_many_arguments)]
     fn parse_emit(
         &self,
         buffers: &mut ParseBuffers,
