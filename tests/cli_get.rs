@@ -76,6 +76,61 @@ fn components_follow_the_profile() {
     );
 }
 
+/// Components of the host are read off the canonical URL; where its
+/// bytes leave a doubt (an IPv6 address, a port that parsing drops, a
+/// last label that is a number, a scheme that is not special) they come
+/// from parsing it, and are the same.
+#[test]
+fn host_components_of_every_kind_of_host() {
+    let input = "\
+https://u:p@www.Example.com:8443/a
+http://[::1]:81/
+http://1.2.3.4/x
+ftp://example.com:21/
+foo://Opaque.example/
+file:///etc/passwd
+http://example.com./
+";
+    let template =
+        r"{host}|{hostname}|{port}|{host_type}|{scheme}|{registered_domain}|{url_host_tld}";
+    assert_eq!(
+        ok(&["-g", template], input),
+        "\
+www.example.com:8443|www.example.com|8443|domain|https|example.com|com
+[::1]:81|[::1]|81|ipv6|http||
+1.2.3.4|1.2.3.4||ipv4|http||
+example.com|example.com||domain|ftp|example.com|com
+Opaque.example|Opaque.example||opaque|foo||
+|||empty|file||
+example.com.|example.com.||domain|http|example.com|com
+"
+    );
+    // urlcanon-aggressive makes https http and keeps the port, which the
+    // parse of its output drops.
+    assert_eq!(
+        ok(
+            &["-p", "urlcanon-aggressive", "-g", r"{host}|{port}"],
+            "https://example.com:80/\n"
+        ),
+        "example.com|\n"
+    );
+}
+
+/// The bundled list is the newer one (surge.sh is a rule since August),
+/// and the strip-www guard reads the same.
+#[test]
+fn bundled_list_is_the_newer_one() {
+    assert_eq!(
+        ok(&["-g", "registered_domain"], "https://x.surge.sh/\n"),
+        "x.surge.sh\n"
+    );
+    assert_eq!(
+        ok(&["-p", "aggressive"], "https://www.surge.sh/\n"),
+        "https://www.surge.sh/\n"
+    );
+    assert!(ok(&["--version"], "").contains("Public Suffix List of 2026-11-21"));
+}
+
 /// --dedup keys on what is written: distinct domains, first seen first.
 #[test]
 fn dedup_on_the_written_value() {

@@ -93,7 +93,7 @@ pub fn inspect_canon(a: &InspectCanonArgs) -> Result<Canon, Failure> {
 /// checks that it is [`BUNDLED_DATE`]).
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
-    " (Public Suffix List of 2026-08-19)"
+    " (Public Suffix List of 2026-11-21)"
 );
 
 /// The part of `normurl rules` about `--get`: the components, and the

@@ -74,6 +74,7 @@ empty), hosts are punycode, and IPv4 addresses in other notations
 */
 
 pub mod json;
+mod parts;
 pub mod psl;
 pub mod template;
 
@@ -85,6 +86,7 @@ use std::sync::OnceLock;
 use crate::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
 use crate::{HostKind, Url};
 
+pub use parts::HostParts;
 pub use psl::{PslError, PublicSuffixList, Split, BUNDLED_DATE};
 pub use template::Template;
 
@@ -235,6 +237,26 @@ impl fmt::Display for Component {
 }
 
 impl Component {
+    /// Whether the component is one of the scheme and host alone, which
+    /// [`Fields::of_host`] writes.
+    pub fn of_host(self) -> bool {
+        use Component::*;
+        !matches!(
+            self,
+            Href | Username
+                | Password
+                | Pathname
+                | UrlPath
+                | Search
+                | Hash
+                | UrlQuery
+                | Origin
+                | Surt
+                | UrlSurtkey
+                | Ssurt
+        )
+    }
+
     /// Whether the component needs the Public Suffix List.
     pub fn uses_psl(self) -> bool {
         use Component::*;
@@ -272,7 +294,10 @@ impl Component {
 /// # Ok::<(), normurl::ParseError>(())
 /// ```
 pub struct Fields<'a> {
-    url: &'a Url,
+    /// The parsed URL, when there is one: [`Fields::of_host`] has only
+    /// the parts of the host.
+    url: Option<&'a Url>,
+    parts: HostParts<'a>,
     psl: &'a PublicSuffixList,
     split: OnceCell<Split>,
     cache: Option<&'a RefCell<SplitCache>>,
@@ -309,7 +334,8 @@ impl<'a> Fields<'a> {
     /// The components of `url`, with the suffixes of `psl`.
     pub fn new(url: &'a Url, psl: &'a PublicSuffixList) -> Fields<'a> {
         Fields {
-            url,
+            url: Some(url),
+            parts: HostParts::of_url(url),
             psl,
             split: OnceCell::new(),
             cache: None,
@@ -328,24 +354,42 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// The components of a URL of which only the scheme and host are
+    /// known, asking `cache` before the list: for templates whose every
+    /// component [`Component::of_host`] is. Any other component is
+    /// written empty.
+    pub fn of_host(
+        parts: HostParts<'a>,
+        psl: &'a PublicSuffixList,
+        cache: &'a RefCell<SplitCache>,
+    ) -> Fields<'a> {
+        Fields {
+            url: None,
+            parts,
+            psl,
+            split: OnceCell::new(),
+            cache: Some(cache),
+        }
+    }
+
     /// The host without trailing dots, for a domain; else empty. Not
     /// stored: the getters, which most templates are, never need it.
     #[inline]
     fn domain(&self) -> &'a str {
-        match self.url.host_kind() {
-            HostKind::Domain => self.url.hostname().trim_end_matches('.'),
+        match self.parts.kind {
+            HostKind::Domain => self.parts.hostname.trim_end_matches('.'),
             _ => "",
         }
     }
 
-    /// The URL.
-    pub fn url(&self) -> &'a Url {
+    /// The URL, unless these are the fields of [`Fields::of_host`].
+    pub fn url(&self) -> Option<&'a Url> {
         self.url
     }
 
     fn split(&self) -> &Split {
         self.split.get_or_init(|| {
-            let host = self.url.hostname();
+            let host = self.parts.hostname;
             match self.cache {
                 Some(cache) => cache.borrow_mut().split(self.psl, host),
                 None => self.psl.split(host),
@@ -357,23 +401,14 @@ impl<'a> Fields<'a> {
     /// which the canonicalizer writes.
     pub fn write(&self, c: Component, scratch: &mut Scratch, out: &mut Vec<u8>) {
         use Component::*;
-        let url = self.url;
+        let parts = &self.parts;
         let text: &str = match c {
-            Href => url.href(),
-            Protocol => url.protocol(),
-            Scheme | UrlProtocol => url.scheme(),
-            Username => url.username(),
-            Password => url.password(),
-            Host => url.host(),
-            Hostname => url.hostname(),
-            Port | UrlPort => url.port(),
-            Pathname | UrlPath => url.pathname(),
-            Search => url.search(),
-            Hash => url.hash(),
-            UrlQuery => url.query().unwrap_or(""),
-            Origin => return out.extend_from_slice(url.origin().as_bytes()),
-            HostType => host_type(url.host_kind()),
-            Surt | UrlSurtkey | Ssurt => return write_surt(c, url, scratch, out),
+            Protocol => parts.protocol,
+            Scheme | UrlProtocol => parts.scheme(),
+            Host => parts.host,
+            Hostname => parts.hostname,
+            Port | UrlPort => parts.port,
+            HostType => host_type(parts.kind),
             ReversedHost => return self.write_reversed(b',', out),
             UrlHostNameReversed => return self.write_reversed(b'.', out),
             UrlHostName => self.domain_or_host(),
@@ -382,7 +417,31 @@ impl<'a> Fields<'a> {
             UrlHost3rdLastPart => self.label(2),
             UrlHost4thLastPart => self.label(3),
             UrlHost5thLastPart => self.label(4),
-            _ => self.psl_component(c),
+            c if c.uses_psl() => self.psl_component(c),
+            c => return self.write_of_url(c, scratch, out),
+        };
+        out.extend_from_slice(text.as_bytes());
+    }
+
+    /// Appends component `c`, one that needs more of the URL than its
+    /// host, to `out`.
+    fn write_of_url(&self, c: Component, scratch: &mut Scratch, out: &mut Vec<u8>) {
+        use Component::*;
+        let Some(url) = self.url else {
+            debug_assert!(false, "{c} written from the host alone");
+            return;
+        };
+        let text: &str = match c {
+            Href => url.href(),
+            Username => url.username(),
+            Password => url.password(),
+            Pathname | UrlPath => url.pathname(),
+            Search => url.search(),
+            Hash => url.hash(),
+            UrlQuery => url.query().unwrap_or(""),
+            Origin => return out.extend_from_slice(url.origin().as_bytes()),
+            Surt | UrlSurtkey | Ssurt => return write_surt(c, url, scratch, out),
+            _ => "",
         };
         out.extend_from_slice(text.as_bytes());
     }
@@ -390,11 +449,11 @@ impl<'a> Fields<'a> {
     /// The components that come from the Public Suffix List.
     fn psl_component(&self, c: Component) -> &'a str {
         use Component::*;
-        if self.url.host_kind() != HostKind::Domain {
+        if self.parts.kind != HostKind::Domain {
             return "";
         }
         // With its trailing dots: `Split` knows where the domain ends.
-        let d = self.url.hostname();
+        let d = self.parts.hostname;
         let split = self.split();
         let value = match c {
             PublicSuffix => Some(split.public_suffix(d)),
@@ -420,9 +479,9 @@ impl<'a> Fields<'a> {
 
     /// Common Crawl's host name: without trailing dots for a domain.
     fn domain_or_host(&self) -> &'a str {
-        match self.url.host_kind() {
+        match self.parts.kind {
             HostKind::Domain => self.domain(),
-            _ => self.url.hostname(),
+            _ => self.parts.hostname,
         }
     }
 

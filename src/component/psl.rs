@@ -18,8 +18,9 @@ use crate::{HostKind, Url};
 /// The bundled list, comments stripped except the section markers.
 const BUNDLED: &str = include_str!("public_suffix_list.dat");
 
-/// The date of the bundled list's commit in github.com/publicsuffix/list.
-pub const BUNDLED_DATE: &str = "2026-08-19";
+/// The date of the bundled list: when its rules were taken from the psl
+/// crate (see the file's header).
+pub const BUNDLED_DATE: &str = "2026-11-21";
 
 // What the table says of a suffix: which kinds of rule it is, per section,
 // and whether a longer rule ends with it (so that the walk goes on).

@@ -9,8 +9,10 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::{parse_into, Fired, Invalid, Normalizer};
-use crate::canon::Scratch;
-use crate::component::{json, Fields, PublicSuffixList, SplitCache, Template};
+use crate::canon::{RuleSet, Scratch};
+use crate::component::{
+    json, Component, Fields, HostParts, PublicSuffixList, SplitCache, Template,
+};
 use crate::{Mode, QueryEncoding, Url};
 
 /// What to write for a valid line instead of its canonical URL
@@ -118,6 +120,15 @@ pub(super) fn needs_psl(get: Option<&Get>) -> bool {
     }
 }
 
+/// Whether `get` is a template of the scheme and host only
+/// ([`Component::of_host`]).
+pub(super) fn of_host(get: Option<&Get>) -> bool {
+    match get {
+        Some(Get::Template(t)) => t.components().all(Component::of_host),
+        _ => false,
+    }
+}
+
 /// A worker's buffers for [`Get`]: the URL after the profile's rules,
 /// parsed back from their output.
 #[derive(Debug, Default)]
@@ -189,6 +200,69 @@ impl Normalizer {
             Get::Json => json::write_object(&fields, scratch, out),
         }
         Ok(fired)
+    }
+
+    /// Parses `text` (absolute, no base), canonicalizes it and appends
+    /// template `t`, all of whose components are of the host: the scheme
+    /// and host are read off the canonical URL's bytes, so that the URL
+    /// is stored only when the canonicalizer needs it, and the canonical
+    /// URL parsed again only when its bytes leave a doubt
+    /// ([`HostParts::of_serialization`]).
+    pub(super) fn write_host_get(
+        &self,
+        t: &Template,
+        text: &str,
+        url: &mut Url,
+        buffers: &mut GetBuffers,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
+        let start = out.len();
+        let GetBuffers {
+            canonical,
+            bytes,
+            suffixes,
+        } = buffers;
+        bytes.clear();
+        let fired = self
+            .canon()
+            .parse_apply(text, url, scratch, bytes)
+            .map_err(Invalid::Url)?;
+        match HostParts::of_serialization(bytes) {
+            Some(parts) => t.render(&Fields::of_host(parts, self.psl(), suffixes), scratch, out),
+            None => {
+                let text = std::str::from_utf8(bytes).map_err(|_| Invalid::Utf8)?;
+                let url = parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
+                    .map_err(Invalid::Url)?;
+                t.render(&Fields::with_cache(url, self.psl(), suffixes), scratch, out);
+            }
+        }
+        if cfg!(debug_assertions) {
+            self.debug_check_host_get(text, fired, &out[start..]);
+        }
+        Ok(fired)
+    }
+
+    /// In debug builds, [`Normalizer::write_host_get`]'s answer must be
+    /// that of [`Normalizer::write_get`] on the parsed URL.
+    fn debug_check_host_get(&self, text: &str, fired: RuleSet, written: &[u8]) {
+        let (Some(get), Ok(url)) = (&self.options.get, Url::parse(text)) else {
+            panic!("write_host_get({text:?}) without a template or URL");
+        };
+        let mut out = Vec::new();
+        let expected = self.write_get(
+            get,
+            &url,
+            &mut GetBuffers::default(),
+            &mut Scratch::new(),
+            &mut out,
+        );
+        assert_eq!(expected, Ok(Fired::from(fired)), "write_host_get({text:?})");
+        assert_eq!(
+            String::from_utf8_lossy(written),
+            String::from_utf8_lossy(&out),
+            "write_host_get({text:?})"
+        );
     }
 
     /// Whether every output line is a JSON object.

@@ -102,9 +102,13 @@ pub struct Normalizer {
     /// Whether a component of [`Options::get`] asks the Public Suffix List.
     needs_psl: bool,
     /// Whether each line is a URL to write canonicalized, with nothing
-    /// else to do (no field, base, component, resolution mode or
-    /// encoding): `record` takes a short way.
+    /// else to do (no field, base, component but of the host, resolution
+    /// mode or encoding): `record` takes a short way.
     plain_lines: bool,
+    /// Whether [`Options::get`] is a template of the scheme and host
+    /// only, which [`Normalizer::parse_write`] reads off the canonical
+    /// URL.
+    host_get: bool,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -166,9 +170,12 @@ impl Normalizer {
         let res = &o.resolution;
         // The common case (a URL per line, written canonicalized), which
         // `record` runs without the steps other options need.
+        // A template of host components is read off the canonical URL,
+        // which a rewrite may still change.
+        let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none();
         let plain_lines = matches!(o.select, Select::Line)
             && o.base.is_none()
-            && o.get.is_none()
+            && (o.get.is_none() || host_get)
             && o.default_scheme.is_none()
             && !res.relative
             && res.charset_field.is_none()
@@ -177,6 +184,7 @@ impl Normalizer {
         Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
+            host_get,
             options,
         }
     }
@@ -402,12 +410,14 @@ impl Normalizer {
     /// parses ([`Canonicalizer::parse_apply`]) is faster than parsing
     /// first.
     #[inline]
+    // The parts of `State` that `record` has already split apart.
     #[allow(clippy::too_many_arguments)]
     fn parse_emit(
         &self,
         buffers: &mut ParseBuffers,
         canon_scratch: &mut Scratch,
         rewritten: &mut Option<Url>,
+        get: &mut get::GetBuffers,
         line: &[u8],
         text: Option<&str>,
         at: &Located,
@@ -425,10 +435,7 @@ impl Normalizer {
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, at, out, |data| {
             let start = data.len();
-            let fired = self
-                .canon()
-                .parse_apply(url_text, url, canon_scratch, data)
-                .map_err(Invalid::Url)?;
+            let fired = self.parse_write(url_text, url, canon_scratch, get, data)?;
             self.rewrite(fired, data, start, rewritten)
         })
     }
@@ -450,6 +457,47 @@ impl Normalizer {
                 .map_err(|_| Invalid::Rewrite)?,
         };
         Ok(Fired { rules, rewritten })
+    }
+
+    /// Parses `text` as an absolute URL and appends its canonical form, or
+    /// the `--get` template of its host ([`Normalizer::host_get`]).
+    #[inline(always)]
+    fn parse_write(
+        &self,
+        text: &str,
+        url: &mut Url,
+        canon_scratch: &mut Scratch,
+        get: &mut get::GetBuffers,
+        data: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
+        if self.host_get {
+            // Out of line: the plain lines' loop stays as small as
+            // without templates (a call here cost the default run 4%).
+            return self.parse_write_host(text, url, canon_scratch, get, data);
+        }
+        self.canon()
+            .parse_apply(text, url, canon_scratch, data)
+            .map_err(Invalid::Url)
+    }
+
+    /// [`Normalizer::parse_write`] with a template of the host.
+    #[inline(never)]
+    fn parse_write_host(
+        &self,
+        text: &str,
+        url: &mut Url,
+        canon_scratch: &mut Scratch,
+        get: &mut get::GetBuffers,
+        data: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
+        match &self.options.get {
+            Some(Get::Template(t)) => self.write_host_get(t, text, url, get, canon_scratch, data),
+            // Not `host_get` (which has a template): the canonical URL.
+            _ => self
+                .canon()
+                .parse_apply(text, url, canon_scratch, data)
+                .map_err(Invalid::Url),
+        }
     }
 
     /// Writes a line whose URL parses: the URL (canonicalized, if a
@@ -650,12 +698,10 @@ impl Transform for Normalizer {
                 .parse
                 .url
                 .get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
-            let canon_scratch = &mut state.canon;
+            let (canon_scratch, get) = (&mut state.canon, &mut state.get);
             let written = self.emit(line, &at, out, |data| {
-                self.canon()
-                    .parse_apply(text, url, canon_scratch, data)
+                self.parse_write(text, url, canon_scratch, get, data)
                     .map(Fired::from)
-                    .map_err(Invalid::Url)
             });
             return match written {
                 Ok(()) => {
@@ -676,15 +722,22 @@ impl Transform for Normalizer {
             rewritten,
         } = state;
         buffers.encoding = self.line_encoding(line);
+        // No base and UTF-8: parsing and canonicalizing go in one step.
+        let direct = !self.has_base() && buffers.encoding.is_utf8();
         let written = if self.options.resolution.relative {
             self.relative_emit(buffers, line, text, &at, out)
-        } else if let Some(get) = &self.options.get {
+        } else if let Some(get) = self
+            .options
+            .get
+            .as_ref()
+            .filter(|_| !direct || !self.host_get)
+        {
             self.parse(buffers, line, text, &at).and_then(|url| {
                 self.emit(line, &at, out, |data| {
                     self.write_get(get, url, get_buffers, canon_scratch, data)
                 })
             })
-        } else if self.has_base() || !buffers.encoding.is_utf8() {
+        } else if !direct {
             self.parse(buffers, line, text, &at).and_then(|url| {
                 self.emit(line, &at, out, |data| {
                     let start = data.len();
@@ -693,7 +746,16 @@ impl Transform for Normalizer {
                 })
             })
         } else {
-            self.parse_emit(buffers, canon_scratch, rewritten, line, text, &at, out)
+            self.parse_emit(
+                buffers,
+                canon_scratch,
+                rewritten,
+                get_buffers,
+                line,
+                text,
+                &at,
+                out,
+            )
         };
         match written {
             Ok(()) => {

@@ -2,8 +2,9 @@
 //! would stripping `www.` leave only a public suffix (`www.co.uk` must not
 //! become `co.uk`, nor `www.github.io` become `github.io`)?
 //!
-//! The list is `public_suffix_list.dat` beside this file (MPL-2.0, see its
-//! header): ICANN and private sections, wildcards and exceptions. It is
+//! The list is `src/component/public_suffix_list.dat` (MPL-2.0, see its
+//! header), the one the components of `--get` read: ICANN and private
+//! sections, wildcards and exceptions. It is
 //! read into a hash table the first time a `www.` host asks, about a
 //! millisecond once per process.
 //!
@@ -17,7 +18,7 @@ use std::sync::OnceLock;
 use super::shape::ShapeFilter;
 
 /// The rules of the list, one per line; `//` starts a comment.
-const LIST: &str = include_str!("public_suffix_list.dat");
+const LIST: &str = include_str!("../../component/public_suffix_list.dat");
 
 /// Whether `domain` (lowercase ASCII, punycode for IDNs, no trailing dot)
 /// is a public suffix.
@@ -573,6 +574,34 @@ mod tests {
                 "{}", href
             );
         }
+    }
+
+    /// The guard and the components of `--get` read one list: a name is a
+    /// public suffix for the one when it is its own public suffix for the
+    /// other (each rule's name, under a label, and its parent).
+    #[test]
+    fn agrees_with_the_components_list() {
+        let psl = crate::component::PublicSuffixList::bundled();
+        let mut checked = 0;
+        for rule in LIST
+            .lines()
+            .filter(|l| !l.starts_with("//") && !l.is_empty())
+        {
+            let name = rule.trim_start_matches('!').trim_start_matches("*.");
+            let Ok(ascii) = idna::domain_to_ascii(name) else {
+                continue;
+            };
+            let parent = ascii.split_once('.').map(|(_, p)| p.to_owned());
+            for domain in [Some(ascii.clone()), Some(format!("x.{ascii}")), parent]
+                .into_iter()
+                .flatten()
+            {
+                let own = psl.split(&domain).public_suffix(&domain) == domain;
+                assert_eq!(may_be_public_suffix(domain.as_bytes()), own, "{domain}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 25_000, "{checked}");
     }
 
     #[test]

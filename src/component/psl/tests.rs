@@ -136,3 +136,127 @@ fn bundled_list_has_both_sections() {
     assert_eq!(list.split(d).icann_suffix(d), Some("io"));
     assert_eq!(list.split(d).public_suffix(d), "github.io");
 }
+
+/// The list's algorithm as published, slowly: every rule is matched
+/// against the domain's labels; an exception wins, else the longest
+/// match. `None` when no rule of `sections` matches.
+fn reference_suffix(rules: &[(String, bool)], domain: &str, icann_only: bool) -> Option<String> {
+    let labels: Vec<&str> = domain.split('.').collect();
+    let matches = |rule: &str| {
+        let rule_labels: Vec<&str> = rule.split('.').collect();
+        rule_labels.len() <= labels.len()
+            && rule_labels
+                .iter()
+                .rev()
+                .zip(labels.iter().rev())
+                .all(|(r, l)| *r == "*" || r == l)
+    };
+    let mut best: Option<usize> = None;
+    for (rule, private) in rules {
+        if icann_only && *private {
+            continue;
+        }
+        if let Some(exception) = rule.strip_prefix('!') {
+            if matches(exception) {
+                let n = exception.split('.').count() - 1;
+                return Some(labels[labels.len() - n..].join("."));
+            }
+        } else if matches(rule) {
+            best = best.max(Some(rule.split('.').count()));
+        }
+    }
+    best.map(|n| labels[labels.len() - n..].join("."))
+}
+
+/// The rules of `text` as the reference reads them: each with whether it
+/// is in the private section, names as the URL parser writes them.
+fn reference_rules(text: &str) -> Vec<(String, bool)> {
+    let mut private = false;
+    let mut rules = Vec::new();
+    for line in text.lines() {
+        if line.contains("===BEGIN PRIVATE DOMAINS===") {
+            private = true;
+        }
+        let Some(rule) = line.split_whitespace().next() else {
+            continue;
+        };
+        if rule.starts_with("//") {
+            continue;
+        }
+        let (bang, rest) = rule.strip_prefix('!').map_or(("", rule), |r| ("!", r));
+        let (star, name) = rest.strip_prefix("*.").map_or(("", rest), |r| ("*.", r));
+        let name = ascii_name(name).expect("a rule");
+        rules.push((format!("{bang}{star}{name}"), private));
+    }
+    rules
+}
+
+/// The domains of the differential test: every rule of the bundled list
+/// as it is, under a label, its parent, and with one label of a few more.
+fn rule_domains(rules: &[(String, bool)]) -> Vec<String> {
+    let mut domains = Vec::new();
+    for (rule, _) in rules {
+        let name = rule.trim_start_matches('!').trim_start_matches("*.");
+        domains.push(name.to_owned());
+        domains.push(format!("x.{name}"));
+        domains.push(format!("www.x.{name}"));
+        if let Some((_, parent)) = name.split_once('.') {
+            domains.push(format!("y.{parent}"));
+        }
+    }
+    domains
+}
+
+fn assert_matches_reference(list: &PublicSuffixList, rules: &[(String, bool)], domain: &str) {
+    let split = list.split(domain);
+    let listed = reference_suffix(rules, domain, false);
+    let implicit = domain.rsplit('.').next().unwrap_or("").to_owned();
+    assert_eq!(
+        split.public_suffix(domain),
+        listed.clone().unwrap_or(implicit),
+        "{domain}"
+    );
+    assert_eq!(split.listed_suffix(domain), listed.as_deref(), "{domain}");
+    assert_eq!(
+        split.icann_suffix(domain),
+        reference_suffix(rules, domain, true).as_deref(),
+        "{domain}"
+    );
+}
+
+/// The hash walk against the reference, for every rule of the bundled
+/// list (a few seconds in a debug build).
+#[test]
+fn bundled_list_matches_the_reference() {
+    let rules = reference_rules(BUNDLED);
+    let list = PublicSuffixList::bundled();
+    let domains = rule_domains(&rules);
+    assert!(domains.len() > 35_000, "{}", domains.len());
+    for domain in domains.iter().step_by(7) {
+        assert_matches_reference(list, &rules, domain);
+    }
+}
+
+proptest::proptest! {
+    /// Domains made of the labels of rules with wildcards and exceptions,
+    /// of both sections, and of others: the walk agrees with the reference.
+    #[test]
+    fn walk_matches_the_reference(
+        labels in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "ck", "www", "kawasaki", "city", "jp", "uk", "co", "blogspot",
+                "com", "github", "io", "x", "foo", "bar", "ok", "svc", "nope",
+            ]),
+            1..6,
+        ),
+    ) {
+        static RULES: OnceLock<Vec<(String, bool)>> = OnceLock::new();
+        let text = "ck\n*.ck\n!www.ck\njp\nkawasaki.jp\n*.kawasaki.jp\n!city.kawasaki.jp\n\
+            uk\nco.uk\ncom\nio\n*.foo\n!ok.bar.foo\n\
+            // ===BEGIN PRIVATE DOMAINS===\nblogspot.com\ngithub.io\n*.svc.io\nco.com\n";
+        let rules = RULES.get_or_init(|| reference_rules(text));
+        let list = PublicSuffixList::parse(text).unwrap();
+        let domain = labels.join(".");
+        assert_matches_reference(&list, rules, &domain);
+    }
+}
