@@ -309,7 +309,11 @@ fn run(
     if let Some(n) = batch_bytes {
         builder.batch_bytes(n);
     }
-    let pipeline = builder.build(Normalizer::new(config.options(dedup_limit.is_some())));
+    let normalizer = Normalizer::new(config.options(dedup_limit.is_some()));
+    // As the command: --json objects carry line numbers. (CSV records stay
+    // one per line here, Framing::Lines: the invariants below count lines.)
+    builder.number_lines(normalizer.wants_line_numbers());
+    let pipeline = builder.build(normalizer);
     let mut filter = dedup_limit.map(|memory_limit| {
         Deduper::new(DedupConfig {
             mode: config.dedup.unwrap_or(DedupMode::Exact),
