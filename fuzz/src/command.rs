@@ -534,7 +534,7 @@ pub fn is_json_object(line: &[u8]) -> bool {
     loop {
         let Some(r) = json_string(rest)
             .and_then(|r| r.strip_prefix(b":"))
-            .and_then(json_string)
+            .and_then(|r| json_string(r).or_else(|| json_uint(r)))
         else {
             return false;
         };
@@ -543,6 +543,17 @@ pub fn is_json_object(line: &[u8]) -> bool {
             Some((b'}', r)) => return r.is_empty(),
             _ => return false,
         }
+    }
+}
+
+/// The rest of `s` after the unsigned JSON integer it starts with (the
+/// `"line"` numbers).
+fn json_uint(s: &[u8]) -> Option<&[u8]> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    match s.first() {
+        Some(b'0') if digits > 1 => None,
+        _ if digits == 0 => None,
+        _ => Some(&s[digits..]),
     }
 }
 
