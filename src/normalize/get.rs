@@ -181,7 +181,7 @@ impl Normalizer {
     /// Whether every output line is a JSON object.
     #[inline]
     pub(super) fn json(&self) -> bool {
-        self.options.get == Some(Get::Json)
+        self.json
     }
 
     /// Ends the JSON object the current record just wrote with its line
