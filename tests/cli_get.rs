@@ -174,7 +174,7 @@ fn json_lines_are_valid_json() {
         assert_eq!(lines[0]["url_host_4th_last_part"], "www");
         assert_eq!(lines[1]["port"], "8080");
         assert_eq!(lines[2]["invalid"], "relative-without-base");
-        assert_eq!(lines[6], serde_json::json!({}));
+        assert_eq!(lines[6], serde_json::json!({"line": 7}));
         assert_eq!(lines[8]["pathname"], "/%E9");
         assert_eq!(lines[9]["invalid"], "line-too-long");
         if policy == "keep" {
@@ -184,6 +184,56 @@ fn json_lines_are_valid_json() {
             assert!(lines[2].get("input").is_none());
         }
     }
+}
+
+/// The "line" of each --json object: where its line is, from 1 in each
+/// input (issue 29), whatever the batches, threads and compression.
+fn json_line_numbers(args: &[&str], stdin: &[u8]) -> Vec<u64> {
+    let ran = run(args, stdin).ok();
+    ran.out()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            v["line"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("no line in {l}"))
+        })
+        .collect()
+}
+
+#[test]
+fn json_objects_carry_their_line_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = b"http://a.example/\n\nnot a url\r\nhttp://b.example/\n\n\nhttp://c.example/";
+    let a = common::bin::file(&dir, "a.txt", text);
+    let b = common::bin::file(&dir, "b.txt", b"\nhttp://d.example/\n");
+    let gz = [
+        common::bin::gzip(&text[..25]),
+        common::bin::gzip(&text[25..]),
+    ]
+    .concat();
+    let c = common::bin::file(&dir, "c.gz", &gz);
+    let one = [1, 2, 3, 4, 5, 6, 7];
+    let expected: Vec<u64> = [&one[..], &[1, 2], &one[..]].concat();
+    for extra in [&[][..], &["-j", "1"], &["-j", "2", "--batch-bytes", "3"]] {
+        let mut args = vec!["--json", &a, &b, &c];
+        args.extend(extra);
+        assert_eq!(json_line_numbers(&args, b""), expected, "{extra:?}");
+        let mut args = vec!["--json", "--on-invalid=skip"];
+        args.extend(extra);
+        assert_eq!(json_line_numbers(&args, text), [1, 4, 7], "{extra:?}");
+    }
+    // An over-long line is one line; the next keeps its number.
+    let long = format!("http://a.example/{}\n\nhttp://b.example/\n", "x".repeat(50));
+    for extra in [&["-j", "1"][..], &["-j", "2", "--batch-bytes", "5"]] {
+        let mut args = vec!["--json", "--max-line-bytes", "20"];
+        args.extend(extra);
+        assert_eq!(json_line_numbers(&args, long.as_bytes()), [1, 2, 3]);
+    }
+    // --dedup compares the objects without their numbers.
+    let dup = b"http://a.example/\nHTTP://A.example/\nhttp://b.example/\n";
+    assert_eq!(json_line_numbers(&["--json", "--dedup"], dup), [1, 3]);
 }
 
 #[test]

@@ -307,14 +307,16 @@ fn csv_quoted_fields() {
             "2,\"http://b.example/?q=a,b\",\"with, comma\"\n",
             "3,\"javascript:f(\"\"x\"\")\",quotes\n",
             "4,\"-\",dash\n",
+            // A quote left open: the rest is one invalid record, its
+            // final line break included.
             "5,\"open\n",
-            "6\n",
+            "6\n\n",
         )
     );
     let ran = run(&["--csv", "--field", "2", "--only-field"], input.as_bytes()).ok();
     assert_eq!(
         ran.out(),
-        "url\nhttp://a.example/y\nhttp://b.example/?q=a,b\njavascript:f(\"x\")\n-\n\"open\n\n"
+        "url\nhttp://a.example/y\nhttp://b.example/?q=a,b\njavascript:f(\"x\")\n-\n\n"
     );
     // -d picks the separator; without --csv the quotes are bytes of the field.
     let tsv = "1\t\"HTTP://C.example/\"\n";
@@ -449,6 +451,114 @@ fn header_lines_pass_untouched() {
     )
     .ok();
     assert_eq!(ran.out(), "id,url\n1,\"http://a.example/\"\n\n");
+}
+
+/// A CSV with line breaks in quoted fields: before, inside and after the
+/// URL field, with CRLF line endings.
+const MULTI_LINE_CSV: &str = concat!(
+    "id,url,note\r\n",
+    "1,HTTP://A.example/x/../y,plain\r\n",
+    "\"2\na\",\"HTTP://B.example/\",after\r\n",
+    "3,\"HTTP://C.example/\r\np\",\"two\r\nlines\"\r\n",
+    "4,http://d.example/,\"x\n\n\"\"y\"\"\"\r\n",
+    "5,\"http://e.example/\",\"\"\r\n",
+);
+
+/// What --csv writes for [`MULTI_LINE_CSV`]: each record byte for byte but
+/// its URL, line breaks inside quotes included (issue 33).
+const MULTI_LINE_OUT: &str = concat!(
+    "id,url,note\n",
+    "1,http://a.example/y,plain\n",
+    "\"2\na\",\"http://b.example/\",after\n",
+    "3,\"http://c.example/p\",\"two\r\nlines\"\n",
+    "4,http://d.example/,\"x\n\n\"\"y\"\"\"\n",
+    "5,\"http://e.example/\",\"\"\n",
+);
+
+/// `args`, then `extra`.
+fn with<'a>(args: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    [args, extra].concat()
+}
+
+/// The value of `name` in `--stats`' summary on standard error.
+fn stat(stderr: &str, name: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| {
+            let (key, value) = l.trim().rsplit_once(' ')?;
+            (key.trim_end() == name).then(|| value.replace(',', "").parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no {name} in {stderr}"))
+}
+
+#[test]
+fn csv_records_may_span_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, "multi.csv", MULTI_LINE_CSV.as_bytes());
+    let tiny: [&[&str]; 3] = [
+        &["-j", "1"],
+        &["-j", "2", "--batch-bytes", "1"],
+        &["-j", "2", "--batch-bytes", "7"],
+    ];
+    for extra in tiny {
+        let ran = run(&with(&["--csv", "-f", "2", "--header", &path], extra), b"").ok();
+        assert_eq!(ran.out(), MULTI_LINE_OUT, "{extra:?}");
+        // Records, not lines, are counted.
+        let args = with(&["--csv", "-f", "2", "--header", "--stats", &path], extra);
+        let ran = run(&args, b"").ok();
+        assert_eq!(stat(&ran.stderr, "lines"), 6, "{}", ran.stderr);
+        assert_eq!(stat(&ran.stderr, "valid"), 5, "{}", ran.stderr);
+        assert_eq!(stat(&ran.stderr, "output lines"), 6, "{}", ran.stderr);
+        // --json: the line where each record starts.
+        let ran = run(&with(&["--csv", "-f", "2", "--json", &path], extra), b"").ok();
+        let numbers: Vec<u64> = lines(&ran.stdout)
+            .iter()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["line"].as_u64().unwrap()
+            })
+            .collect();
+        assert_eq!(numbers, [1, 2, 3, 5, 8, 11], "{extra:?}");
+    }
+}
+
+/// A quote still open at the end of the input: the rest is one record,
+/// invalid for its own reason, kept whole (never lost).
+#[test]
+fn csv_unclosed_quote_runs_to_the_end() {
+    let input = "1,http://a.example/\n2,\"http://b.example/\n3,http://c.example/\n";
+    for extra in [&["-j", "1"][..], &["-j", "2", "--batch-bytes", "2"]] {
+        let ran = run(
+            &with(&["--csv", "-f", "2", "--explain"], extra),
+            input.as_bytes(),
+        )
+        .ok();
+        assert_eq!(
+            ran.out(),
+            concat!(
+                "1,http://a.example/\t-\n",
+                "2,\"http://b.example/\n3,http://c.example/\n\tinvalid:unclosed-quote\n"
+            )
+        );
+        let args = with(&["--csv", "-f", "2", "--on-invalid=skip", "--stats"], extra);
+        let ran = run(&args, input.as_bytes()).ok();
+        assert_eq!(ran.out(), "1,http://a.example/\n");
+        assert_eq!(stat(&ran.stderr, "unclosed-quote"), 1, "{}", ran.stderr);
+        // Longer than --max-line-bytes: an over-long line, as any other.
+        let args = with(
+            &[
+                "--csv",
+                "-f",
+                "2",
+                "--max-line-bytes",
+                "25",
+                "--on-invalid=empty",
+            ],
+            extra,
+        );
+        let ran = run(&args, input.as_bytes()).ok();
+        assert_eq!(ran.out(), "1,http://a.example/\n\n");
+    }
 }
 
 /// `normurl warc`: one line per record, on the whirlwind WARC and WAT

@@ -515,7 +515,12 @@ fn command_json_checker() {
         (b"{\"a\":\"\x01\"}", false),
         (b"{\"a\":\"\xff\"}", false),
         (br#"{"a":"\x"}"#, false),
-        (br#"{"a":1}"#, false),
+        (br#"{"a":"b","line":10}"#, true),
+        (br#"{"line":0}"#, true),
+        (br#"{"a":01}"#, false),
+        (br#"{"a":-1}"#, false),
+        (br#"{"a":1.5}"#, false),
+        (br#"{"a":}"#, false),
         (br#""a""#, false),
     ] {
         let text = String::from_utf8_lossy(line);

@@ -192,3 +192,105 @@ fn every_line_is_accounted_for() {
     }
     assert_eq!(runs, inputs.len() * OPTIONS.len());
 }
+
+/// The records of a CSV file whose quoted fields may hold line breaks (a
+/// byte-at-a-time reference, the split of `--csv`).
+fn csv_records(bytes: &[u8]) -> usize {
+    let (mut records, mut quoted, mut at_start, mut pending) = (0, false, true, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        pending = true;
+        if quoted {
+            if b == b'"' && bytes.get(i + 1) == Some(&b'"') {
+                i += 1;
+            } else if b == b'"' {
+                quoted = false;
+            }
+            at_start = false;
+        } else if b == b'\n' {
+            records += 1;
+            pending = false;
+            at_start = true;
+        } else {
+            quoted = b == b'"' && at_start;
+            at_start = b == b',';
+        }
+        i += 1;
+    }
+    records + usize::from(pending)
+}
+
+/// A CSV whose records span lines (issue 33): quoted line breaks before,
+/// inside and after the URL field, CRLF, invalid URLs, duplicates, blank
+/// lines, stray quotes.
+fn multi_line_csv() -> Vec<u8> {
+    let mut rng = Rng(7);
+    let mut out = Vec::new();
+    for i in 0..3000u64 {
+        let host = rng.next() % 400;
+        let url = format!("HTTP://H{host}.example/a/../p?q={}", i % 5);
+        let record = match rng.next() % 9 {
+            0 => format!("\"{i}\nid\",\"{url}\",x"),
+            1 => format!("{i},\"{url}\n\",\"two\r\nlines\""),
+            2 => format!("{i},{url},\"tail\n\"\"q\"\"\n\""),
+            3 => format!("{i},\"not a url\",x\r"),
+            4 => String::new(),
+            5 => format!("{i},ab\"c,\"\""),
+            6 => format!("{i},\"{url}\",\"a,b\"\r"),
+            _ => format!("{i},{url},plain"),
+        };
+        out.extend_from_slice(record.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn every_csv_record_is_accounted_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let input = dir.path().join("multi.csv");
+    let bytes = multi_line_csv();
+    std::fs::write(&input, &bytes).unwrap();
+    let expected = csv_records(&bytes) as u64;
+    // More records than lines would mean the test split lines, not records.
+    assert!(expected < bytes.iter().filter(|&&b| b == b'\n').count() as u64);
+    let options: &[&[&str]] = &[
+        &[],
+        &["--on-invalid=skip"],
+        &["--dedup"],
+        &["-j", "2", "--batch-bytes", "13"],
+        &[
+            "-j",
+            "1",
+            "--dedup",
+            "--on-invalid=skip",
+            "--batch-bytes",
+            "5",
+        ],
+    ];
+    for options in options {
+        let mut args = vec!["--csv", "-f", "2", "--stats-json", json.to_str().unwrap()];
+        args.extend_from_slice(options);
+        args.push(input.to_str().unwrap());
+        let ran = run(&args, b"").ok();
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let n = |k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}"));
+        assert_eq!(n("lines"), expected, "{options:?}: {v}");
+        assert_eq!(
+            n("output_lines"),
+            csv_records(&ran.stdout) as u64,
+            "{options:?}"
+        );
+        assert_eq!(
+            n("lines"),
+            n("output_lines") + n("skipped") + n("deduplicated"),
+            "{options:?}: {v}"
+        );
+        assert!(n("invalid") > 100 && n("blank") > 100, "{options:?}: {v}");
+        if options.contains(&"--dedup") {
+            assert!(n("deduplicated") > 100, "{options:?}: {v}");
+        }
+    }
+}

@@ -309,7 +309,11 @@ fn run(
     if let Some(n) = batch_bytes {
         builder.batch_bytes(n);
     }
-    let pipeline = builder.build(Normalizer::new(config.options(dedup_limit.is_some())));
+    let normalizer = Normalizer::new(config.options(dedup_limit.is_some()));
+    // As the command: --json objects carry line numbers. (CSV records stay
+    // one per line here, Framing::Lines: the invariants below count lines.)
+    builder.number_lines(normalizer.wants_line_numbers());
+    let pipeline = builder.build(normalizer);
     let mut filter = dedup_limit.map(|memory_limit| {
         Deduper::new(DedupConfig {
             mode: config.dedup.unwrap_or(DedupMode::Exact),
@@ -530,7 +534,7 @@ pub fn is_json_object(line: &[u8]) -> bool {
     loop {
         let Some(r) = json_string(rest)
             .and_then(|r| r.strip_prefix(b":"))
-            .and_then(json_string)
+            .and_then(|r| json_string(r).or_else(|| json_uint(r)))
         else {
             return false;
         };
@@ -539,6 +543,17 @@ pub fn is_json_object(line: &[u8]) -> bool {
             Some((b'}', r)) => return r.is_empty(),
             _ => return false,
         }
+    }
+}
+
+/// The rest of `s` after the unsigned JSON integer it starts with (the
+/// `"line"` numbers).
+fn json_uint(s: &[u8]) -> Option<&[u8]> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    match s.first() {
+        Some(b'0') if digits > 1 => None,
+        _ if digits == 0 => None,
+        _ => Some(&s[digits..]),
     }
 }
 

@@ -20,7 +20,10 @@ pub struct FormatArgs {
 
     /// With --field: the fields are CSV (RFC 4180), separated by commas or
     /// by -d: a quoted field is read without its quotes ("" stands for ")
-    /// and written back quoted. A record is one line.
+    /// and written back quoted. A record ends at a line break outside
+    /// quotes, so a quoted field may span lines (kept byte for byte); a
+    /// quote still open at the end of the input makes the rest one invalid
+    /// record (unclosed-quote).
     #[arg(long)]
     pub csv: bool,
 

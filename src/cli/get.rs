@@ -25,8 +25,11 @@ pub struct GetArgs {
     #[arg(short = 'g', long, value_name = "WHAT", default_value = "url")]
     pub get: String,
 
-    /// Write one JSON object per line with every component (an invalid
-    /// line gives {"invalid":REASON,"input":LINE}, a blank line {}).
+    /// Write one JSON object per line with every component, and last
+    /// "line": the input line number where the record starts (from 1 in
+    /// each input file, as grep -n counts; --dedup ignores it). An invalid
+    /// line gives {"invalid":REASON,"input":LINE,"line":N}, a blank line
+    /// {"line":N}.
     #[arg(long, conflicts_with_all = ["get", "explain", "add_field", "original"])]
     pub json: bool,
 

@@ -19,6 +19,7 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     // First, before any thread starts: spill files are removed on SIGINT,
     // SIGTERM and SIGHUP (src/cli/signals.rs).
     let _signals = signals::for_dedup(cfg.dedup.as_ref());
+    let normalizer = Normalizer::new(cfg.options);
     let pipeline = Pipeline::builder()
         .threads(cfg.threads)
         .max_record_bytes(cfg.max_line_bytes)
@@ -26,7 +27,9 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         .terminator(cfg.terminator)
         .zstd_window_max(cfg.zstd_memory)
         .line_buffered(cfg.line_buffered)
-        .build(Normalizer::new(cfg.options));
+        .framing(normalizer.framing())
+        .number_lines(normalizer.wants_line_numbers())
+        .build(normalizer);
 
     // Every output is opened before any input is read, and none is
     // truncated until all are open: one that cannot be opened fails the

@@ -25,8 +25,10 @@ pub enum Delimiter {
     Byte(u8),
     /// CSV with this separator (RFC 4180): as [`Delimiter::Byte`], but a
     /// field that starts with `"` runs to its closing quote (`""` inside
-    /// stands for one `"`), separators included. A record is one line: a
-    /// quote left open at the end of the line closes there.
+    /// stands for one `"`), separators included, and line breaks too when
+    /// the pipeline cuts records with
+    /// [`Normalizer::framing`](super::Normalizer::framing). A quote left
+    /// open at the end of the record closes there.
     Csv(u8),
 }
 

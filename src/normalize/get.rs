@@ -5,14 +5,16 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::io::Write;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::{parse_into, Fired, Invalid, Normalizer};
+use super::{parse_into, Fired, Invalid, Normalizer, Stats};
 use crate::canon::{RuleSet, Scratch};
 use crate::component::{
     json, Component, Fields, HostParts, PublicSuffixList, SplitCache, Template,
 };
+use crate::pipeline::Output;
 use crate::{Mode, QueryEncoding, Url};
 
 /// What to write for a valid line instead of its canonical URL
@@ -268,7 +270,24 @@ impl Normalizer {
     /// Whether every output line is a JSON object.
     #[inline]
     pub(super) fn json(&self) -> bool {
-        self.options.get == Some(Get::Json)
+        self.json
+    }
+
+    /// Ends the JSON object the current record just wrote with its line
+    /// number, when the pipeline numbers lines.
+    pub(super) fn json_line(out: &mut Output<'_, Stats>) {
+        let Some(n) = out.line() else { return };
+        let data = out.data();
+        if data.last() != Some(&b'}') {
+            return;
+        }
+        data.pop();
+        if data.last() != Some(&b'{') {
+            data.push(b',');
+        }
+        data.extend_from_slice(b"\"line\":");
+        // Writing to a Vec cannot fail.
+        let _ = write!(data, "{n}}}");
     }
 
     /// The JSON object of a line without a URL: its reason, and with

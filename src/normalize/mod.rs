@@ -42,7 +42,7 @@ mod utf8;
 use std::ops::Range;
 
 use crate::canon::{key_hash, Canonicalizer, RuleSet, Scratch};
-use crate::pipeline::{Outcome, Output, Part, Record, Stop, Transform};
+use crate::pipeline::{Framing, Outcome, Output, Part, Record, Stop, Transform};
 use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::Located;
 
@@ -109,6 +109,9 @@ pub struct Normalizer {
     /// only, which [`Normalizer::parse_write`] reads off the canonical
     /// URL.
     host_get: bool,
+    /// Whether every output line is a JSON object (asked on every valid
+    /// line: comparing `Option<Get>` each time cost 23 instructions a line).
+    json: bool,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -185,6 +188,7 @@ impl Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
             host_get,
+            json: options.get == Some(Get::Json),
             options,
         }
     }
@@ -212,6 +216,31 @@ impl Normalizer {
     /// The options.
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// The framing the options need from the pipeline
+    /// ([`PipelineBuilder::framing`](crate::pipeline::PipelineBuilder::framing)):
+    /// with CSV fields ([`Delimiter::Csv`]) a record ends at a line break
+    /// outside quotes, so a quoted field may hold line breaks.
+    pub fn framing(&self) -> Framing {
+        match self.options.select {
+            Select::Field {
+                delimiter: Delimiter::Csv(separator),
+                ..
+            } => Framing::QuotedFields {
+                quote: b'"',
+                separator,
+            },
+            _ => Framing::Lines,
+        }
+    }
+
+    /// Whether the output uses line numbers
+    /// ([`PipelineBuilder::number_lines`](crate::pipeline::PipelineBuilder::number_lines)):
+    /// JSON objects ([`Get::Json`]) then end with `"line":N`, where the
+    /// record starts.
+    pub fn wants_line_numbers(&self) -> bool {
+        self.json()
     }
 
     /// Where the URL of `line` is.
@@ -378,6 +407,7 @@ impl Normalizer {
             OnInvalid::Keep | OnInvalid::Empty if self.json() => {
                 let keep = self.options.on_invalid == OnInvalid::Keep;
                 Normalizer::json_invalid(why, keep.then_some(line), out.data());
+                Normalizer::json_line(out);
                 Ok(Outcome::Emit)
             }
             OnInvalid::Keep => {
@@ -549,7 +579,13 @@ impl Normalizer {
                 at.quoting.escape(data, start);
             }
             tail.iter().for_each(|t| data.extend_from_slice(t));
+            if self.json() {
+                // After the dedup key: the same URL on another line is a
+                // duplicate still.
+                Normalizer::json_line(out);
+            }
         }
+        let data = out.data();
         if o.explain {
             data.push(b'\t');
             if fired == Fired::default() {
@@ -677,6 +713,9 @@ impl Transform for Normalizer {
             out.data().extend_from_slice(line);
             return Ok(Outcome::Emit);
         }
+        if record.unclosed_quote() {
+            return self.invalid(Invalid::UnclosedQuote, line, None, out);
+        }
         if line.is_empty() {
             out.stats().blank += 1;
             if self.options.on_invalid == OnInvalid::Skip {
@@ -685,6 +724,7 @@ impl Transform for Normalizer {
             }
             if self.json() {
                 out.data().extend_from_slice(b"{}");
+                Normalizer::json_line(out);
             } else if self.options.explain {
                 out.data().extend_from_slice(b"\t-");
             }
@@ -794,6 +834,7 @@ impl Transform for Normalizer {
             OnInvalid::Keep | OnInvalid::Empty if self.json() => {
                 if part == Part::Last {
                     Normalizer::json_invalid(Invalid::TooLong, None, out.data());
+                    Normalizer::json_line(out);
                 }
                 Ok(Outcome::Emit)
             }

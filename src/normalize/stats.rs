@@ -40,10 +40,13 @@ pub enum Invalid {
     NoValue,
     /// A `--rewrite` rule made of the URL something that does not parse.
     Rewrite,
+    /// `--csv`: the input ended inside a quoted field of the record,
+    /// which then ran to the end of the input.
+    UnclosedQuote,
 }
 
 /// The reasons that are not parse errors, in [`Stats`] order.
-const OTHER: [Invalid; 9] = [
+const OTHER: [Invalid; 10] = [
     Invalid::Base(ParseError::RelativeUrlWithoutBase),
     Invalid::Utf8,
     Invalid::MissingField,
@@ -53,6 +56,7 @@ const OTHER: [Invalid; 9] = [
     Invalid::MissingJsonField,
     Invalid::NoValue,
     Invalid::Rewrite,
+    Invalid::UnclosedQuote,
 ];
 
 /// One counter per parse error, then one per other reason.
@@ -62,7 +66,8 @@ impl Invalid {
     /// A short kebab-case name, stable across versions: the parse error's
     /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
     /// `missing-field`, `missing-base-field`, `line-too-long`,
-    /// `invalid-json`, `missing-json-field`, `no-value`, `rewrite-invalid`.
+    /// `invalid-json`, `missing-json-field`, `no-value`, `rewrite-invalid`,
+    /// `unclosed-quote`.
     pub fn name(self) -> &'static str {
         match self {
             Invalid::Url(e) => e.name(),
@@ -75,6 +80,7 @@ impl Invalid {
             Invalid::MissingJsonField => "missing-json-field",
             Invalid::NoValue => "no-value",
             Invalid::Rewrite => "rewrite-invalid",
+            Invalid::UnclosedQuote => "unclosed-quote",
         }
     }
 
@@ -96,6 +102,7 @@ impl Invalid {
             Invalid::MissingJsonField => ParseError::ALL.len() + 6,
             Invalid::NoValue => ParseError::ALL.len() + 7,
             Invalid::Rewrite => ParseError::ALL.len() + 8,
+            Invalid::UnclosedQuote => ParseError::ALL.len() + 9,
         }
     }
 
@@ -121,6 +128,7 @@ impl fmt::Display for Invalid {
             Invalid::MissingJsonField => f.write_str("no string at the --json-field path"),
             Invalid::NoValue => f.write_str("the field is \"-\" (no value)"),
             Invalid::Rewrite => f.write_str("a --rewrite rule made it no URL"),
+            Invalid::UnclosedQuote => f.write_str("a quote left open at the end of the input"),
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use memchr::memchr_iter;
 
+use super::framing::{Framing, QuoteScan};
 use super::transform::{Merge, Outcome, Output, Part, Record, Stop, Transform};
 
 /// The record-splitting parameters shared by the reader and the workers.
@@ -21,6 +22,10 @@ pub(crate) struct Limits {
     /// Hand out the complete records of each read at once, without
     /// waiting to fill the batch (line-buffered mode).
     pub(crate) eager: bool,
+    /// Where records end.
+    pub(crate) framing: Framing,
+    /// Whether batches carry the line number of their first record.
+    pub(crate) number_lines: bool,
 }
 
 impl Limits {
@@ -32,6 +37,12 @@ impl Limits {
             [rest @ .., b'\r'] if self.term == b'\n' => rest,
             _ => record,
         }
+    }
+
+    /// How many terminators `bytes` holds (lines, for numbering).
+    #[inline]
+    pub(crate) fn count_terms(&self, bytes: &[u8]) -> u64 {
+        memchr_iter(self.term, bytes).count() as u64
     }
 }
 
@@ -73,6 +84,10 @@ pub(crate) struct Batch<S> {
     pub(crate) file: usize,
     /// Whether the batch starts at the start of its input.
     pub(crate) starts_input: bool,
+    /// The input line number (1-based, per input) where the batch's first
+    /// record starts (for an over-long record's pieces: where the record
+    /// starts); 0 when lines are not numbered.
+    pub(crate) line: u64,
     /// The transform's output, terminators included.
     pub(crate) data: Vec<u8>,
     /// The side output (see [`Output::side`]) and where each record's
@@ -101,6 +116,7 @@ impl<S: Merge> Batch<S> {
             kind: Kind::Records,
             file: 0,
             starts_input: false,
+            line: 0,
             data: Vec::new(),
             side: Vec::new(),
             side_entries: Vec::new(),
@@ -120,6 +136,7 @@ impl<S: Merge> Batch<S> {
         self.kind = Kind::Records;
         self.file = file;
         self.starts_input = false;
+        self.line = 0;
     }
 
     /// Appends `bytes` to the input.
@@ -170,6 +187,7 @@ pub(crate) fn process<T: Transform>(
         stats,
         stop,
         starts_input,
+        line,
         ..
     } = batch;
     let input = &input[..*len];
@@ -186,6 +204,8 @@ pub(crate) fn process<T: Transform>(
         sort_ranges,
         index: 0,
         starts_input: *starts_input,
+        first_line: *line,
+        inner_lines: 0,
         side_started: false,
         key: None,
     };
@@ -272,6 +292,26 @@ fn records_loop<T: Transform>(
         out.index += 1;
         Ok(())
     };
+    match limits.framing {
+        Framing::Lines => lines(input, limits, record_at, &mut one, out),
+        Framing::QuotedFields { quote, separator } => {
+            let ends = |scan: &mut QuoteScan, bytes: &[u8]| {
+                scan.find_end(bytes, quote, separator, limits.term)
+            };
+            quoted_records(input, limits, record_at, ends, &mut one, out)
+        }
+    }
+}
+
+/// Hands every line of `input` to `one`.
+#[inline]
+fn lines<'i, S>(
+    input: &'i [u8],
+    limits: Limits,
+    record_at: impl Fn(std::ops::Range<usize>) -> Record<'i>,
+    one: &mut impl FnMut(Record<'i>, &mut Output<'_, S>) -> Result<(), Stop>,
+    out: &mut Output<'_, S>,
+) -> Result<(), Stop> {
     let mut start = 0;
     for end in memchr_iter(limits.term, input) {
         let stripped = limits.strip_cr(&input[start..end]).len();
@@ -291,6 +331,48 @@ fn records_loop<T: Transform>(
             out.data.truncate(begin);
             return Err(s);
         }
+    }
+    Ok(())
+}
+
+/// Hands every record of `input` to `one`, with [`Framing::QuotedFields`]:
+/// `ends` finds the end of the record that starts where the scan is. The
+/// reader cuts batches at record ends, so each batch starts a record.
+#[inline]
+fn quoted_records<'i, S>(
+    input: &'i [u8],
+    limits: Limits,
+    record_at: impl Fn(std::ops::Range<usize>) -> Record<'i>,
+    ends: impl Fn(&mut QuoteScan, &[u8]) -> Option<usize>,
+    one: &mut impl FnMut(Record<'i>, &mut Output<'_, S>) -> Result<(), Stop>,
+    out: &mut Output<'_, S>,
+) -> Result<(), Stop> {
+    let mut start = 0;
+    while start < input.len() {
+        let mut scan = QuoteScan::default();
+        let (record, next) = match ends(&mut scan, &input[start..]) {
+            Some(p) => {
+                let stripped = limits.strip_cr(&input[start..start + p]).len();
+                (record_at(start..start + stripped), start + p + 1)
+            }
+            // The last record of the input, without a terminator; with a
+            // quote left open, the rest of the input (its final line
+            // break included: the reader cannot tell it apart either).
+            None => {
+                let record = record_at(start..input.len());
+                (record.with_unclosed_quote(scan.in_quotes()), input.len())
+            }
+        };
+        let begin = out.data.len();
+        if let Err(s) = one(record, out) {
+            out.data.truncate(begin);
+            return Err(s);
+        }
+        if out.first_line != 0 {
+            // The line breaks inside the record move the next one down.
+            out.inner_lines += limits.count_terms(record.bytes());
+        }
+        start = next;
     }
     Ok(())
 }

@@ -4,7 +4,8 @@ order, using every core, in bounded memory.
 
 The pipeline knows nothing about URLs. It reads inputs (plain, gzip, zstd,
 bzip2 or xz, detected from their first bytes; other compression formats
-are refused), splits them into records (lines, or NUL-terminated records), runs
+are refused), splits them into records (lines, NUL-terminated records, or records whose
+quoted fields may hold terminators: [`Framing`]), runs
 a [`Transform`] on every record and writes the results in input order. The
 [`normalize`](crate::normalize) module provides the transform that the
 `normurl` command uses.
@@ -55,6 +56,9 @@ mod ahead;
 mod batch;
 mod decode;
 mod error;
+mod framing;
+#[cfg(test)]
+mod framing_tests;
 mod gzip_chunks;
 mod gzip_members;
 mod order;
@@ -72,6 +76,7 @@ use std::sync::Arc;
 
 pub use decode::{Format, Input};
 pub use error::Error;
+pub use framing::Framing;
 pub use transform::{KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform};
 pub use writer::{Report, Sinks, Summary, Unsorted};
 
@@ -129,6 +134,8 @@ pub struct PipelineBuilder {
     zstd_window_max: u64,
     line_buffered: bool,
     gzip_chunk_bytes: usize,
+    framing: Framing,
+    number_lines: bool,
 }
 
 impl Default for PipelineBuilder {
@@ -150,6 +157,8 @@ impl PipelineBuilder {
             zstd_window_max: 8 << 20,
             line_buffered: false,
             gzip_chunk_bytes: decode::GZIP_CHUNK,
+            framing: Framing::Lines,
+            number_lines: false,
         }
     }
 
@@ -223,6 +232,22 @@ impl PipelineBuilder {
         self
     }
 
+    /// How the input is cut into records (default [`Framing::Lines`]).
+    pub fn framing(&mut self, framing: Framing) -> &mut PipelineBuilder {
+        self.framing = framing;
+        self
+    }
+
+    /// Numbers the lines (default off): [`Output::line`] then gives the
+    /// input line number where the current record starts, counted per input
+    /// from 1, as `grep -n` does (a line is what ends with the terminator,
+    /// so with `\0` a record). The reader counts the terminators of each
+    /// batch it cuts; off, nobody pays for that.
+    pub fn number_lines(&mut self, on: bool) -> &mut PipelineBuilder {
+        self.number_lines = on;
+        self
+    }
+
     /// Builds a pipeline that runs `transform`.
     pub fn build<T: Transform>(&self, transform: T) -> Pipeline<T> {
         let threads = threads_for(self.threads);
@@ -235,6 +260,8 @@ impl PipelineBuilder {
             zstd_window_max: self.zstd_window_max,
             line_buffered: self.line_buffered,
             gzip_chunk_bytes: self.gzip_chunk_bytes,
+            framing: self.framing,
+            number_lines: self.number_lines,
             transform,
             progress: Arc::new(Progress::default()),
         }
@@ -267,6 +294,8 @@ pub struct Pipeline<T> {
     zstd_window_max: u64,
     line_buffered: bool,
     gzip_chunk_bytes: usize,
+    framing: Framing,
+    number_lines: bool,
     transform: T,
     progress: Arc<Progress>,
 }
@@ -368,6 +397,8 @@ impl<T: Transform> Pipeline<T> {
             max_record: self.max_record_bytes,
             batch_bytes: self.batch_bytes,
             eager: self.line_buffered,
+            framing: self.framing,
+            number_lines: self.number_lines,
         }
     }
 

@@ -20,6 +20,7 @@ use memchr::{memchr, memrchr};
 
 use super::batch::{Batch, Kind, Limits};
 use super::decode::{Decoding, Format, Input, Source};
+use super::framing::{Framing, QuoteScan};
 use super::gzip_chunks::DamageAt;
 use super::transform::{Merge, Part};
 use super::zstd_frames::WindowTooLarge;
@@ -44,6 +45,10 @@ struct Open {
     /// Whether a batch of this input was handed out (the first one holds
     /// the input's first record, a header line to some formats).
     handed_out: bool,
+    /// With numbered lines: the line number of the next batch's first
+    /// record, and where the current over-long record started.
+    line: u64,
+    record_line: u64,
 }
 
 pub(crate) struct BatchReader {
@@ -71,9 +76,12 @@ pub(crate) struct BatchReader {
 struct Cutter {
     /// Bytes read but not yet handed out: the start of the next batch.
     carry: Vec<u8>,
-    /// Whether `carry` is known to hold no terminator (so a search for the
-    /// next cut can skip it).
+    /// Whether `carry` is known to hold no record end (so a search for the
+    /// next cut can skip it). With [`Framing::QuotedFields`], `scan` is
+    /// then where the scan of the carry stands (else it is at the start of
+    /// the carry, the start of a record).
     carry_clean: bool,
+    scan: QuoteScan,
     limits: Limits,
     /// Decompressed bytes read, all inputs.
     bytes_in: u64,
@@ -96,6 +104,7 @@ impl BatchReader {
             cutter: Cutter {
                 carry: Vec::new(),
                 carry_clean: true,
+                scan: QuoteScan::default(),
                 limits,
                 bytes_in: 0,
             },
@@ -150,7 +159,11 @@ impl BatchReader {
                     overlong: false,
                     bytes: 0,
                     handed_out: false,
+                    line: 1,
+                    record_line: 1,
                 });
+                // The previous input may have ended inside quotes.
+                self.cutter.scan = QuoteScan::default();
                 continue;
             };
             let cutter = &mut self.cutter;
@@ -168,6 +181,9 @@ impl BatchReader {
             } else {
                 cutter.fill_records(open, batch)
             };
+            if cutter.limits.number_lines {
+                number(open, batch, cutter.limits);
+            }
             if let Err(failure) = filled {
                 // Nothing of this input can be trusted after the error, and
                 // the run stops: report it after the batch (and after the
@@ -191,6 +207,25 @@ impl BatchReader {
                 return Ok(true);
             }
         }
+    }
+}
+
+/// Stamps `batch` with the line number of its first record and counts
+/// its lines.
+fn number<S: Merge>(open: &mut Open, batch: &mut Batch<S>, limits: Limits) {
+    let lines = limits.count_terms(&batch.input[..batch.len]);
+    batch.line = match batch.kind {
+        Kind::Records => open.line,
+        Kind::Overlong(Part::First) => {
+            open.record_line = open.line;
+            open.line
+        }
+        Kind::Overlong(_) => open.record_line,
+    };
+    open.line += lines;
+    if batch.kind == Kind::Overlong(Part::Last) {
+        // The terminator that ended the record is not in the piece.
+        open.line += 1;
     }
 }
 
@@ -236,10 +271,14 @@ impl Cutter {
                 if batch.input[..batch.len].starts_with(BOM) {
                     batch.input.copy_within(BOM.len()..batch.len, 0);
                     batch.len -= BOM.len();
+                    // What was searched has moved: search it all again.
+                    search_from = 0;
+                    self.scan = QuoteScan::default();
                 }
             }
             if let Err(source) = read {
-                let cut = memrchr(limits.term, &batch.input[..batch.len]).map_or(0, |p| p + 1);
+                let from = search_from.min(batch.len);
+                let cut = self.last_cut(&batch.input[..batch.len], from).unwrap_or(0);
                 let unprocessed = batch.len - cut;
                 if unprocessed > limits.max_record.saturating_add(1) {
                     // The last record is over the limit already. Smaller
@@ -268,8 +307,7 @@ impl Cutter {
                 return Ok(());
             }
             let search_from_now = search_from.min(batch.len);
-            if let Some(p) = memrchr(limits.term, &batch.input[search_from_now..batch.len]) {
-                let cut = search_from_now + p + 1;
+            if let Some(cut) = self.last_cut(&batch.input[..batch.len], search_from_now) {
                 self.carry.extend_from_slice(&batch.input[cut..batch.len]);
                 batch.len = cut;
                 return Ok(());
@@ -305,9 +343,10 @@ impl Cutter {
             }
             return Err(ReadFailure::new(source, 0));
         }
-        if let Some(p) = memchr(limits.term, &batch.input[..batch.len]) {
+        if let Some(p) = self.first_end(&batch.input[..batch.len]) {
             self.carry.extend_from_slice(&batch.input[p + 1..batch.len]);
             self.carry_clean = false;
+            self.scan = QuoteScan::default();
             batch.len = limits.strip_cr(&batch.input[..p]).len();
             batch.kind = Kind::Overlong(Part::Last);
             open.overlong = false;
@@ -319,6 +358,38 @@ impl Cutter {
             self.hold_back_cr(batch);
         }
         Ok(())
+    }
+
+    /// Where the last complete record of `input` ends (after its
+    /// terminator), searching from `from`: the bytes before `from` hold no
+    /// record end, and with quoted fields the scan stands at `from`.
+    fn last_cut(&mut self, input: &[u8], from: usize) -> Option<usize> {
+        let term = self.limits.term;
+        match self.limits.framing {
+            Framing::Lines => memrchr(term, &input[from..]).map(|p| from + p + 1),
+            Framing::QuotedFields { quote, separator } => {
+                // Forward: whether a terminator ends a record depends on
+                // the quotes before it.
+                let (mut at, mut cut) = (from, None);
+                while let Some(p) = self.scan.find_end(&input[at..], quote, separator, term) {
+                    at += p + 1;
+                    cut = Some(at);
+                }
+                cut
+            }
+        }
+    }
+
+    /// Where the record (an over-long one, being read in pieces) ends in
+    /// `piece`: the offset of its terminator.
+    fn first_end(&mut self, piece: &[u8]) -> Option<usize> {
+        let term = self.limits.term;
+        match self.limits.framing {
+            Framing::Lines => memchr(term, piece),
+            Framing::QuotedFields { quote, separator } => {
+                self.scan.find_end(piece, quote, separator, term)
+            }
+        }
     }
 
     /// Moves a trailing `\r` of a piece into the carry: if a `\n` follows,

@@ -74,7 +74,9 @@ pub trait Transform: Sync {
     /// Transforms one record.
     ///
     /// The record never contains the terminator (nor the `\r` of a `\r\n`
-    /// line ending) and is never longer than the pipeline's record limit.
+    /// line ending), except inside quoted fields with
+    /// [`Framing::QuotedFields`](super::Framing::QuotedFields), and is never
+    /// longer than the pipeline's record limit.
     /// Append the output bytes to [`Output::data`] without a terminator and
     /// return [`Outcome::Emit`]; return [`Outcome::Skip`] to write nothing
     /// for this record (bytes appended anyway are discarded). An error ends
@@ -121,13 +123,19 @@ pub struct Record<'a> {
     bytes: &'a [u8],
     /// The same bytes, when the pipeline already knows they are UTF-8.
     text: Option<&'a str>,
+    /// Whether the input ended inside a quoted field of this record.
+    unclosed_quote: bool,
 }
 
 impl<'a> Record<'a> {
     /// A record of `bytes` (the pipeline makes them; this is for tests and
     /// for calling a transform directly).
     pub fn new(bytes: &'a [u8]) -> Record<'a> {
-        Record { bytes, text: None }
+        Record {
+            bytes,
+            text: None,
+            unclosed_quote: false,
+        }
     }
 
     /// A record known to be valid UTF-8.
@@ -135,7 +143,25 @@ impl<'a> Record<'a> {
         Record {
             bytes: text.as_bytes(),
             text: Some(text),
+            unclosed_quote: false,
         }
+    }
+
+    /// This record, marked as ending inside a quoted field, or not.
+    pub(crate) fn with_unclosed_quote(self, unclosed_quote: bool) -> Record<'a> {
+        Record {
+            unclosed_quote,
+            ..self
+        }
+    }
+
+    /// Whether the input ended inside a quoted field of this record (only
+    /// with [`Framing::QuotedFields`](super::Framing::QuotedFields)): the
+    /// record then runs to the end of its input, whatever line breaks that
+    /// holds, and is most likely not what its writer meant.
+    #[inline]
+    pub fn unclosed_quote(self) -> bool {
+        self.unclosed_quote
     }
 
     /// The record's bytes.
@@ -338,6 +364,11 @@ pub struct Output<'a, S> {
     pub(crate) index: u32,
     /// Whether the batch starts at the start of its input.
     pub(crate) starts_input: bool,
+    /// The line number of the batch's first record; 0 when lines are not
+    /// numbered.
+    pub(crate) first_line: u64,
+    /// Line breaks inside the batch's earlier records (quoted fields).
+    pub(crate) inner_lines: u64,
     /// Whether the current record already has a side entry.
     pub(crate) side_started: bool,
     pub(crate) key: Option<u128>,
@@ -396,6 +427,19 @@ impl<S> Output<'_, S> {
     #[inline]
     pub fn is_first_of_input(&self) -> bool {
         self.starts_input && self.index == 0
+    }
+
+    /// The input line number (1-based, per input) where the current
+    /// record starts, when the pipeline numbers lines
+    /// ([`PipelineBuilder::number_lines`](super::PipelineBuilder::number_lines));
+    /// `None` otherwise. In [`Transform::overlong`], where the over-long
+    /// record starts.
+    #[inline]
+    pub fn line(&self) -> Option<u64> {
+        match self.first_line {
+            0 => None,
+            n => Some(n + u64::from(self.index) + self.inner_lines),
+        }
     }
 
     /// The batch's counters.
