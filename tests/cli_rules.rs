@@ -145,3 +145,27 @@ fn query_separators() {
     );
     run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
 }
+
+/// The profiles named after w3lib and urlcanon apply those tools' rules
+/// (w3lib's query re-encoding and path decoding, urlcanon's bare `%`), and
+/// `normurl rules` lists them.
+#[test]
+fn tool_profiles_apply_their_tools_rules() {
+    let input = "http://www.example.com/do?q=a%20space&a=1&c\nhttps://a.com/x%2cy\nfoo:%zz\n";
+    assert_eq!(
+        ok(&["-p", "w3lib"], input),
+        "http://www.example.com/do?a=1&c=&q=a+space\nhttps://a.com/x,y\nfoo:%zz\n"
+    );
+    assert_eq!(
+        ok(&["-p", "urlcanon-semantic"], input),
+        "http://www.example.com/do?a=1&c&q=a%20space\nhttps://a.com/x%2Cy\nfoo:%25zz\n"
+    );
+    let rules = ok(&["rules"], "");
+    for name in [
+        "decode-path-reserved",
+        "form-encode-query",
+        "encode-bare-percent",
+    ] {
+        assert!(rules.contains(name), "{name} missing from:\n{rules}");
+    }
+}

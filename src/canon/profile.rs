@@ -52,8 +52,9 @@ pub enum Profile {
     Wayback,
     /// urlcanon's `semantic_precise` (Internet Archive's Python
     /// canonicalizer): `semantic` plus userinfo dropped, host dots trimmed,
-    /// path and query unescaped and minimally re-escaped, slashes
-    /// collapsed, query sorted by name then value. urlcanon assumes `http`
+    /// path and query unescaped and minimally re-escaped, a `%` that starts
+    /// no escape written `%25`, slashes collapsed, query sorted by name
+    /// then value. urlcanon assumes `http`
     /// for inputs without a scheme (`--default-scheme http`).
     UrlcanonSemantic,
     /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
@@ -61,8 +62,10 @@ pub enum Profile {
     /// sorted by value too. Assumes `http` like `urlcanon-semantic`.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
-    /// fingerprints): `semantic`, empty `&&` pieces dropped, query sorted
-    /// by name then value, fragment dropped.
+    /// fingerprints): `semantic`, reserved characters of the path decoded,
+    /// query parameters re-encoded as a form does (`urlencode`), empty
+    /// `&&` pieces dropped, query sorted by name then value, fragment
+    /// dropped.
     W3lib,
 }
 
@@ -109,6 +112,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
 ]);
 
 const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::EncodeBarePercent,
     Rule::StripUserinfo,
     Rule::TrimHostDots,
     Rule::UnescapePath,
@@ -129,6 +133,8 @@ const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
 ]));
 
 const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::DecodePathReserved,
+    Rule::FormEncodeQuery,
     Rule::DropEmptyParams,
     Rule::SortQuery,
     Rule::SortQueryValues,

@@ -56,12 +56,20 @@ pub enum Rule {
     /// `unescape-path`: percent-decode the path repeatedly, resolve the dot
     /// segments that appear, and re-encode only what must be.
     UnescapePath,
+    /// `decode-path-reserved`: percent-decode the characters a path may
+    /// hold as they are, reserved ones too (`,` `:` `@` `!` `$` `&` `'`
+    /// `(` `)` `*` `+` `;` `=` `[` `]` `|` and the unreserved ones), but
+    /// not `/`, `?`, `#` or `%`: w3lib's path rule.
+    DecodePathReserved,
     /// `decode-unreserved`: decode percent-encoded unreserved characters
     /// (RFC 3986 section 6.2.2.2).
     DecodeUnreserved,
     /// `uppercase-percent`: uppercase the hex digits of percent-encodings
     /// (RFC 3986 section 6.2.2.1).
     UppercasePercent,
+    /// `encode-bare-percent`: a `%` that does not start a percent-encoding
+    /// becomes `%25`, in every component but the domain: urlcanon's rule.
+    EncodeBarePercent,
     /// `strip-session-ids`: remove session ids from the path and the query.
     StripSessionIds,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
@@ -81,6 +89,11 @@ pub enum Rule {
     /// `semicolon-separators`: `;` separates query parameters as `&`
     /// does; it is written as `&`.
     SemicolonSeparators,
+    /// `form-encode-query`: decode each parameter as a form does (`+` is a
+    /// space) and encode it again as a form does (`urlencode`: only
+    /// letters, digits and `-._~` stay, a space is `+`, a parameter without
+    /// `=` gets one): w3lib's query rule.
+    FormEncodeQuery,
     /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
     /// `fbclid`... and user lists).
     StripTracking,
@@ -115,7 +128,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 33] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -125,8 +138,10 @@ impl Rule {
         Rule::StripWwwDigits,
         Rule::DropPort,
         Rule::UnescapePath,
+        Rule::DecodePathReserved,
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
+        Rule::EncodeBarePercent,
         Rule::StripSessionIds,
         Rule::CollapseSlashes,
         Rule::LowercasePath,
@@ -135,6 +150,7 @@ impl Rule {
         Rule::UnescapeQuery,
         Rule::LowercaseQuery,
         Rule::SemicolonSeparators,
+        Rule::FormEncodeQuery,
         Rule::StripTracking,
         Rule::KeepParams,
         Rule::DropBlankParams,
@@ -166,8 +182,10 @@ impl Rule {
             Rule::StripWwwDigits => "strip-www-digits",
             Rule::DropPort => "drop-port",
             Rule::UnescapePath => "unescape-path",
+            Rule::DecodePathReserved => "decode-path-reserved",
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
+            Rule::EncodeBarePercent => "encode-bare-percent",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::LowercasePath => "lowercase-path",
@@ -176,6 +194,7 @@ impl Rule {
             Rule::UnescapeQuery => "unescape-query",
             Rule::LowercaseQuery => "lowercase-query",
             Rule::SemicolonSeparators => "semicolon-separators",
+            Rule::FormEncodeQuery => "form-encode-query",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
             Rule::DropBlankParams => "drop-blank-params",
@@ -222,10 +241,16 @@ impl Rule {
             Rule::UnescapePath => {
                 "percent-decode the path repeatedly, resolve dot segments, re-encode only what must be"
             }
+            Rule::DecodePathReserved => {
+                "decode %XX in the path of every character a path may hold raw but / ? # % (w3lib: %2C becomes ,)"
+            }
             Rule::DecodeUnreserved => {
                 "decode %XX of unreserved characters A-Z a-z 0-9 - . _ ~ (RFC 3986 6.2.2.2)"
             }
             Rule::UppercasePercent => "uppercase the hex digits of %xx (RFC 3986 6.2.2.1)",
+            Rule::EncodeBarePercent => {
+                "a % that starts no %XX becomes %25, except in the host (urlcanon: a%zz becomes a%25zz)"
+            }
             Rule::StripSessionIds => {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
             }
@@ -241,6 +266,9 @@ impl Rule {
             Rule::LowercaseQuery => "ASCII-lowercase the query",
             Rule::SemicolonSeparators => {
                 "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
+            Rule::FormEncodeQuery => {
+                "re-encode each parameter as a form does: only A-Z a-z 0-9 -._~ raw, space as +, = always (w3lib: a=x y&b becomes a=x+y&b=)"
             }
             Rule::StripTracking => {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"

@@ -20,6 +20,16 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::StripScheme,
 ]);
 
+/// Rules that change only URLs with a `%` in them: the fast paths decline
+/// those URLs (`fast::decline_some`) and take the others, which the rules
+/// leave as they are.
+pub(crate) const PERCENT_GENERAL: RuleSet =
+    RuleSet::from_rules(&[Rule::DecodePathReserved, Rule::EncodeBarePercent]);
+
+/// Rules that change only URLs with a query: the fast paths decline those
+/// URLs and take the others.
+pub(crate) const QUERY_GENERAL: RuleSet = RuleSet::from_rules(&[Rule::FormEncodeQuery]);
+
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RuleLists {

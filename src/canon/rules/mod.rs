@@ -5,6 +5,8 @@
 //! `canon/mod.rs` says which function is whose.
 
 pub(crate) mod directory_index;
+pub(crate) mod escapes;
+pub(crate) mod form_encode;
 pub(crate) mod fragment;
 pub(crate) mod glob;
 pub(crate) mod host;
