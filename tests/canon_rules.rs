@@ -333,3 +333,34 @@ fn tool_rules() {
         }
     }
 }
+
+/// `keep-path-jsessionid` (in `wayback`): the path's `;jsessionid=` stays,
+/// as in the CDX keys of webarchive-commons and the surt package; the
+/// query's session ids and ASP.NET path segments still go.
+#[test]
+fn keep_path_jsessionid() {
+    let id = "0123456789ABCDEF0123456789abcdef";
+    let input = format!("http://a.com/x;jsessionid={id}?jsessionid={id}&b=1");
+    check(
+        &canon(Profile::Whatwg, "+strip-session-ids,+keep-path-jsessionid"),
+        &[
+            (&input, &format!("http://a.com/x;jsessionid={id}?b=1")),
+            (
+                "http://a.com/(S(0123456789abcdef01234567))/p.aspx",
+                "http://a.com/p.aspx",
+            ),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+strip-session-ids"),
+        &[(&input, "http://a.com/x?b=1")],
+    );
+    check(
+        &canon(Profile::Whatwg, "+keep-path-jsessionid"),
+        &[(&input, &input)],
+    );
+    assert!(Profile::Wayback.rules().contains(Rule::KeepPathJsessionid));
+    assert!(!Profile::Aggressive
+        .rules()
+        .contains(Rule::KeepPathJsessionid));
+}

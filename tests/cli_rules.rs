@@ -158,7 +158,7 @@ fn tool_profiles_apply_their_tools_rules() {
     );
     assert_eq!(
         ok(&["-p", "urlcanon-semantic"], input),
-        "http://www.example.com/do?a=1&c&q=a%20space\nhttps://a.com/x%2Cy\nfoo:%25zz\n"
+        "http://www.example.com/do?a=1&c&q=a%20space\nhttps://a.com/x,y\nfoo:%25zz\n"
     );
     let rules = ok(&["rules"], "");
     for name in [

@@ -511,8 +511,11 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         fired.insert_if(Rule::LowercasePath, changed);
     }
     let sessions = rules.contains(Rule::StripSessionIds);
+    // `keep-path-jsessionid` never fires: it keeps what the other would
+    // change.
+    let jsessionid = sessions && !rules.contains(Rule::KeepPathJsessionid);
     if sessions {
-        let changed = path.rewrite(path::strip_session_ids);
+        let changed = path.rewrite(|p, out| path::strip_session_ids(p, jsessionid, out));
         fired.insert_if(Rule::StripSessionIds, changed);
     }
     if rules.contains(Rule::CollapseSlashes) {
@@ -533,7 +536,7 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     loop {
         let changed = path.narrow(path::strip_trailing_slash);
         fired.insert_if(Rule::StripTrailingSlash, changed);
-        if !changed || !sessions {
+        if !changed || !jsessionid {
             break;
         }
         let changed = path.narrow(path::strip_jsessionid_suffixes);

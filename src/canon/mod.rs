@@ -62,6 +62,7 @@ rules.
 | `uppercase-percent` | `rules::percent::normalize` | as `decode-unreserved` | `percent::tests::normalize_*`, `fast::tests` |
 | `encode-bare-percent` | `rules::escapes::encode_bare_percent` (`general::encode_bare_percent`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `escapes::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |
 | `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
+| `keep-path-jsessionid` | `rules::path::strip_session_ids` (`general::path_rules`) | as `strip-session-ids`: `careful::inspect_path` declines on `;` | `tests/canon_rules.rs::keep_path_jsessionid`, `tests/surt_compat.rs` |
 | `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
 | `lowercase-path` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
 | `strip-directory-index` | `rules::directory_index::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `directory_index::tests`, `tests/canon_rules.rs::strip_directory_index` |

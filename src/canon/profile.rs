@@ -46,7 +46,8 @@ pub enum Profile {
     SafeBrowsing,
     /// The canonicalization of webarchive-commons' WaybackURLKeyMaker (CDX
     /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
-    /// `www\d*.` stripped, path and query lowercased, session ids stripped,
+    /// `www\d*.` stripped, path and query lowercased, session ids stripped
+    /// (but a path's `;jsessionid=`, which CDX keys keep),
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
@@ -100,6 +101,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::StripWwwDigits,
     Rule::UnescapePath,
     Rule::StripSessionIds,
+    Rule::KeepPathJsessionid,
     Rule::CollapseSlashes,
     Rule::LowercasePath,
     Rule::StripTrailingSlash,

@@ -72,6 +72,11 @@ pub enum Rule {
     EncodeBarePercent,
     /// `strip-session-ids`: remove session ids from the path and the query.
     StripSessionIds,
+    /// `keep-path-jsessionid`: with `strip-session-ids`, keep a path's
+    /// `;jsessionid=` suffix, as webarchive-commons' WaybackURLKeyMaker
+    /// (the CDX keys) and the Python `surt` package do: they strip session
+    /// ids from the query and ASP.NET segments from the path only.
+    KeepPathJsessionid,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
     /// `lowercase-path`: ASCII-lowercase the path.
@@ -128,7 +133,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -143,6 +148,7 @@ impl Rule {
         Rule::UppercasePercent,
         Rule::EncodeBarePercent,
         Rule::StripSessionIds,
+        Rule::KeepPathJsessionid,
         Rule::CollapseSlashes,
         Rule::LowercasePath,
         Rule::StripDirectoryIndex,
@@ -187,6 +193,7 @@ impl Rule {
             Rule::UppercasePercent => "uppercase-percent",
             Rule::EncodeBarePercent => "encode-bare-percent",
             Rule::StripSessionIds => "strip-session-ids",
+            Rule::KeepPathJsessionid => "keep-path-jsessionid",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::LowercasePath => "lowercase-path",
             Rule::StripDirectoryIndex => "strip-directory-index",
@@ -253,6 +260,9 @@ impl Rule {
             }
             Rule::StripSessionIds => {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
+            }
+            Rule::KeepPathJsessionid => {
+                "with strip-session-ids: keep a path's ;jsessionid= as CDX keys do (webarchive-commons, surt)"
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::LowercasePath => "ASCII-lowercase the path",
