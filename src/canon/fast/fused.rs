@@ -140,8 +140,19 @@ unsafe fn declining(
 ) -> Result<RuleSet, ParseError> {
     let (percent, query) = setup.plan.declines();
     let bytes = input.as_bytes();
-    if query && memchr::memchr(b'?', bytes).is_some()
-        || percent && memchr::memchr(b'%', bytes).is_some()
+    // The query of the input as it is: if the parser changes it, the
+    // input is not its serialization, and `fast::apply` looks again at
+    // the parsed URL.
+    let input_query = || {
+        let start = memchr::memchr(b'?', bytes)? + 1;
+        let end = memchr::memchr(b'#', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+        Some(&bytes[start..end])
+    };
+    let lower = setup.plan.rules().contains(Rule::LowercaseQuery);
+    if percent && memchr::memchr(b'%', bytes).is_some()
+        || query
+            && input_query()
+                .is_some_and(|q| fast::form_encode_changes(q, lower, &mut scratch.fast.query))
     {
         return general(setup, input, url, scratch, out);
     }

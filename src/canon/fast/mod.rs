@@ -26,6 +26,7 @@ use std::ops::Range;
 use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
+use super::rules::form_encode::form_encode;
 use super::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use super::surt::Parts;
 use super::{general, Scratch};
@@ -492,7 +493,7 @@ unsafe fn decline_all(
 struct DeclineOn {
     /// URLs with a `%`.
     percent: bool,
-    /// URLs with a query.
+    /// URLs with a query that `form-encode-query` changes.
     query: bool,
 }
 
@@ -512,13 +513,25 @@ unsafe fn decline_some(
 ) -> Option<RuleSet> {
     let plan = &setup.plan;
     let href = url.href().as_bytes();
-    if plan.decline.query && url.query().is_some()
+    let lower = plan.rules.contains(Rule::LowercaseQuery);
+    let query = url.query().map(str::as_bytes);
+    if plan.decline.query && query.is_some_and(|q| form_encode_changes(q, lower, &mut bufs.query))
         || plan.decline.percent && memchr::memchr(b'%', href).is_some()
     {
         return None;
     }
     // SAFETY: the caller's.
     unsafe { (plan.inner)(setup, url, params, bufs, out) }
+}
+
+/// Whether `form-encode-query` would change `query`, found by writing its
+/// output into `buf`: most queries (`id=123&page=2`) are already
+/// form-encoded, and the fast paths take them.
+pub(super) fn form_encode_changes(query: &[u8], lower: bool, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let changed = form_encode(query, lower, buf);
+    buf.clear();
+    changed
 }
 
 /// [`Canonicalizer::apply`](super::Canonicalizer::apply): the fast path

@@ -26,8 +26,9 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
 pub(crate) const PERCENT_GENERAL: RuleSet =
     RuleSet::from_rules(&[Rule::DecodePathReserved, Rule::EncodeBarePercent]);
 
-/// Rules that change only URLs with a query: the fast paths decline those
-/// URLs and take the others.
+/// Rules that change only URLs with a query: the fast paths decline the
+/// URLs whose query the rule changes (`fast::form_encode_changes`) and
+/// take the others.
 pub(crate) const QUERY_GENERAL: RuleSet = RuleSet::from_rules(&[Rule::FormEncodeQuery]);
 
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.
