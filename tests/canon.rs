@@ -230,7 +230,7 @@ fn surt(profile: Profile, edits: &str, options: SurtOptions) -> Canonicalizer {
 /// query sorted), with missing schemes defaulting to http.
 fn urlcanon_semantic_precise() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonSemantic);
-    let edits = "+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values";
+    let edits = "+encode-bare-percent,+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values";
     assert_eq!(canon.rules(), with_rules(Profile::Semantic, edits).rules());
     canon
 }
@@ -599,17 +599,15 @@ fn default_tracking_list_is_duckduckgos() {
     assert_eq!(defaults, from_file);
 }
 
-/// w3lib's `canonicalize_url` in normurl's rules: uppercase percent-encoding,
-/// decode unreserved characters, drop empty parameters (`parse_qsl` skips
-/// them), sort the query by name then value, drop the fragment unless
-/// `keep_fragments`. w3lib re-encodes every query value
-/// (spaces as `+`), which normurl's sort does not: those cases are rule
-/// differences.
+/// w3lib's `canonicalize_url` in normurl's rules: decode what a path may
+/// hold raw, uppercase percent-encoding, re-encode the query as `urlencode`
+/// does, drop empty parameters (`parse_qsl` skips them), sort the query by
+/// name then value, drop the fragment unless `keep_fragments`, drop blank
+/// parameters when `keep_blank_values=False`.
 #[test]
 fn w3lib_suite() {
     let data = load("w3lib/canonicalize_url_cases.json");
-    let base =
-        "+decode-unreserved,+uppercase-percent,+drop-empty-params,+sort-query,+sort-query-values";
+    let base = "+decode-path-reserved,+decode-unreserved,+uppercase-percent,+form-encode-query,+drop-empty-params,+sort-query,+sort-query-values";
     let mut suite = Suite::new("w3lib");
     for case in data["cases"].as_array().unwrap() {
         let kwargs = case["kwargs"].as_object().unwrap();
@@ -617,8 +615,11 @@ fn w3lib_suite() {
         if kwargs.get("keep_fragments") != Some(&Value::Bool(true)) {
             edits.push_str(",+drop-fragment");
         }
+        if kwargs.get("keep_blank_values") == Some(&Value::Bool(false)) {
+            edits.push_str(",+drop-blank-params");
+        }
         let canon = with_rules(Profile::Whatwg, &edits);
-        if !kwargs.contains_key("keep_fragments") {
+        if !kwargs.contains_key("keep_fragments") && !kwargs.contains_key("keep_blank_values") {
             // canonicalize_url's defaults are the `w3lib` profile.
             assert_eq!(canon.rules(), Profile::W3lib.rules());
         }

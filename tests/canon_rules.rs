@@ -381,3 +381,106 @@ fn domain_params_strip_keep_and_exceptions() {
         ],
     );
 }
+
+/// The rules that reproduce other tools: `decode-path-reserved` and
+/// `form-encode-query` (w3lib), `encode-bare-percent` (urlcanon), alone
+/// and in their profiles, on URLs the fast paths take (no `%`, no query)
+/// and on URLs they must decline.
+#[test]
+fn tool_rules() {
+    check(
+        &canon(Profile::Whatwg, "+decode-path-reserved"),
+        &[
+            ("https://a.com/a%23b%2cc%3A%7C", "https://a.com/a%23b,c:|"),
+            ("https://a.com/%2F%3F%25%20", "https://a.com/%2F%3F%25%20"),
+            ("mailto:a%40b.com?x=%2C", "mailto:a@b.com?x=%2C"),
+            ("https://a.com/a,b", "https://a.com/a,b"),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+form-encode-query"),
+        &[
+            (
+                "https://a.com/?q=a b&c&price(£)=5",
+                "https://a.com/?q=a+b&c=&price%28%C2%A3%29=5",
+            ),
+            ("https://a.com/?q=a+b%2b", "https://a.com/?q=a+b%2B"),
+            ("https://a.com/p#x y", "https://a.com/p#x%20y"),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+encode-bare-percent"),
+        &[
+            ("wow:%NBD", "wow:%25NBD"),
+            ("foo://u%:p@%/%a?%zz#%", "foo://u%25:p@%25/%25a?%25zz#%25"),
+            ("https://a.com/%41%", "https://a.com/%41%25"),
+            ("https://a.com/a?b#c", "https://a.com/a?b#c"),
+        ],
+    );
+    check(
+        &Canonicalizer::new(Profile::W3lib),
+        &[
+            (
+                "http://www.example.com/do?q=a%20space&a=1&c#f",
+                "http://www.example.com/do?a=1&c=&q=a+space",
+            ),
+            ("http://a.com/x%2cy/z", "http://a.com/x,y/z"),
+            ("http://a.com/x/y#f", "http://a.com/x/y"),
+        ],
+    );
+    check(
+        &Canonicalizer::new(Profile::UrlcanonSemantic),
+        &[
+            ("file:///%", "file:///%25"),
+            ("http://a.com/b?%zz", "http://a.com/b?%25zz"),
+            ("http://u@a.com//b?y=1&x=2", "http://a.com/b?x=2&y=1"),
+        ],
+    );
+    // The other profiles do not change.
+    for profile in [
+        Profile::Whatwg,
+        Profile::Semantic,
+        Profile::Aggressive,
+        Profile::Wayback,
+    ] {
+        let rules = profile.rules();
+        for rule in [
+            Rule::DecodePathReserved,
+            Rule::FormEncodeQuery,
+            Rule::EncodeBarePercent,
+        ] {
+            assert!(!rules.contains(rule), "{profile} has {rule}");
+        }
+    }
+}
+
+/// `keep-path-jsessionid` (in `wayback`): the path's `;jsessionid=` stays,
+/// as in the CDX keys of webarchive-commons and the surt package; the
+/// query's session ids and ASP.NET path segments still go.
+#[test]
+fn keep_path_jsessionid() {
+    let id = "0123456789ABCDEF0123456789abcdef";
+    let input = format!("http://a.com/x;jsessionid={id}?jsessionid={id}&b=1");
+    check(
+        &canon(Profile::Whatwg, "+strip-session-ids,+keep-path-jsessionid"),
+        &[
+            (&input, &format!("http://a.com/x;jsessionid={id}?b=1")),
+            (
+                "http://a.com/(S(0123456789abcdef01234567))/p.aspx",
+                "http://a.com/p.aspx",
+            ),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+strip-session-ids"),
+        &[(&input, "http://a.com/x?b=1")],
+    );
+    check(
+        &canon(Profile::Whatwg, "+keep-path-jsessionid"),
+        &[(&input, &input)],
+    );
+    assert!(Profile::Wayback.rules().contains(Rule::KeepPathJsessionid));
+    assert!(!Profile::Aggressive
+        .rules()
+        .contains(Rule::KeepPathJsessionid));
+}

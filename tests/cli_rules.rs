@@ -145,3 +145,38 @@ fn query_separators() {
     );
     run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
 }
+
+/// The profiles named after w3lib, urlcanon and the Wayback apply those
+/// tools' rules (w3lib's query re-encoding and path decoding, urlcanon's
+/// bare `%`, the CDX keys' path `;jsessionid=`), and `normurl rules` lists
+/// them.
+#[test]
+fn tool_profiles_apply_their_tools_rules() {
+    let input = "http://www.example.com/do?q=a%20space&a=1&c\nhttps://a.com/x%2cy\nfoo:%zz\n";
+    assert_eq!(
+        ok(&["-p", "w3lib"], input),
+        "http://www.example.com/do?a=1&c=&q=a+space\nhttps://a.com/x,y\nfoo:%zz\n"
+    );
+    assert_eq!(
+        ok(&["-p", "urlcanon-semantic"], input),
+        "http://www.example.com/do?a=1&c&q=a%20space\nhttps://a.com/x,y\nfoo:%25zz\n"
+    );
+    // CDX keys keep a path's `;jsessionid=` (webarchive-commons, surt).
+    let id = "0123456789abcdef0123456789abcdef";
+    assert_eq!(
+        ok(
+            &["-p", "wayback", "--get", "surt"],
+            &format!("http://example.com/;jsessionid={id}\n")
+        ),
+        format!("com,example)/;jsessionid={id}\n")
+    );
+    let rules = ok(&["rules"], "");
+    for name in [
+        "decode-path-reserved",
+        "form-encode-query",
+        "encode-bare-percent",
+        "keep-path-jsessionid",
+    ] {
+        assert!(rules.contains(name), "{name} missing from:\n{rules}");
+    }
+}

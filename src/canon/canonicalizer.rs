@@ -182,11 +182,13 @@ impl CanonicalizerBuilder {
     pub fn build(&self) -> Canonicalizer {
         let c = &self.config;
         let plan = fast::Plan::new(c.rules, c.output, &c.tracking);
+        let (fused, fused_inner) = fused::pick(c.rules, c.output, c.idn, plan.path(), true);
         Canonicalizer {
-            fused: fused::pick(c.rules, c.output, c.idn, plan.path(), true),
+            fused,
             setup: fast::Setup {
                 plan,
                 config: c.clone(),
+                fused_inner,
             },
         }
     }

@@ -8,7 +8,8 @@ use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
-    data_url, directory_index, fragment, host, params as param_rules, path, redirect,
+    data_url, directory_index, escapes, form_encode, fragment, host, params as param_rules, path,
+    redirect,
     scheme as key, separators,
 };
 use super::surt::Parts;
@@ -123,14 +124,24 @@ fn apply_rules(
     };
     let (scheme, port) = scheme_and_port(rules, url, &mut fired);
     let (username, password) = userinfo(rules, url, &mut fired);
+    // `encode-bare-percent` goes last in each component, after every rule
+    // that decodes.
+    let bare = has_percent && rules.contains(Rule::EncodeBarePercent);
     let mut work = Work::new(username, user_buf, tmp);
     percent_rules.run(&mut work, &mut fired);
+    encode_bare_percent(bare, &mut work, &mut fired);
     let username = work.finish();
     let mut work = Work::new(password, pass_buf, tmp);
     percent_rules.run(&mut work, &mut fired);
+    encode_bare_percent(bare, &mut work, &mut fired);
     let password = work.finish();
     let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
     host_rules(rules, url, percent_rules, &mut work, &mut fired);
+    encode_bare_percent(
+        bare && url.host_kind() == HostKind::Opaque,
+        &mut work,
+        &mut fired,
+    );
     let host = work.finish();
     let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
     let scratch = (&mut *unescaped, &mut *resolved);
@@ -139,6 +150,7 @@ fn apply_rules(
     if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
         directory_index_rule(rules, index_files, &mut work, &mut fired);
     }
+    encode_bare_percent(bare, &mut work, &mut fired);
     let path = work.finish();
     // Exemption from strip-tracking is decided on the final host, so that
     // the output canonicalizes to itself.
@@ -154,9 +166,11 @@ fn apply_rules(
             params,
             &mut fired,
         );
+    encode_bare_percent(bare && !query_null, &mut work, &mut fired);
     let query = work.finish();
     let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
     let fragment_null = fragment_rules(rules, url, percent_rules, &mut work, &mut fired);
+    encode_bare_percent(bare && !fragment_null, &mut work, &mut fired);
     let fragment = work.finish();
     // Every key differs from its URL: the rule always fires.
     fired.insert_if(
@@ -322,6 +336,10 @@ fn path_component(
         upper: percent_rules.upper && !lower,
         ..percent_rules
     };
+    if rules.contains(Rule::DecodePathReserved) {
+        let changed = work.rewrite(escapes::decode_path_reserved);
+        fired.insert_if(Rule::DecodePathReserved, changed);
+    }
     if url.has_opaque_path() {
         percent_rules.run(work, fired);
         if rules.contains(Rule::NormalizeDataUrls) && url.scheme() == "data" {
@@ -374,7 +392,13 @@ fn query_component(
         let changed = work.rewrite(separators::semicolons_to_amps);
         fired.insert_if(Rule::SemicolonSeparators, changed);
     }
-    if special && rules.contains(Rule::UnescapeQuery) {
+    if rules.contains(Rule::FormEncodeQuery) {
+        // It decodes and re-encodes every escape: `unescape-query` and the
+        // percent rules would undo what it does, and fire on its output.
+        // Before `lowercase-query`, which lowercases the letters it decodes.
+        let changed = work.rewrite(|q, out| form_encode::form_encode(q, lower, out));
+        fired.insert_if(Rule::FormEncodeQuery, changed);
+    } else if special && rules.contains(Rule::UnescapeQuery) {
         let changed = work.rewrite(|q, out| {
             if !query::unescape(q, lower, params, out) {
                 return false;
@@ -470,6 +494,14 @@ fn fragment_rules(
     empty
 }
 
+/// `encode-bare-percent` on a component, when `on`.
+fn encode_bare_percent(on: bool, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
+    if on {
+        let changed = work.rewrite(escapes::encode_bare_percent);
+        fired.insert_if(Rule::EncodeBarePercent, changed);
+    }
+}
+
 /// Everything before the path, when no rule touched it: written with one
 /// copy. `components` are the username, password and host, `Some` while
 /// still borrowed from the URL.
@@ -508,8 +540,11 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         fired.insert_if(Rule::LowercasePath, changed);
     }
     let sessions = rules.contains(Rule::StripSessionIds);
+    // `keep-path-jsessionid` never fires: it keeps what the other would
+    // change.
+    let jsessionid = sessions && !rules.contains(Rule::KeepPathJsessionid);
     if sessions {
-        let changed = path.rewrite(path::strip_session_ids);
+        let changed = path.rewrite(|p, out| path::strip_session_ids(p, jsessionid, out));
         fired.insert_if(Rule::StripSessionIds, changed);
     }
     if rules.contains(Rule::CollapseSlashes) {
@@ -534,7 +569,7 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     loop {
         let changed = path.narrow(path::strip_trailing_slash);
         fired.insert_if(Rule::StripTrailingSlash, changed);
-        if !changed || !sessions {
+        if !changed || !jsessionid {
             break;
         }
         let changed = path.narrow(path::strip_jsessionid_suffixes);

@@ -58,9 +58,12 @@ rules.
 | `strip-one-www` | `rules::host::strip_one_www` (`general::host_rules`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `host::tests::strips_one_www_as_normalize_url`, `tests/canon.rs::normalize_url_suite` |
 | `drop-port` | `general::scheme_and_port` | `copy::cut_host_port_slash` | `fast::tests`, `tests/canon.rs` |
 | `unescape-path` | `general::unescape_path` (`percent::unescape_repeatedly`, `path::resolve_dots`, `percent::encode`) | `careful::inspect_path` (declines on `%`) | `percent::tests::unescape_*`, `fast::tests`, `tests/canon.rs` |
+| `decode-path-reserved` | `rules::escapes::decode_path_reserved` (`general::path_component`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `escapes::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
 | `decode-unreserved` | `rules::percent::normalize` | `Percent::changes` (`percent::normalize_changes`; declines) | `percent::tests::normalize_*`, `fast::tests` |
 | `uppercase-percent` | `rules::percent::normalize` | as `decode-unreserved` | `percent::tests::normalize_*`, `fast::tests` |
+| `encode-bare-percent` | `rules::escapes::encode_bare_percent` (`general::encode_bare_percent`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `escapes::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |
 | `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
+| `keep-path-jsessionid` | `rules::path::strip_session_ids` (`general::path_rules`) | as `strip-session-ids`: `careful::inspect_path` declines on `;` | `tests/canon_rules.rs::keep_path_jsessionid`, `tests/surt_compat.rs` |
 | `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
 | `keep-scheme-slashes` | `rules::path::collapse_slashes_keeping_schemes` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `path::tests::collapses_but_keeps_embedded_schemes`, `tests/canon.rs::normalize_url_suite` |
 | `lowercase-path` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
@@ -70,6 +73,7 @@ rules.
 | `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
 | `lowercase-query` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
 | `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
+| `form-encode-query` | `rules::form_encode::form_encode` (`general::query_component`) | none on a URL with a query: `rules::lists::QUERY_GENERAL`, `fast::decline_some` | `form_encode::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
 | `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
 | `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
 | `domain-params` | `rules::params::apply` (`rules::domain_params`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `domain_params::tests`, `params::tests::domain_params_*`, `tests/canon_rules.rs::domain_params_*`, `tests/cli_param_rules.rs` |

@@ -46,14 +46,16 @@ pub enum Profile {
     SafeBrowsing,
     /// The canonicalization of webarchive-commons' WaybackURLKeyMaker (CDX
     /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
-    /// `www\d*.` stripped, path and query lowercased, session ids stripped,
+    /// `www\d*.` stripped, path and query lowercased, session ids stripped
+    /// (but a path's `;jsessionid=`, which CDX keys keep),
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
     /// urlcanon's `semantic_precise` (Internet Archive's Python
     /// canonicalizer): `semantic` plus userinfo dropped, host dots trimmed,
-    /// path and query unescaped and minimally re-escaped, slashes
-    /// collapsed, query sorted by name then value. urlcanon assumes `http`
+    /// path and query unescaped and minimally re-escaped, a `%` that starts
+    /// no escape written `%25`, slashes collapsed, query sorted by name
+    /// then value. urlcanon assumes `http`
     /// for inputs without a scheme (`--default-scheme http`).
     UrlcanonSemantic,
     /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
@@ -61,8 +63,10 @@ pub enum Profile {
     /// sorted by value too. Assumes `http` like `urlcanon-semantic`.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
-    /// fingerprints): `semantic`, empty `&&` pieces dropped, query sorted
-    /// by name then value, fragment dropped.
+    /// fingerprints): `semantic`, reserved characters of the path decoded,
+    /// query parameters re-encoded as a form does (`urlencode`), empty
+    /// `&&` pieces dropped, query sorted by name then value, fragment
+    /// dropped.
     W3lib,
     /// normalize-url's defaults (the npm package, v8): `http` assumed for
     /// inputs without a scheme (`--default-scheme http`), userinfo dropped,
@@ -106,6 +110,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::StripWwwDigits,
     Rule::UnescapePath,
     Rule::StripSessionIds,
+    Rule::KeepPathJsessionid,
     Rule::CollapseSlashes,
     Rule::LowercasePath,
     Rule::StripTrailingSlash,
@@ -118,6 +123,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
 ]);
 
 const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::EncodeBarePercent,
     Rule::StripUserinfo,
     Rule::TrimHostDots,
     Rule::UnescapePath,
@@ -138,6 +144,8 @@ const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
 ]));
 
 const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+    Rule::DecodePathReserved,
+    Rule::FormEncodeQuery,
     Rule::DropEmptyParams,
     Rule::SortQuery,
     Rule::SortQueryValues,

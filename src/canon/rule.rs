@@ -60,14 +60,27 @@ pub enum Rule {
     /// `unescape-path`: percent-decode the path repeatedly, resolve the dot
     /// segments that appear, and re-encode only what must be.
     UnescapePath,
+    /// `decode-path-reserved`: percent-decode the characters a path may
+    /// hold as they are, reserved ones too (`,` `:` `@` `!` `$` `&` `'`
+    /// `(` `)` `*` `+` `;` `=` `[` `]` `|` and the unreserved ones), but
+    /// not `/`, `?`, `#` or `%`: w3lib's path rule.
+    DecodePathReserved,
     /// `decode-unreserved`: decode percent-encoded unreserved characters
     /// (RFC 3986 section 6.2.2.2).
     DecodeUnreserved,
     /// `uppercase-percent`: uppercase the hex digits of percent-encodings
     /// (RFC 3986 section 6.2.2.1).
     UppercasePercent,
+    /// `encode-bare-percent`: a `%` that does not start a percent-encoding
+    /// becomes `%25`, in every component but the domain: urlcanon's rule.
+    EncodeBarePercent,
     /// `strip-session-ids`: remove session ids from the path and the query.
     StripSessionIds,
+    /// `keep-path-jsessionid`: with `strip-session-ids`, keep a path's
+    /// `;jsessionid=` suffix, as webarchive-commons' WaybackURLKeyMaker
+    /// (the CDX keys) and the Python `surt` package do: they strip session
+    /// ids from the query and ASP.NET segments from the path only.
+    KeepPathJsessionid,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
@@ -91,6 +104,11 @@ pub enum Rule {
     /// `semicolon-separators`: `;` separates query parameters as `&`
     /// does; it is written as `&`.
     SemicolonSeparators,
+    /// `form-encode-query`: decode each parameter as a form does (`+` is a
+    /// space) and encode it again as a form does (`urlencode`: only
+    /// letters, digits and `-._~` stay, a space is `+`, a parameter without
+    /// `=` gets one): w3lib's query rule.
+    FormEncodeQuery,
     /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
     /// `fbclid`... and user lists).
     StripTracking,
@@ -134,7 +152,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 36] = [
+    pub const ALL: [Rule; 40] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -145,9 +163,12 @@ impl Rule {
         Rule::StripOneWww,
         Rule::DropPort,
         Rule::UnescapePath,
+        Rule::DecodePathReserved,
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
+        Rule::EncodeBarePercent,
         Rule::StripSessionIds,
+        Rule::KeepPathJsessionid,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
         Rule::LowercasePath,
@@ -157,6 +178,7 @@ impl Rule {
         Rule::UnescapeQuery,
         Rule::LowercaseQuery,
         Rule::SemicolonSeparators,
+        Rule::FormEncodeQuery,
         Rule::StripTracking,
         Rule::KeepParams,
         Rule::DomainParams,
@@ -192,9 +214,12 @@ impl Rule {
             Rule::StripOneWww => "strip-one-www",
             Rule::DropPort => "drop-port",
             Rule::UnescapePath => "unescape-path",
+            Rule::DecodePathReserved => "decode-path-reserved",
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
+            Rule::EncodeBarePercent => "encode-bare-percent",
             Rule::StripSessionIds => "strip-session-ids",
+            Rule::KeepPathJsessionid => "keep-path-jsessionid",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
             Rule::LowercasePath => "lowercase-path",
@@ -204,6 +229,7 @@ impl Rule {
             Rule::UnescapeQuery => "unescape-query",
             Rule::LowercaseQuery => "lowercase-query",
             Rule::SemicolonSeparators => "semicolon-separators",
+            Rule::FormEncodeQuery => "form-encode-query",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
             Rule::DomainParams => "domain-params",
@@ -256,12 +282,21 @@ impl Rule {
             Rule::UnescapePath => {
                 "percent-decode the path repeatedly, resolve dot segments, re-encode only what must be"
             }
+            Rule::DecodePathReserved => {
+                "decode %XX in the path of every character a path may hold raw but / ? # % (w3lib: %2C becomes ,)"
+            }
             Rule::DecodeUnreserved => {
                 "decode %XX of unreserved characters A-Z a-z 0-9 - . _ ~ (RFC 3986 6.2.2.2)"
             }
             Rule::UppercasePercent => "uppercase the hex digits of %xx (RFC 3986 6.2.2.1)",
+            Rule::EncodeBarePercent => {
+                "a % that starts no %XX becomes %25, except in the host (urlcanon: a%zz becomes a%25zz)"
+            }
             Rule::StripSessionIds => {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
+            }
+            Rule::KeepPathJsessionid => {
+                "with strip-session-ids: keep a path's ;jsessionid= as CDX keys do (webarchive-commons, surt)"
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::KeepSchemeSlashes => {
@@ -281,6 +316,9 @@ impl Rule {
             Rule::LowercaseQuery => "ASCII-lowercase the query",
             Rule::SemicolonSeparators => {
                 "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
+            Rule::FormEncodeQuery => {
+                "re-encode each parameter as a form does: only A-Z a-z 0-9 -._~ raw, space as +, = always (w3lib: a=x y&b becomes a=x+y&b=)"
             }
             Rule::StripTracking => {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"

@@ -261,8 +261,12 @@ pub fn relative_like() -> impl Strategy<Value = String> {
 
 /// The rules of issue 29, which the tests also run one by one on top of
 /// `aggressive`; [`canon_url`] has pieces that make them fire.
-pub const NEW_RULES: [&str; 14] = [
+pub const NEW_RULES: [&str; 18] = [
     "unwrap-redirects",
+    "decode-path-reserved",
+    "encode-bare-percent",
+    "keep-path-jsessionid",
+    "form-encode-query",
     "force-https",
     "strip-directory-index",
     "keep-params",

@@ -22,7 +22,7 @@
 
 use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
 use crate::canon::query::QueryScratch;
-use crate::canon::rules::lists::GENERAL_ONLY;
+use crate::canon::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
 use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
@@ -89,25 +89,75 @@ impl Kind {
 /// a host and path for.
 /// `wide` says whether the AVX2 instances may run ([`fast::wide_available`];
 /// the tests also run the SSE2 ones where they may).
+///
+/// Returns the instance to call and the one [`declining`] calls: with
+/// rules of `PERCENT_GENERAL` or `QUERY_GENERAL`, the first is
+/// [`declining`], which sends the inputs those rules may change to the
+/// general path and the others to the second.
 pub(crate) fn pick(
     rules: RuleSet,
     output: OutputForm,
     idn: IdnForm,
     path: Features,
     wide: bool,
-) -> Fused {
+) -> (Fused, Fused) {
     let (narrow, avx2) = match Kind::of(rules, output, idn, path) {
-        Kind::General => return general,
-        Kind::Copy => return copy,
+        Kind::General => return (general, general),
+        Kind::Copy => return (copy, copy),
         Kind::Aggressive => (AGGRESSIVE_INSTANCES.1, AGGRESSIVE_INSTANCES.2),
         Kind::Plan => fast::instance(INSTANCES, path),
     };
     // The safety condition of the wide instances.
-    if wide && fast::wide_available() {
+    let inner = if wide && fast::wide_available() {
         avx2
     } else {
         narrow
+    };
+    let declining_rules = PERCENT_GENERAL.union(QUERY_GENERAL);
+    if rules.intersection(declining_rules).is_empty() {
+        (inner, inner)
+    } else {
+        (declining, inner)
     }
+}
+
+/// The instance of canonicalizers with rules that change only inputs with
+/// a `%` (`PERCENT_GENERAL`) or a query (`QUERY_GENERAL`): those inputs
+/// take the general path, the others the instance [`pick`] chose for the
+/// other rules (`Setup::fused_inner`), which those rules leave as they
+/// are. A test of the whole input: a `%` or `?` in a fragment declines
+/// too, which is only slower.
+///
+/// # Safety
+///
+/// As for the inner instance.
+unsafe fn declining(
+    setup: &Setup,
+    input: &str,
+    url: &mut Url,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> Result<RuleSet, ParseError> {
+    let (percent, query) = setup.plan.declines();
+    let bytes = input.as_bytes();
+    // The query of the input as it is: if the parser changes it, the
+    // input is not its serialization, and `fast::apply` looks again at
+    // the parsed URL.
+    let input_query = || {
+        let start = memchr::memchr(b'?', bytes)? + 1;
+        let end = memchr::memchr(b'#', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+        Some(&bytes[start..end])
+    };
+    let lower = setup.plan.rules().contains(Rule::LowercaseQuery);
+    if percent && memchr::memchr(b'%', bytes).is_some()
+        || query
+            && input_query()
+                .is_some_and(|q| fast::form_encode_changes(q, lower, &mut scratch.fast.query))
+    {
+        return general(setup, input, url, scratch, out);
+    }
+    // SAFETY: the caller's.
+    unsafe { (setup.fused_inner)(setup, input, url, scratch, out) }
 }
 
 /// No rules: the output is the URL's serialization, which for an input the

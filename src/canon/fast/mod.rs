@@ -26,7 +26,8 @@ use std::ops::Range;
 use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
-use super::rules::lists::GENERAL_ONLY;
+use super::rules::form_encode::form_encode;
+use super::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use super::surt::Parts;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
@@ -53,6 +54,9 @@ use params::*;
 pub(super) struct Setup {
     pub(super) plan: Plan,
     pub(super) config: Config,
+    /// The instance of the fused path that `fused::declining` calls on the
+    /// inputs it does not decline (the canonicalizer's own otherwise).
+    pub(super) fused_inner: fused::Fused,
 }
 
 /// What the fast path of a canonicalizer looks for, worked out once.
@@ -67,8 +71,13 @@ pub(super) struct Plan {
     /// `query`, plus `&` when the parameter rules are on: what sends a
     /// query off the straight line.
     query_scan: Features,
-    /// The straight line for these rules.
+    /// The straight line for these rules: [`decline_some`] when `decline`
+    /// says it must look first, else `inner`.
     straight: Straight,
+    /// The straight line proper.
+    inner: Straight,
+    /// The URLs every fast path declines (see [`PERCENT_GENERAL`]).
+    decline: DeclineOn,
     /// Its SSE2 instance, which the tests also run where `straight` is the
     /// AVX2 one.
     #[cfg(test)]
@@ -222,7 +231,18 @@ impl Plan {
             (decline_all as Straight, decline_all as Straight)
         };
         // The safety condition of the wide instances.
-        let straight = if wide_available() { wide } else { narrow };
+        let inner = if wide_available() { wide } else { narrow };
+        let decline = DeclineOn {
+            percent: !rules.intersection(PERCENT_GENERAL).is_empty(),
+            query: !rules.intersection(QUERY_GENERAL).is_empty(),
+        };
+        // The other profiles call the straight line as they did: no test
+        // for these rules on their line.
+        let straight = if decline.percent || decline.query {
+            decline_some as Straight
+        } else {
+            inner
+        };
         let cuts = !rules.intersection(CUT_RULES).is_empty();
         // A fragment that stays matters for the percent rules only.
         let fragment = when(percent.any(), Features::PERCENT);
@@ -234,6 +254,8 @@ impl Plan {
             query,
             query_scan,
             straight,
+            inner,
+            decline,
             #[cfg(test)]
             narrow,
             percent,
@@ -258,6 +280,12 @@ impl Plan {
     /// The rules.
     pub(super) fn rules(&self) -> RuleSet {
         self.rules
+    }
+
+    /// Whether the fast paths decline URLs with a `%`, and URLs with a
+    /// query ([`DeclineOn`]).
+    pub(super) fn declines(&self) -> (bool, bool) {
+        (self.decline.percent, self.decline.query)
     }
 
     /// What a host and path are scanned for.
@@ -300,6 +328,12 @@ impl Plan {
     /// The same plan with the SSE2 instance of the straight line; `None`
     /// when that is the one it has.
     pub(super) fn narrow(&self) -> Option<Plan> {
+        if self.straight as usize == decline_some as *const () as usize {
+            return (self.inner as usize != self.narrow as usize).then_some(Plan {
+                inner: self.narrow,
+                ..*self
+            });
+        }
         (self.straight as usize != self.narrow as usize).then_some(Plan {
             straight: self.narrow,
             ..*self
@@ -451,6 +485,53 @@ unsafe fn decline_all(
     _: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     None
+}
+
+/// Which URLs the fast paths decline for the rules of [`PERCENT_GENERAL`]
+/// and [`QUERY_GENERAL`].
+#[derive(Clone, Copy, Debug)]
+struct DeclineOn {
+    /// URLs with a `%`.
+    percent: bool,
+    /// URLs with a query that `form-encode-query` changes.
+    query: bool,
+}
+
+/// The straight line of canonicalizers with rules of [`PERCENT_GENERAL`]
+/// or [`QUERY_GENERAL`]: declines the URLs those may change, and runs
+/// the plan's straight line on the others.
+///
+/// # Safety
+///
+/// As for the plan's straight line (its instance was picked for this CPU).
+unsafe fn decline_some(
+    setup: &Setup,
+    url: &Url,
+    params: &mut QueryScratch,
+    bufs: &mut Buffers,
+    out: &mut Vec<u8>,
+) -> Option<RuleSet> {
+    let plan = &setup.plan;
+    let href = url.href().as_bytes();
+    let lower = plan.rules.contains(Rule::LowercaseQuery);
+    let query = url.query().map(str::as_bytes);
+    if plan.decline.query && query.is_some_and(|q| form_encode_changes(q, lower, &mut bufs.query))
+        || plan.decline.percent && memchr::memchr(b'%', href).is_some()
+    {
+        return None;
+    }
+    // SAFETY: the caller's.
+    unsafe { (plan.inner)(setup, url, params, bufs, out) }
+}
+
+/// Whether `form-encode-query` would change `query`, found by writing its
+/// output into `buf`: most queries (`id=123&page=2`) are already
+/// form-encoded, and the fast paths take them.
+pub(super) fn form_encode_changes(query: &[u8], lower: bool, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let changed = form_encode(query, lower, buf);
+    buf.clear();
+    changed
 }
 
 /// [`Canonicalizer::apply`](super::Canonicalizer::apply): the fast path

@@ -51,18 +51,20 @@ fn canonicalizers() -> Vec<Canonicalizer> {
         .iter()
         .filter_map(|canon| {
             let plan = canon.setup.plan.narrow()?;
+            let (fused, fused_inner) = fused::pick(
+                canon.setup.config.rules,
+                canon.setup.config.output,
+                canon.setup.config.idn,
+                plan.path(),
+                false,
+            );
             Some(Canonicalizer {
                 setup: Setup {
                     plan,
                     config: canon.setup.config.clone(),
+                    fused_inner,
                 },
-                fused: fused::pick(
-                    canon.setup.config.rules,
-                    canon.setup.config.output,
-                    canon.setup.config.idn,
-                    plan.path(),
-                    false,
-                ),
+                fused,
             })
         })
         .collect();

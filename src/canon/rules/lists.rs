@@ -27,6 +27,17 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::StripOneWww,
 ]);
 
+/// Rules that change only URLs with a `%` in them: the fast paths decline
+/// those URLs (`fast::decline_some`) and take the others, which the rules
+/// leave as they are.
+pub(crate) const PERCENT_GENERAL: RuleSet =
+    RuleSet::from_rules(&[Rule::DecodePathReserved, Rule::EncodeBarePercent]);
+
+/// Rules that change only URLs with a query: the fast paths decline the
+/// URLs whose query the rule changes (`fast::form_encode_changes`) and
+/// take the others.
+pub(crate) const QUERY_GENERAL: RuleSet = RuleSet::from_rules(&[Rule::FormEncodeQuery]);
+
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RuleLists {

@@ -7,6 +7,8 @@
 pub(crate) mod data_url;
 pub(crate) mod directory_index;
 pub(crate) mod domain_params;
+pub(crate) mod escapes;
+pub(crate) mod form_encode;
 pub(crate) mod fragment;
 pub(crate) mod glob;
 pub(crate) mod host;

@@ -130,13 +130,20 @@ const JSESSIONID: &[u8] = b";jsessionid=";
 /// Letters match case-insensitively. Every matching segment is removed (the
 /// Java original removes one per pattern; removing all keeps the rule
 /// idempotent). Writes into `out` only when something is removed.
-pub(crate) fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
+///
+/// With `jsessionid` false (`keep-path-jsessionid`), only the ASP.NET
+/// segments.
+pub(crate) fn strip_session_ids(path: &[u8], jsessionid: bool, out: &mut Vec<u8>) -> bool {
     // Strip repeatedly, or `;jsessionid=A;jsessionid=B` would lose one id
     // per canonicalization.
     if memchr::memchr2(b';', b'(', path).is_none() {
         return false;
     }
-    let rest = strip_jsessionid_suffixes(path);
+    let rest = if jsessionid {
+        strip_jsessionid_suffixes(path)
+    } else {
+        path
+    };
     let jsession = rest.len() < path.len();
     // The suffixes cut have no `(` and no `.`: looking at what is left
     // finds the same ASP.NET segments and `.aspx`. A segment is followed
@@ -284,6 +291,10 @@ pub(crate) fn resolve_dots(path: &[u8], out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn strip_session_ids(path: &[u8], out: &mut Vec<u8>) -> bool {
+        super::strip_session_ids(path, true, out)
+    }
 
     fn run(f: fn(&[u8], &mut Vec<u8>) -> bool, input: &str) -> String {
         let mut out = Vec::new();

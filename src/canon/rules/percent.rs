@@ -88,7 +88,7 @@ pub(crate) fn is_unreserved(b: u8) -> bool {
 /// bare `%`, and both ways a decoded hex digit could follow one are blocked
 /// here (`%` + digit + hex, and `%` + hex + digit).
 #[inline]
-fn makes_escape(before: &[u8], v: u8, next: Option<&u8>) -> bool {
+pub(crate) fn makes_escape(before: &[u8], v: u8, next: Option<&u8>) -> bool {
     if !v.is_ascii_hexdigit() {
         return false;
     }
