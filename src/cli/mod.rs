@@ -11,6 +11,7 @@ mod formats;
 mod get;
 mod inspect;
 mod json;
+mod log_format;
 mod progress;
 mod resolve;
 mod rule_options;

@@ -38,10 +38,13 @@ pub enum Invalid {
     MissingJsonField,
     /// The field is a log's `"-"`: there is no URL.
     NoValue,
+    /// An access log's request is not `METHOD TARGET VERSION`, or asks
+    /// for no URL (`OPTIONS *`, `CONNECT host:port`).
+    RequestLine,
 }
 
 /// The reasons that are not parse errors, in [`Stats`] order.
-const OTHER: [Invalid; 8] = [
+const OTHER: [Invalid; 9] = [
     Invalid::Base(ParseError::RelativeUrlWithoutBase),
     Invalid::Utf8,
     Invalid::MissingField,
@@ -50,6 +53,7 @@ const OTHER: [Invalid; 8] = [
     Invalid::Json,
     Invalid::MissingJsonField,
     Invalid::NoValue,
+    Invalid::RequestLine,
 ];
 
 /// One counter per parse error, then one per other reason.
@@ -59,7 +63,8 @@ impl Invalid {
     /// A short kebab-case name, stable across versions: the parse error's
     /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
     /// `missing-field`, `missing-base-field`, `line-too-long`,
-    /// `invalid-json`, `missing-json-field`, `no-value`.
+    /// `invalid-json`, `missing-json-field`, `no-value`,
+    /// `invalid-request`.
     pub fn name(self) -> &'static str {
         match self {
             Invalid::Url(e) => e.name(),
@@ -71,6 +76,7 @@ impl Invalid {
             Invalid::Json => "invalid-json",
             Invalid::MissingJsonField => "missing-json-field",
             Invalid::NoValue => "no-value",
+            Invalid::RequestLine => "invalid-request",
         }
     }
 
@@ -91,6 +97,7 @@ impl Invalid {
             Invalid::Json => ParseError::ALL.len() + 5,
             Invalid::MissingJsonField => ParseError::ALL.len() + 6,
             Invalid::NoValue => ParseError::ALL.len() + 7,
+            Invalid::RequestLine => ParseError::ALL.len() + 8,
         }
     }
 
@@ -115,6 +122,9 @@ impl fmt::Display for Invalid {
             Invalid::Json => f.write_str("no JSON object, or a broken one"),
             Invalid::MissingJsonField => f.write_str("no string at the --json-field path"),
             Invalid::NoValue => f.write_str("the field is \"-\" (no value)"),
+            Invalid::RequestLine => {
+                f.write_str("the request is not METHOD TARGET VERSION, or names no URL")
+            }
         }
     }
 }
