@@ -41,10 +41,13 @@ pub enum Invalid {
     /// An access log's request is not `METHOD TARGET VERSION`, or asks
     /// for no URL (`OPTIONS *`, `CONNECT host:port`).
     RequestLine,
+    /// `normurl warc`: the record has no `WARC-Target-URI` (a
+    /// `warcinfo` record).
+    NoTargetUri,
 }
 
 /// The reasons that are not parse errors, in [`Stats`] order.
-const OTHER: [Invalid; 9] = [
+const OTHER: [Invalid; 10] = [
     Invalid::Base(ParseError::RelativeUrlWithoutBase),
     Invalid::Utf8,
     Invalid::MissingField,
@@ -54,6 +57,7 @@ const OTHER: [Invalid; 9] = [
     Invalid::MissingJsonField,
     Invalid::NoValue,
     Invalid::RequestLine,
+    Invalid::NoTargetUri,
 ];
 
 /// One counter per parse error, then one per other reason.
@@ -64,7 +68,7 @@ impl Invalid {
     /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
     /// `missing-field`, `missing-base-field`, `line-too-long`,
     /// `invalid-json`, `missing-json-field`, `no-value`,
-    /// `invalid-request`.
+    /// `invalid-request`, `no-target-uri`.
     pub fn name(self) -> &'static str {
         match self {
             Invalid::Url(e) => e.name(),
@@ -77,6 +81,7 @@ impl Invalid {
             Invalid::MissingJsonField => "missing-json-field",
             Invalid::NoValue => "no-value",
             Invalid::RequestLine => "invalid-request",
+            Invalid::NoTargetUri => "no-target-uri",
         }
     }
 
@@ -98,6 +103,7 @@ impl Invalid {
             Invalid::MissingJsonField => ParseError::ALL.len() + 6,
             Invalid::NoValue => ParseError::ALL.len() + 7,
             Invalid::RequestLine => ParseError::ALL.len() + 8,
+            Invalid::NoTargetUri => ParseError::ALL.len() + 9,
         }
     }
 
@@ -125,6 +131,7 @@ impl fmt::Display for Invalid {
             Invalid::RequestLine => {
                 f.write_str("the request is not METHOD TARGET VERSION, or names no URL")
             }
+            Invalid::NoTargetUri => f.write_str("the record has no WARC-Target-URI"),
         }
     }
 }
