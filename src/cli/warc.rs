@@ -32,8 +32,10 @@ pub struct WarcArgs {
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
     /// <base href> (or the page) and normalized, and where the page has it
-    /// (A@/href, IMG@/src, LINK@/href, Location for a redirect). A link
-    /// that does not parse is written as it was read.
+    /// (A@/href, IMG@/src, LINK@/href, SCRIPT@/src, META@/content for an
+    /// og:url or a refresh's URL, Location for a redirect). A link that
+    /// does not parse is invalid, written as it was read (see
+    /// --on-invalid).
     #[arg(long)]
     pub links: bool,
 
