@@ -50,7 +50,7 @@ max_corpus=${NORMURL_FUZZ_MAX_CORPUS:-30000}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse idempotence differential canon pipeline pipeline_members command)
+  targets=(parse idempotence differential canon pipeline pipeline_members command warc)
 fi
 export RUSTC_BOOTSTRAP=1
 
@@ -119,6 +119,13 @@ for name in sorted(os.listdir(corpora)):
         for i, line in enumerate(f):
             if i % 25 == 0 and line.strip():
                 add(line.rstrip(b"\r\n"))
+# The warc target's seeds: the WARC and WAT samples, decompressed, as
+# plain (mode 0) and as gzip members (mode 1).
+import gzip
+for name in ["whirlwind.warc.gz", "whirlwind.warc.wat.gz"]:
+    plain = gzip.open(os.path.join("tests/data/formats", name)).read()
+    for mode in (b"\x00", b"\x01", b"\x03"):
+        add(mode + plain[:4000])
 regressions = "tests/data/fuzz-regressions"
 for dirpath, _, files in os.walk(regressions):
     for name in files:

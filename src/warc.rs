@@ -491,10 +491,16 @@ pub struct WatLinks {
     pub links: Vec<(String, String)>,
 }
 
-/// The outlinks in a WAT record's JSON block, as Common Crawl's
-/// cc-pyspark `wat_extract_links.py` takes them: the redirect's
-/// `Location`, the head's `Link` elements, and `HTML-Metadata.Links`.
-/// `None` if the block is not JSON describing a response.
+/// The outlinks in a WAT record's JSON block, in this order: the
+/// redirect's `Location`, the head's `Link` elements (`LINK@/href`), the
+/// head's `<meta>` elements that name a URL (`META@/content`: `og:url`,
+/// as Common Crawl's cc-pyspark `wat_extract_links.py` takes it, and a
+/// `http-equiv=refresh`'s URL), the head's scripts (`SCRIPT@/src`), and
+/// `HTML-Metadata.Links` (`A@/href`, `IMG@/src`, …). cc-pyspark reads the
+/// same fields but the refresh and the scripts: a refresh is a redirect
+/// written in HTML, and a script a resource the page loads, as an
+/// `IMG@/src` in `Links` is. `None` if the block is not JSON describing a
+/// response.
 ///
 /// # Example
 ///
@@ -503,10 +509,14 @@ pub struct WatLinks {
 ///
 /// let json = br#"{"Envelope": {"WARC-Header-Metadata": {"WARC-Type": "response",
 ///   "WARC-Target-URI": "http://a.example/d/"}, "Payload-Metadata": {"HTTP-Response-Metadata":
-///   {"HTML-Metadata": {"Head": {"Base": "/b/"}, "Links": [{"path": "A@/href", "url": "x"}]}}}}}"#;
+///   {"HTML-Metadata": {"Head": {"Base": "/b/", "Metas": [{"property": "og:url", "content": "/c"}]},
+///   "Links": [{"path": "A@/href", "url": "x"}]}}}}}"#;
 /// let page = wat_links(json).unwrap();
 /// assert_eq!(page.base.as_deref(), Some("/b/"));
-/// assert_eq!(page.links, [("A@/href".to_string(), "x".to_string())]);
+/// assert_eq!(page.links, [
+///     ("META@/content".to_string(), "/c".to_string()),
+///     ("A@/href".to_string(), "x".to_string()),
+/// ]);
 /// ```
 pub fn wat_links(block: &[u8]) -> Option<WatLinks> {
     use serde_json::Value;
@@ -519,21 +529,105 @@ pub fn wat_links(block: &[u8]) -> Option<WatLinks> {
     let page = header["WARC-Target-URI"].as_str()?.to_string();
     let response = &envelope["Payload-Metadata"]["HTTP-Response-Metadata"];
     let html = &response["HTML-Metadata"];
+    let head = &html["Head"];
     let mut links = Vec::new();
     if let Some(location) = response["Headers"]["Location"].as_str() {
         links.push(("Location".to_string(), location.to_string()));
     }
-    for list in [&html["Head"]["Link"], &html["Links"]] {
-        for link in list.as_array().into_iter().flatten() {
-            if let Some(url) = link["url"].as_str() {
-                let path = link["path"].as_str().unwrap_or("-");
-                links.push((path.to_string(), url.to_string()));
-            }
+    push_links(&mut links, &head["Link"], "LINK@/href");
+    for meta in head["Metas"].as_array().into_iter().flatten() {
+        if let Some(url) = meta_url(meta) {
+            links.push(("META@/content".to_string(), url.to_string()));
         }
     }
+    push_links(&mut links, &head["Scripts"], "SCRIPT@/src");
+    push_links(&mut links, &html["Links"], "-");
     Some(WatLinks {
         page,
-        base: html["Head"]["Base"].as_str().map(str::to_string),
+        base: head["Base"].as_str().map(str::to_string),
         links,
     })
+}
+
+/// Appends the `url` of each object in `list` with its `path`, or
+/// `default_path` if it has none.
+fn push_links(links: &mut Vec<(String, String)>, list: &serde_json::Value, default_path: &str) {
+    for link in list.as_array().into_iter().flatten() {
+        if let Some(url) = link["url"].as_str() {
+            let path = link["path"].as_str().unwrap_or(default_path);
+            links.push((path.to_string(), url.to_string()));
+        }
+    }
+}
+
+/// The URL a WAT `Metas` entry names: an `og:url` property's content, or
+/// the URL of a `http-equiv=refresh`'s content.
+fn meta_url(meta: &serde_json::Value) -> Option<&str> {
+    let content = meta["content"].as_str()?;
+    if meta["property"].as_str() == Some("og:url") {
+        return Some(content);
+    }
+    let equiv = meta["http-equiv"].as_str()?;
+    if equiv.eq_ignore_ascii_case("refresh") {
+        refresh_url(content)
+    } else {
+        None
+    }
+}
+
+/// The URL of a refresh's `content` (`5; url='/next'`), as the HTML
+/// Standard's shared declarative refresh steps find it; `None` for a
+/// refresh of the page itself or a content they reject.
+fn refresh_url(content: &str) -> Option<&str> {
+    let ws = |c: char| c.is_ascii_whitespace();
+    // Steps 3 to 8: the time, digits and dots.
+    let rest = content.trim_start_matches(ws);
+    let time_end = rest.find(|c: char| !c.is_ascii_digit() && c != '.')?;
+    if time_end == 0 || !rest[time_end..].starts_with([';', ',', ' ', '\t', '\n', '\x0c', '\r']) {
+        return None;
+    }
+    // Steps 9 and 10: the separator.
+    let rest = rest[time_end..].trim_start_matches(ws);
+    let rest = rest.strip_prefix([';', ',']).unwrap_or(rest);
+    let rest = rest.trim_start_matches(ws);
+    // Step 11: `url=`, if present.
+    let url = match rest.get(..3) {
+        Some(u) if u.eq_ignore_ascii_case("url") => {
+            let after = rest[3..].trim_start_matches(ws);
+            match after.strip_prefix('=') {
+                Some(v) => v.trim_start_matches(ws),
+                None => rest,
+            }
+        }
+        _ => rest,
+    };
+    // The quotes around it, if any, and what follows them.
+    let url = match url.chars().next() {
+        Some(q @ ('"' | '\'')) => url[1..].split(q).next().unwrap_or(""),
+        _ => url,
+    };
+    let url = url.trim_end_matches(ws);
+    (!url.is_empty()).then_some(url)
+}
+
+#[cfg(test)]
+mod wat_tests {
+    use super::refresh_url;
+
+    #[test]
+    fn refresh_urls() {
+        for (content, url) in [
+            ("0; url=http://a.example/", Some("http://a.example/")),
+            ("5;URL='/next page' x", Some("/next page")),
+            ("1, url = \"b\"", Some("b")),
+            ("0;/plain", Some("/plain")),
+            ("3.5 ; urlx", Some("urlx")),
+            ("0", None),
+            ("0;", None),
+            ("x; url=/a", None),
+            ("0x; url=/a", None),
+        ] {
+            assert_eq!(refresh_url(content), url, "{content}");
+        }
+    }
 }

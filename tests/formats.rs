@@ -7,6 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::bin::{file, run};
+use common::warc::wat_record;
 
 fn sample(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -643,32 +644,6 @@ fn warc_plain_profile_and_errors() {
     );
     assert_eq!(lines(&ran.stdout).len(), 4);
     usage_error(&["warc", "--profile", "nope", &cut], &["--profile"]);
-}
-
-/// A WAT metadata record (Common Crawl's layout) for `page`, with `html`
-/// as its HTML-Metadata and `headers` as the response's.
-fn wat_record(page: &str, html: serde_json::Value, headers: serde_json::Value) -> Vec<u8> {
-    let json = serde_json::json!({
-        "Container": {"Filename": "x.warc.gz", "Compressed": true, "Offset": "1"},
-        "Envelope": {
-            "Format": "WARC",
-            "WARC-Header-Metadata": {"WARC-Type": "response", "WARC-Target-URI": page},
-            "Payload-Metadata": {"HTTP-Response-Metadata": {
-                "Response-Message": {"Status": "200"},
-                "Headers": headers,
-                "HTML-Metadata": html,
-            }},
-        },
-    })
-    .to_string();
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: metadata\r\nWARC-Target-URI: {page}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        json.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(json.as_bytes());
-    r.extend_from_slice(b"\r\n\r\n");
-    common::bin::gzip(&r)
 }
 
 /// `normurl warc --links`: the outlinks of a generated WAT (the sample's

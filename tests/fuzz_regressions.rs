@@ -21,7 +21,7 @@ mod fuzz;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use fuzz::{canon, command, differential, idempotence, parse, pipeline, Case};
+use fuzz::{canon, command, differential, idempotence, parse, pipeline, warc, Case};
 use normurl::canon::{Canonicalizer, Profile};
 use normurl::Url;
 
@@ -92,6 +92,10 @@ fn replay_fuzz_regressions() {
                     let _ = command::check(&data);
                     return;
                 }
+                if target == "warc" {
+                    let _ = warc::check(&data);
+                    return;
+                }
                 parse::check(&data);
                 idempotence::check(&data);
                 canon::check(&data);
@@ -113,6 +117,44 @@ fn replay_fuzz_regressions() {
     // Guard against a vacuous test (e.g. a wrong directory).
     assert!(replayed > 0, "no inputs in {REGRESSIONS}");
     assert!(Path::new(REGRESSIONS).join("differential").is_dir());
+}
+
+/// The `warc` target's check on the WARC and WAT samples (as fuzz/run.sh
+/// seeds them: plain, cut into gzip members, blocks kept), and on every
+/// cut of a small WARC, so that a change that breaks it fails here first.
+#[test]
+fn warc_check_on_seeds() {
+    use std::io::Read;
+    for name in ["whirlwind.warc.gz", "whirlwind.warc.wat.gz"] {
+        let gz = std::fs::read(Path::new("tests/data/formats").join(name)).unwrap();
+        let mut plain = Vec::new();
+        flate2::read::MultiGzDecoder::new(&gz[..])
+            .read_to_end(&mut plain)
+            .unwrap();
+        let records = if name.contains("wat") { 2 } else { 4 };
+        for mode in [0u8, 2] {
+            let data = [&[mode][..], &plain].concat();
+            assert_eq!(warc::check(&data), records, "{name}, mode {mode}");
+            // The sample's own gzip members.
+            let data = [&[mode][..], &gz].concat();
+            assert_eq!(warc::check(&data), records, "{name}, mode {mode}");
+        }
+        // Cut before every `WARC/`, also those inside blocks (a WAT's
+        // JSON holds some): records, then an error.
+        for mode in [1u8, 3] {
+            assert!(warc::check(&[&[mode][..], &plain].concat()) > 0);
+        }
+    }
+    let small = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a/\r\n\
+Content-Length: 2\r\n\r\nhi\r\n\r\nWARC/1.0\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    for mode in 0..4u8 {
+        for cut in 0..=small.len() {
+            let mut data = vec![mode];
+            data.extend_from_slice(&small[..cut]);
+            warc::check(&data);
+        }
+        assert_eq!(warc::check(&[&[mode][..], small].concat()), 2);
+    }
 }
 
 /// fuzz/src/differential.rs claims that its rules cover every difference

@@ -27,6 +27,8 @@ the rest is a file for the pipeline (see their modules): `pipeline` runs the
 options (field selection, base, canonicalizer, explain, original, rejects,
 dedup), both comparing the parallel run with the sequential one.
 
+`warc` reads the bytes as a WARC file (see its module).
+
 Run the targets with `fuzz/run.sh` (see there for the corpus and the
 dictionary).
 */
@@ -37,6 +39,7 @@ pub mod differential;
 pub mod idempotence;
 pub mod parse;
 pub mod pipeline;
+pub mod warc;
 
 use std::fmt::Write as _;
 

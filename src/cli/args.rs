@@ -228,7 +228,7 @@ pub struct NormalizeArgs {
     #[arg(short = 'd', long, value_name = "CHAR", requires = "field")]
     pub delimiter: Option<String>,
 
-    /// With --field or --json-field, write only the normalized field, not
+    /// With --field, --json-field or --format, write only the normalized field, not
     /// the whole line.
     #[arg(long)]
     pub only_field: bool,
@@ -296,6 +296,9 @@ pub struct NormalizeArgs {
 
     #[command(flatten)]
     pub formats: super::formats::FormatArgs,
+
+    #[command(flatten)]
+    pub log: super::log_format::LogArgs,
 
     /// Bytes per batch of work (for tuning and benchmarks; the output does
     /// not depend on it).

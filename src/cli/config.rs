@@ -225,6 +225,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         sort_keys: a.assume_sorted,
         ..get_options
     };
+    super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
     options.rewrite = super::rule_options::rewrites(&a.rule_options, &options.canon)?;
     let dedup = a.dedup.then_some(DedupConfig {

@@ -58,7 +58,7 @@ fn select(f: &FormatArgs, select: Select, only_field: bool) -> Result<Select, Fa
     }
     match select {
         Select::Line if only_field => Err(Failure::Usage(
-            "--only-field needs --field or --json-field".to_string(),
+            "--only-field needs --field, --json-field or --format".to_string(),
         )),
         Select::Line if f.csv => Err(Failure::Usage(
             "--csv needs --field (the column of the URL)".to_string(),

@@ -11,6 +11,7 @@ mod formats;
 mod get;
 mod inspect;
 mod json;
+mod log_format;
 mod progress;
 mod resolve;
 mod rule_options;
@@ -19,6 +20,7 @@ mod run;
 mod signals;
 mod stats;
 mod warc;
+mod warc_tally;
 
 use std::fmt;
 use std::io;

@@ -3,14 +3,17 @@
 //! one line per outlink.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use normurl::canon::{Canonicalizer, Profile, Scratch};
+use normurl::normalize::{Invalid, OnInvalid};
 use normurl::warc::{wat_links, Records, WarcRecord};
 use normurl::Url;
 
+use super::warc_tally::{Accounting, Counted, Tally};
 use super::Failure;
 
 #[derive(Debug, ClapArgs)]
@@ -29,14 +32,47 @@ pub struct WarcArgs {
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
     /// <base href> (or the page) and normalized, and where the page has it
-    /// (A@/href, IMG@/src, LINK@/href, Location for a redirect). A link
-    /// that does not parse is written as it was read.
+    /// (A@/href, IMG@/src, LINK@/href, SCRIPT@/src, META@/content for an
+    /// og:url or a refresh's URL, Location for a redirect). A link that
+    /// does not parse is invalid, written as it was read (see
+    /// --on-invalid).
     #[arg(long)]
     pub links: bool,
 
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// What to write for a record without a WARC-Target-URI
+    /// (no-target-uri: `-` in the URI column) or whose URI does not parse
+    /// (written as it was read), or with --links a link that does not
+    /// parse: keep, empty (an empty line), skip, or fail (stop with exit
+    /// status 1).
+    #[arg(long, value_name = "POLICY", default_value = "keep")]
+    pub on_invalid: OnInvalid,
+
+    /// Write every invalid record (link) to FILE as NUMBER TAB REASON TAB
+    /// LINE, the line as --on-invalid=keep writes it (numbers count over
+    /// all inputs, from 1).
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+
+    /// Write only the first line for each normalized URI (with --links,
+    /// each page and link), in order; records without a valid URI are all
+    /// written.
+    #[arg(short = 'u', long)]
+    pub dedup: bool,
+
+    /// Print a summary to standard error at the end, as for normalizing:
+    /// `lines` are the records read (with --links, the links), then
+    /// valid, invalid by reason, skipped, deduplicated and written ones
+    /// (lines = output lines + skipped + deduplicated).
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Write the same summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
 }
 
 /// With --links, WAT records larger than this are not read for links (a
@@ -50,6 +86,7 @@ pub struct Warc {
     canon: Canonicalizer,
     links: bool,
     output: Option<PathBuf>,
+    accounting: Accounting,
 }
 
 /// Checks the options, before any input is read.
@@ -63,14 +100,22 @@ pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
         canon: Canonicalizer::new(profile),
         links: a.links,
         output: a.output.filter(|p| p.as_os_str() != "-"),
+        accounting: Accounting {
+            on_invalid: a.on_invalid,
+            rejects: a.rejects,
+            dedup: a.dedup,
+            stats: a.stats,
+            stats_json: a.stats_json,
+        },
     })
 }
 
 /// Writes `URI TAB TYPE TAB OFFSET TAB LENGTH` for every record of every
 /// file, in order: the URI normalized, or as it was read if it does not
-/// parse, `-` for a record without one (warcinfo). A broken file stops the
-/// run with an error naming it and the record's offset, after the lines of
-/// the records before it.
+/// parse, `-` for a record without one (warcinfo); these two are invalid
+/// (invalid URL, no-target-uri), written as --on-invalid says. A broken
+/// file stops the run with an error naming it and the record's offset,
+/// after the lines of the records before it.
 pub fn run(w: &Warc) -> Result<(), Failure> {
     let (sink, name): (Box<dyn Write>, String) = match &w.output {
         None => (Box::new(io::stdout().lock()), super::STDOUT.to_string()),
@@ -82,11 +127,12 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
             p.display().to_string(),
         ),
     };
-    let mut out = BufWriter::with_capacity(1 << 16, sink);
-    let write_failed = |source: io::Error| Failure::Io {
-        path: name.clone(),
-        source,
-    };
+    let mut tally = Tally::new(sink, name, &w.accounting)?;
+    let failed = run_files(w, &mut tally).err();
+    tally.finish(failed)
+}
+
+fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
     let mut line = Vec::new();
     let (mut url, mut scratch) = (None, Scratch::new());
     for path in &w.files {
@@ -100,52 +146,63 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
             })?)
         };
         let keep = if w.links { MAX_WAT_BLOCK } else { 0 };
-        for record in Records::new(input).keep_blocks(keep) {
+        let mut input = Counted {
+            inner: input,
+            bytes: 0,
+        };
+        let (mut records, mut links) = (0, 0);
+        for record in Records::new(&mut input).keep_blocks(keep) {
             let record = record.map_err(|source| Failure::Io {
                 path: label.clone(),
                 source,
             })?;
-            line.clear();
+            records += 1;
             if w.links {
-                link_lines(&w.canon, &label, &record, &mut scratch, &mut line);
+                let pages = link_lines(&w.canon, &label, &record, &mut scratch);
+                for (line, verdict) in pages {
+                    links += 1;
+                    tally.item(&line, verdict, &label, links)?;
+                }
             } else {
-                write_line(&w.canon, &record, &mut url, &mut scratch, &mut line);
-            }
-            if let Err(e) = out.write_all(&line) {
-                return broken_pipe_is_ok(e).map_err(write_failed);
+                line.clear();
+                let verdict = write_line(&w.canon, &record, &mut url, &mut scratch, &mut line);
+                tally.item(&line, verdict, &label, records)?;
             }
         }
+        tally.add_bytes_in(input.bytes);
     }
-    out.flush().or_else(broken_pipe_is_ok).map_err(write_failed)
+    Ok(())
 }
 
-/// A reader of the output that went away (`normurl warc f | head`) ends
-/// the run quietly, as for normalizing.
-fn broken_pipe_is_ok(e: io::Error) -> io::Result<()> {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Ok(())
-    } else {
-        Err(e)
-    }
-}
+/// The range of an item's `--dedup` key in its line, or why it has no URL.
+type Verdict = Result<Range<usize>, Invalid>;
 
+/// The line of `record` into `line`, and the range of its URI (its
+/// `--dedup` key) or why it has none.
 fn write_line(
     canon: &Canonicalizer,
     record: &WarcRecord,
     url: &mut Option<Url>,
     scratch: &mut Scratch,
     line: &mut Vec<u8>,
-) {
-    match &record.target_uri {
-        None => line.push(b'-'),
+) -> Verdict {
+    let verdict = match &record.target_uri {
+        None => {
+            line.push(b'-');
+            Err(Invalid::NoTargetUri)
+        }
         Some(uri) => {
             let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
-            if canon.parse_apply(uri, url, scratch, line).is_err() {
-                line.clear();
-                push_text(line, uri);
+            match canon.parse_apply(uri, url, scratch, line) {
+                Ok(_) => Ok(0..line.len()),
+                Err(e) => {
+                    line.clear();
+                    push_text(line, uri);
+                    Err(Invalid::Url(e))
+                }
             }
         }
-    }
+    };
     let _ = writeln!(
         line,
         "\t{}\t{}\t{}",
@@ -157,29 +214,30 @@ fn write_line(
         record.offset,
         record.length
     );
+    verdict
 }
 
-/// The `--links` lines of a WAT record: none for records that do not
-/// describe a response with links.
+/// The `--links` lines of a WAT record, each with the range of its page
+/// and link (its `--dedup` key), or why the link is no URL: none for
+/// records that do not describe a response with links.
 fn link_lines(
     canon: &Canonicalizer,
     label: &str,
     record: &WarcRecord,
     scratch: &mut Scratch,
-    line: &mut Vec<u8>,
-) {
+) -> Vec<(Vec<u8>, Verdict)> {
     if record.warc_type != "metadata" {
-        return;
+        return Vec::new();
     }
     let Some(block) = &record.block else {
         eprintln!(
             "normurl: warning: {label}: the metadata record at byte {} is over 64M; its links are not read",
             record.offset
         );
-        return;
+        return Vec::new();
     };
     let Some(page) = wat_links(block) else {
-        return;
+        return Vec::new();
     };
     let page_url = Url::parse(&page.page).ok();
     // The base is resolved against the page; a base that does not parse
@@ -195,23 +253,30 @@ fn link_lines(
         }
         None => push_text(&mut page_text, &page.page),
     }
+    let mut lines = Vec::with_capacity(page.links.len());
     for (path, link) in &page.links {
-        line.extend_from_slice(&page_text);
+        let mut line = page_text.clone();
         line.push(b'\t');
         let parsed = match &base {
             Some(b) => Url::parse_with_base(link, b),
             None => Url::parse(link),
         };
-        match parsed {
+        let verdict = match parsed {
             Ok(u) => {
-                canon.apply(&u, scratch, line);
+                canon.apply(&u, scratch, &mut line);
+                Ok(0..line.len())
             }
-            Err(_) => push_text(line, link),
-        }
+            Err(e) => {
+                push_text(&mut line, link);
+                Err(Invalid::Url(e))
+            }
+        };
         line.push(b'\t');
-        push_text(line, path);
+        push_text(&mut line, path);
         line.push(b'\n');
+        lines.push((line, verdict));
     }
+    lines
 }
 
 /// Appends `text` with control characters (tabs, newlines) as spaces, so

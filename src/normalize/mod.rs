@@ -29,6 +29,7 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 ```
 */
 
+mod access_log;
 mod fields;
 mod get;
 mod json_field;
@@ -46,6 +47,7 @@ use crate::pipeline::{Framing, Outcome, Output, Part, Record, Stop, Transform};
 use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::Located;
 
+pub use access_log::{AccessLog, LogFormat, LogPart};
 pub use fields::Delimiter;
 pub use get::{AddField, DefaultScheme, Get};
 pub use json_field::JsonPath;
@@ -211,6 +213,7 @@ impl Normalizer {
                     ..
                 }
             )
+            || matches!(self.options.select, Select::Log { log, .. } if log.format.has_host())
     }
 
     /// The options.
@@ -276,10 +279,27 @@ impl Normalizer {
             ..
         } = o.select
         else {
+            // A vhost log line's site column is its base; one that is not
+            // a host fails only the relative targets, as a base field does.
+            let line_base = match &o.select {
+                Select::Log { log, .. } if log.format.has_host() => {
+                    if log.host_base(line, base_scratch) {
+                        access_log_base(base, base_scratch).map(Some)
+                    } else {
+                        Err(Invalid::Url(ParseError::RelativeUrlWithoutBase))
+                    }
+                }
+                _ => Ok(o.base.as_ref()),
+            };
             let url_text = self.field_text(line, text, at, scratch, unquoted)?;
             let url_text = self.with_default_scheme(url_text, scheme_buf);
-            return parse_into(url, url_text, o.base.as_ref(), mode, encoding)
-                .map_err(Invalid::Url);
+            return match line_base {
+                Ok(b) => parse_into(url, url_text, b, mode, encoding).map_err(Invalid::Url),
+                Err(why) => parse_into(url, url_text, None, mode, encoding).map_err(|e| match e {
+                    ParseError::RelativeUrlWithoutBase => why,
+                    e => Invalid::Url(e),
+                }),
+            };
         };
         // A base matters only to a relative reference: an absolute URL is
         // valid whatever the base field holds. `-` (a crawl.log seed's
@@ -383,7 +403,9 @@ impl Normalizer {
     fn output(&self) -> Option<FieldOutput> {
         match self.options.select {
             Select::Line => None,
-            Select::Field { output, .. } | Select::Json { output, .. } => Some(output),
+            Select::Field { output, .. }
+            | Select::Json { output, .. }
+            | Select::Log { output, .. } => Some(output),
         }
     }
 
@@ -656,6 +678,14 @@ fn parse_into<'s>(
         }
         None => Ok(slot.insert(Url::parse_with_encoding(input, base, encoding)?)),
     }
+}
+
+/// Parses the base an access log line's site column gave, in `text`,
+/// into the recycled URL in `slot`.
+fn access_log_base<'s>(slot: &'s mut Option<Url>, text: &[u8]) -> Result<&'s Url, Invalid> {
+    // A host that is not UTF-8 is no domain name.
+    let text = std::str::from_utf8(text).map_err(|_| Invalid::Base(ParseError::IdnaError))?;
+    parse_into(slot, text, None, Mode::Whatwg, QueryEncoding::default()).map_err(Invalid::Base)
 }
 
 /// The stop of `--on-invalid=fail`.

@@ -8,7 +8,9 @@ use std::str::FromStr;
 
 use super::json_field;
 use super::quoting::{Located, Quoting};
-use super::{AddField, DefaultScheme, Delimiter, Get, Invalid, InvalidUtf8, JsonPath, Resolution};
+use super::{
+    AccessLog, AddField, DefaultScheme, Delimiter, Get, Invalid, InvalidUtf8, JsonPath, Resolution,
+};
 use crate::canon::Canonicalizer;
 use crate::Url;
 
@@ -127,6 +129,18 @@ pub enum Select {
         /// escaped).
         output: FieldOutput,
     },
+    /// The request's URL or the referrer of an access log line. The
+    /// request's target, usually a path, is resolved against
+    /// [`Options::base`] or, in [`LogFormat::VhostCombined`], the line's
+    /// own site.
+    ///
+    /// [`LogFormat::VhostCombined`]: super::LogFormat::VhostCombined
+    Log {
+        /// The log's format and which URL to normalize.
+        log: AccessLog,
+        /// Whether to write the whole line or just the URL.
+        output: FieldOutput,
+    },
 }
 
 impl Select {
@@ -170,6 +184,7 @@ impl Select {
                 Err(json_field::JsonError::Broken) => Err(Invalid::Json),
                 Err(json_field::JsonError::Missing) => Err(Invalid::MissingJsonField),
             },
+            Select::Log { log, .. } => log.locate(line),
         }
     }
 }

@@ -43,10 +43,16 @@ pub enum Invalid {
     /// `--csv`: the input ended inside a quoted field of the record,
     /// which then ran to the end of the input.
     UnclosedQuote,
+    /// An access log's request is not `METHOD TARGET VERSION`, or asks
+    /// for no URL (`OPTIONS *`, `CONNECT host:port`).
+    RequestLine,
+    /// `normurl warc`: the record has no `WARC-Target-URI` (a
+    /// `warcinfo` record).
+    NoTargetUri,
 }
 
 /// The reasons that are not parse errors, in [`Stats`] order.
-const OTHER: [Invalid; 10] = [
+const OTHER: [Invalid; 12] = [
     Invalid::Base(ParseError::RelativeUrlWithoutBase),
     Invalid::Utf8,
     Invalid::MissingField,
@@ -57,6 +63,8 @@ const OTHER: [Invalid; 10] = [
     Invalid::NoValue,
     Invalid::Rewrite,
     Invalid::UnclosedQuote,
+    Invalid::RequestLine,
+    Invalid::NoTargetUri,
 ];
 
 /// One counter per parse error, then one per other reason.
@@ -67,7 +75,7 @@ impl Invalid {
     /// [`ParseError::name`], or `invalid-base`, `invalid-utf8`,
     /// `missing-field`, `missing-base-field`, `line-too-long`,
     /// `invalid-json`, `missing-json-field`, `no-value`, `rewrite-invalid`,
-    /// `unclosed-quote`.
+    /// `unclosed-quote`, `invalid-request`, `no-target-uri`.
     pub fn name(self) -> &'static str {
         match self {
             Invalid::Url(e) => e.name(),
@@ -81,6 +89,8 @@ impl Invalid {
             Invalid::NoValue => "no-value",
             Invalid::Rewrite => "rewrite-invalid",
             Invalid::UnclosedQuote => "unclosed-quote",
+            Invalid::RequestLine => "invalid-request",
+            Invalid::NoTargetUri => "no-target-uri",
         }
     }
 
@@ -103,6 +113,8 @@ impl Invalid {
             Invalid::NoValue => ParseError::ALL.len() + 7,
             Invalid::Rewrite => ParseError::ALL.len() + 8,
             Invalid::UnclosedQuote => ParseError::ALL.len() + 9,
+            Invalid::RequestLine => ParseError::ALL.len() + 10,
+            Invalid::NoTargetUri => ParseError::ALL.len() + 11,
         }
     }
 
@@ -129,6 +141,10 @@ impl fmt::Display for Invalid {
             Invalid::NoValue => f.write_str("the field is \"-\" (no value)"),
             Invalid::Rewrite => f.write_str("a --rewrite rule made it no URL"),
             Invalid::UnclosedQuote => f.write_str("a quote left open at the end of the input"),
+            Invalid::RequestLine => {
+                f.write_str("the request is not METHOD TARGET VERSION, or names no URL")
+            }
+            Invalid::NoTargetUri => f.write_str("the record has no WARC-Target-URI"),
         }
     }
 }

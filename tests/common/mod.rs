@@ -6,6 +6,7 @@
 
 pub mod bin;
 pub mod urlgen;
+pub mod warc;
 
 use serde_json::Value;
 

@@ -1,0 +1,238 @@
+//! The accounting of `normurl warc`: every item (a record, or with
+//! `--links` a link) is written, deduplicated, or skipped, and counted
+//! with the line command's [`Stats`] and summary, so that items in = out
+//! + skipped + deduplicated holds as it does for lines.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use normurl::canon::key_hash;
+use normurl::dedup::{DedupConfig, Deduper};
+use normurl::normalize::{Invalid, OnInvalid, Stats};
+use normurl::pipeline::{self, Summary};
+
+use super::Failure;
+
+/// What `--on-invalid`, `--rejects`, `--dedup`, `--stats` and
+/// `--stats-json` ask of a `warc` run.
+#[derive(Debug)]
+pub struct Accounting {
+    pub on_invalid: OnInvalid,
+    pub rejects: Option<PathBuf>,
+    pub dedup: bool,
+    pub stats: bool,
+    pub stats_json: Option<PathBuf>,
+}
+
+/// A writer or reader that counts the bytes through it.
+pub struct Counted<T> {
+    pub inner: T,
+    pub bytes: u64,
+}
+
+impl<T: Write> Write for Counted<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<T: Read> Read for Counted<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// The output, the counts and the side files of a run.
+pub struct Tally<'a> {
+    out: Counted<BufWriter<Box<dyn Write + 'a>>>,
+    name: String,
+    on_invalid: OnInvalid,
+    stats: Stats,
+    /// Items written other than through the deduper's `offer`.
+    written: u64,
+    dedup: Option<Deduper>,
+    rejects: Option<(String, BufWriter<File>)>,
+    stats_json: Option<(PathBuf, File)>,
+    show_stats: bool,
+    bytes_in: u64,
+    start: Instant,
+}
+
+fn create(path: &Path) -> Result<File, Failure> {
+    File::create(path).map_err(|source| Failure::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+impl<'a> Tally<'a> {
+    /// Opens the side files (before any input is read, as the line
+    /// command does).
+    pub fn new(
+        out: Box<dyn Write + 'a>,
+        name: String,
+        a: &Accounting,
+    ) -> Result<Tally<'a>, Failure> {
+        let rejects = match &a.rejects {
+            Some(p) => Some((p.display().to_string(), BufWriter::new(create(p)?))),
+            None => None,
+        };
+        let stats_json = match &a.stats_json {
+            Some(p) => Some((p.clone(), create(p)?)),
+            None => None,
+        };
+        Ok(Tally {
+            out: Counted {
+                inner: BufWriter::with_capacity(1 << 16, out),
+                bytes: 0,
+            },
+            name,
+            on_invalid: a.on_invalid,
+            stats: Stats::default(),
+            written: 0,
+            dedup: a.dedup.then(|| Deduper::new(DedupConfig::default())),
+            rejects,
+            stats_json,
+            show_stats: a.stats,
+            bytes_in: 0,
+            start: Instant::now(),
+        })
+    }
+
+    /// Counts bytes read from an input.
+    pub fn add_bytes_in(&mut self, n: u64) {
+        self.bytes_in += n;
+    }
+
+    fn write_failed(&self, source: io::Error) -> Failure {
+        Failure::Io {
+            path: self.name.clone(),
+            source,
+        }
+    }
+
+    /// One item: `line` (ending in a newline) and its key (the part
+    /// `--dedup` compares), or why it has no URL. `input` and `number`
+    /// (from 1, within the input) name it if `--on-invalid=fail` stops.
+    pub fn item(
+        &mut self,
+        line: &[u8],
+        verdict: Result<Range<usize>, Invalid>,
+        input: &str,
+        number: u64,
+    ) -> Result<(), Failure> {
+        self.stats.lines += 1;
+        let why = match verdict {
+            Ok(key) => {
+                self.stats.valid += 1;
+                let written = match &mut self.dedup {
+                    Some(d) => d.offer(key_hash(&line[key]), line, &mut self.out).map(drop),
+                    None => {
+                        self.written += 1;
+                        self.out.write_all(line)
+                    }
+                };
+                return written.map_err(|e| self.write_failed(e));
+            }
+            Err(why) => why,
+        };
+        self.stats.count_invalid(why);
+        if let Some((name, w)) = &mut self.rejects {
+            let entry = format!("{}\t{}\t", self.stats.lines, why.name());
+            w.write_all(entry.as_bytes())
+                .and_then(|()| w.write_all(line))
+                .map_err(|source| Failure::Io {
+                    path: name.clone(),
+                    source,
+                })?;
+        }
+        let kept: &[u8] = match self.on_invalid {
+            OnInvalid::Keep => line,
+            OnInvalid::Empty => b"\n",
+            OnInvalid::Skip => {
+                self.stats.skipped += 1;
+                return Ok(());
+            }
+            OnInvalid::Fail => {
+                return Err(Failure::Run(pipeline::Error::Stopped {
+                    path: input.to_string(),
+                    line: number,
+                    reason: format!("{why} ({})", why.name()),
+                }))
+            }
+        };
+        self.written += 1;
+        let written = match &mut self.dedup {
+            Some(d) => d.pass(kept, &mut self.out),
+            None => self.out.write_all(kept),
+        };
+        written.map_err(|e| self.write_failed(e))
+    }
+
+    /// Flushes the output and the side files, then writes the summary
+    /// (`--stats`, `--stats-json`), also after `failed` (the run's
+    /// error, if any), as the line command does.
+    pub fn finish(mut self, failed: Option<Failure>) -> Result<(), Failure> {
+        let mut failures: Vec<Failure> = failed.into_iter().collect();
+        let mut deduplicated = 0;
+        if let Some(d) = self.dedup.take() {
+            match d.finish(&mut self.out) {
+                Ok(s) => {
+                    self.written += s.kept;
+                    deduplicated = s.dropped;
+                }
+                Err(e) => failures.push(self.write_failed(e)),
+            }
+        }
+        if let Err(e) = self.out.flush() {
+            failures.push(self.write_failed(e));
+        }
+        if let Some((name, w)) = &mut self.rejects {
+            if let Err(source) = w.flush() {
+                let path = name.clone();
+                failures.push(Failure::Io { path, source });
+            }
+        }
+        let summary = Summary {
+            records: self.stats.lines,
+            output_records: self.written,
+            deduplicated,
+            bytes_in: self.bytes_in,
+            raw_bytes_in: self.bytes_in,
+            bytes_out: self.out.bytes,
+            stats: self.stats.clone(),
+            unsorted: None,
+        };
+        self.report(&summary, &mut failures);
+        match failures.len() {
+            0 => Ok(()),
+            1 => Err(failures.remove(0)),
+            _ => Err(Failure::Several(failures)),
+        }
+    }
+
+    fn report(&mut self, summary: &Summary<Stats>, failures: &mut Vec<Failure>) {
+        let elapsed = self.start.elapsed();
+        if self.show_stats {
+            let _ = io::stderr().write_all(super::stats::text(summary, elapsed).as_bytes());
+        }
+        if let Some((path, file)) = &mut self.stats_json {
+            let text = super::stats::json(summary, elapsed);
+            if let Err(source) = file.write_all(text.as_bytes()) {
+                let path = path.display().to_string();
+                failures.push(Failure::Io { path, source });
+            }
+        }
+    }
+}
