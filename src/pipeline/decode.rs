@@ -82,9 +82,22 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
+        self.open_threads(zstd_window_max, 1)
+    }
+
+    /// [`open`](Input::open), decoding as a run of `threads` threads
+    /// decodes: on threads of its own when there are more than one, gzip
+    /// members and zstd frames in parallel. For examples/decode_only.rs,
+    /// which times decoding alone with the pipeline's code.
+    #[doc(hidden)]
+    pub fn open_threads(
+        &self,
+        zstd_window_max: u64,
+        threads: usize,
+    ) -> Result<Box<dyn Read + Send>, Error> {
         let decoding = Decoding {
             zstd_window_max,
-            threads: 1,
+            threads,
             gzip_chunk: GZIP_CHUNK,
         };
         Source::open(self, &decoding, Arc::default()).map(|s| s.rdr)

@@ -17,7 +17,7 @@ use std::io::{self, Read};
 
 use super::chunks::{DamageAt, End, Scan, Units, STEP};
 use super::decode::chunked_boxed;
-use super::zstd_frames::{self, header, Header, WindowTooLarge};
+use super::zstd_frames::{self, header, Frames, Header, WindowTooLarge};
 
 /// The most a block decodes to (Block_Maximum_Size, RFC 8878 §3.1.1.2.4).
 const BLOCK_MAX: usize = 128 << 10;
@@ -84,12 +84,7 @@ impl Units for Zstd {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => out.truncate(len),
                 Err(e) => {
                     out.truncate(len);
-                    let refused = e.get_ref().is_some_and(|e| e.is::<WindowTooLarge>());
-                    return End::Failed(if refused {
-                        e
-                    } else {
-                        DamageAt::error(e, decoder.get_ref().offset())
-                    });
+                    return End::Failed(located(e, decoder.get_ref()));
                 }
             }
         }
@@ -97,7 +92,29 @@ impl Units for Zstd {
 
     fn stream(&self, rest: Box<dyn Read + Send>, start: u64) -> io::Result<Box<dyn Read + Send>> {
         let decoder = zstd_frames::decoder(rest, self.window_max, start)?;
-        Ok(chunked_boxed(Box::new(decoder)))
+        Ok(chunked_boxed(Box::new(Located(decoder))))
+    }
+}
+
+/// The streaming decoder, whose errors say where it stopped: the bytes
+/// read from the file by then depend on how far ahead the chunks were
+/// cut.
+struct Located<R: Read>(zstd::stream::read::Decoder<'static, Frames<R>>);
+
+impl<R: Read> Read for Located<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| located(e, self.0.get_ref()))
+    }
+}
+
+/// The decoder's error `e`, with where it stopped in the input (a refused
+/// window says where itself).
+fn located<R>(e: io::Error, frames: &Frames<R>) -> io::Error {
+    let refused = e.get_ref().is_some_and(|e| e.is::<WindowTooLarge>());
+    if refused || e.kind() == io::ErrorKind::Interrupted {
+        e
+    } else {
+        DamageAt::error(e, frames.offset())
     }
 }
 
@@ -197,7 +214,7 @@ mod tests {
                         Some(d) => format!(" at {}", d.offset),
                         None => match inner.and_then(|e| e.downcast_ref::<WindowTooLarge>()) {
                             Some(w) => format!(" window at {}", w.offset),
-                            None => " (streamed)".to_string(),
+                            None => " unlocated".to_string(),
                         },
                     };
                     return (out, Some(format!("{e}{at}")));
@@ -286,17 +303,23 @@ mod tests {
         big[4] &= !0x20;
         big.insert(5, 23 << 3);
         let refused = [&packed[..kth(3)], &big, &packed[kth(3)..]].concat();
-        for (bytes, before, error) in [
-            (&content, 5, "at "),
-            (&header, 7, "(streamed)"),
-            (&cut, 9, "(streamed)"),
-            (&refused, 3, &*format!("window at {}", kth(3))),
+        let unit_end = |k: usize| kth(k) + frames[k].len();
+        for (bytes, k, from, to) in [
+            (&content, 5, kth(5), at + 8),
+            (&header, 7, kth(7), kth(7)),
+            (&cut, 9, kth(9), kth(9) + 100),
+            (&refused, 3, kth(3), kth(3)),
         ] {
             let one = decode(bytes, 1, 1000);
             let e = one.1.clone().expect("an error");
-            assert!(e.contains(error), "{e}");
-            assert!(one.0.starts_with(&parts[..before].concat()), "{e}");
-            assert!(one.0.len() < parts[..=before].concat().len(), "{e}");
+            let offset: usize = e.rsplit(" at ").next().unwrap().parse().unwrap();
+            assert!((from..=to).contains(&offset), "{e}: {from}..={to}");
+            assert!(to < unit_end(k) || k == 3);
+            if k == 3 {
+                assert!(e.contains("window at"), "{e}");
+            }
+            assert!(one.0.starts_with(&parts[..k].concat()), "{e}");
+            assert!(one.0.len() < parts[..=k].concat().len(), "{e}");
             for threads in [2, 4] {
                 assert!(decode(bytes, threads, 1000) == one, "{threads}: {e}");
             }
