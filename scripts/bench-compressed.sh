@@ -55,6 +55,8 @@ for _ in $(seq "$runs"); do
         t=$(tail -1 "$tmp")
         b=${best[$i]:-999999}
         best[i]=$(echo "if ($t < $b) $t else $b" | bc)
+        # Each run as it ends, for a run cut short.
+        echo "run: ${labels[$i]}: $t s" >&2
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
