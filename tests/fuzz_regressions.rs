@@ -439,11 +439,11 @@ fn pipeline_parallel_equals_sequential_on_odd_files() {
     assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
 }
 
-/// The pipeline_members target's check: files cut into gzip members and
-/// decoded in chunks of a few bytes, intact and with a damaged byte,
+/// The pipeline_members target's check: files cut into gzip members or
+/// zstd frames and decoded in chunks of a few bytes, intact and with a damaged byte,
 /// decode alike with one thread and several.
 #[test]
-fn gzip_members_decode_alike_sequential_and_parallel() {
+fn members_and_frames_decode_alike_sequential_and_parallel() {
     let lines: String = (0..400)
         .map(|i| format!("HTTP://h{i}.example/a/../{}\n", i % 7))
         .collect();
@@ -467,12 +467,15 @@ fn gzip_members_decode_alike_sequential_and_parallel() {
             let mut data = vec![threads, piece, chunk, policy];
             data.extend_from_slice(content);
             pipeline::check_members(&data);
+            pipeline::check_frames(&data);
         }
     }
-    // The check compares real output: intact members, policy 0 keeps
-    // invalid lines.
-    let out = pipeline::check_members(&[&[1, 6, 254, 0][..], &files[1]].concat());
-    assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
+    // The check compares real output: intact members and frames, policy
+    // 0 keeps invalid lines.
+    for check in [pipeline::check_members, pipeline::check_frames] {
+        let out = check(&[&[1, 6, 254, 0][..], &files[1]].concat());
+        assert_eq!(out, b"http://a.example/y\nnot a url\n\nfoo:bar\n");
+    }
 }
 
 /// The command target's check on hand-picked files with every value of its

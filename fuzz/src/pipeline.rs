@@ -94,6 +94,31 @@ pub fn check_members(data: &[u8]) -> Vec<u8> {
     compare(config, &packed, Some(config.max_record_bytes))
 }
 
+/// [`check_members`] on zstd frames, which the pipeline decodes in
+/// parallel the same way: the content is cut into pieces of `batch_bytes`
+/// bytes, each compressed into a frame, with a skippable frame after every
+/// third when `batch_bytes` is odd. When `max_record_bytes` is even, it
+/// also says which byte to damage (a frame header, a block header or
+/// content, a checksum). Chunks of `max_record_bytes` compressed bytes.
+pub fn check_frames(data: &[u8]) -> Vec<u8> {
+    let (config, content) = Config::from_bytes(data);
+    let mut packed = Vec::new();
+    for (i, piece) in content.chunks(config.batch_bytes).enumerate() {
+        packed.extend(zstd::bulk::compress(piece, 1).unwrap_or_default());
+        if config.batch_bytes % 2 == 1 && i % 3 == 2 {
+            packed.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, b'h', b'i']);
+        }
+    }
+    if packed.is_empty() {
+        packed = zstd::bulk::compress(&[], 1).unwrap_or_default();
+    }
+    if config.max_record_bytes % 2 == 0 {
+        let at = (config.max_record_bytes * 977) % packed.len();
+        packed[at] ^= 0x5a;
+    }
+    compare(config, &packed, Some(config.max_record_bytes))
+}
+
 /// Runs `content` sequentially and with `config` (and the gzip chunk
 /// size, if given), compares, and returns the output.
 fn compare(config: Config, content: &[u8], gzip_chunk: Option<usize>) -> Vec<u8> {

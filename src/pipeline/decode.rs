@@ -9,8 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::ahead::Ahead;
-use super::gzip_chunks::Chunks;
-use super::{zstd_frames, Error};
+use super::chunks::Chunks;
+use super::gzip_chunks::Gzip;
+use super::zstd_chunks::Zstd;
+use super::Error;
 
 /// One input of a run.
 ///
@@ -80,9 +82,22 @@ impl Input {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(&self, zstd_window_max: u64) -> Result<Box<dyn Read + Send>, Error> {
+        self.open_threads(zstd_window_max, 1)
+    }
+
+    /// [`open`](Input::open), decoding as a run of `threads` threads
+    /// decodes: on threads of its own when there are more than one, gzip
+    /// members and zstd frames in parallel. For examples/decode_only.rs,
+    /// which times decoding alone with the pipeline's code.
+    #[doc(hidden)]
+    pub fn open_threads(
+        &self,
+        zstd_window_max: u64,
+        threads: usize,
+    ) -> Result<Box<dyn Read + Send>, Error> {
         let decoding = Decoding {
             zstd_window_max,
-            threads: 1,
+            threads,
             gzip_chunk: GZIP_CHUNK,
         };
         Source::open(self, &decoding, Arc::default()).map(|s| s.rdr)
@@ -342,12 +357,13 @@ pub(crate) struct Decoding {
     /// The run's threads: with more than one, decoding has threads of its
     /// own too.
     pub(crate) threads: usize,
-    /// Compressed bytes per gzip chunk (see [`Chunks`]).
+    /// Compressed bytes per chunk of gzip members or zstd frames (see
+    /// [`Chunks`]).
     pub(crate) gzip_chunk: usize,
 }
 
 /// The default of [`Decoding::gzip_chunk`].
-pub(crate) const GZIP_CHUNK: usize = super::gzip_chunks::TARGET;
+pub(crate) const GZIP_CHUNK: usize = super::chunks::TARGET;
 
 /// An open input: decompressed bytes, plus how many raw (compressed) bytes
 /// have been consumed.
@@ -364,8 +380,8 @@ impl Source {
     /// the formats it does not decode, and zstd frames whose window is
     /// over `zstd_window_max` bytes (when it gets to them). With more
     /// than one of `threads`, compressed input is decoded on a thread of
-    /// its own (see [`Ahead`]), and gzip members on `threads` threads (see
-    /// [`Chunks`]).
+    /// its own (see [`Ahead`]), and gzip members and zstd frames on
+    /// `threads` threads (see [`Chunks`]).
     pub(crate) fn open(
         input: &Input,
         decoding: &Decoding,
@@ -398,15 +414,21 @@ impl Source {
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
             Format::Gzip => {
-                Box::new(Chunks::new(Box::new(rest), threads, gzip_chunk).map_err(failed)?)
+                Box::new(Chunks::new(Gzip, Box::new(rest), 0, threads, gzip_chunk).map_err(failed)?)
             }
             Format::Zstd if head.truncated => Box::new(Truncated),
             // Skippable frames only: a stream with no content (which the
             // decoder, given nothing, would call incomplete).
             Format::Zstd if head.len == 0 => Box::new(io::empty()),
-            Format::Zstd => Box::new(chunked(
-                zstd_frames::decoder(rest, zstd_window_max, head.skipped).map_err(failed)?,
-            )),
+            Format::Zstd => {
+                let zstd = Zstd {
+                    window_max: zstd_window_max,
+                };
+                Box::new(
+                    Chunks::new(zstd, Box::new(rest), head.skipped, threads, gzip_chunk)
+                        .map_err(failed)?,
+                )
+            }
             Format::Bzip2 => Box::new(chunked(bzip2::bufread::MultiBzDecoder::new(
                 BufReader::with_capacity(1 << 16, rest),
             ))),

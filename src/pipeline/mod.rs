@@ -54,6 +54,7 @@ assert_eq!(summary.records, 3);
 
 mod ahead;
 mod batch;
+mod chunks;
 mod decode;
 mod error;
 mod framing;
@@ -68,6 +69,7 @@ mod sequential;
 mod tests;
 mod transform;
 mod writer;
+mod zstd_chunks;
 mod zstd_frames;
 
 use std::any::Any;
@@ -222,8 +224,8 @@ impl PipelineBuilder {
         self
     }
 
-    /// How many compressed bytes of a multi-member gzip input are decoded
-    /// as one piece, at least (default 256 KiB). For tests and fuzzing,
+    /// How many compressed bytes of a multi-member gzip or multi-frame
+    /// zstd input are decoded as one piece, at least (default 256 KiB). For tests and fuzzing,
     /// which need small inputs cut into many pieces: the output of damaged
     /// input may depend on it (never on the thread count).
     #[doc(hidden)]

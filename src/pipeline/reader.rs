@@ -19,9 +19,9 @@ use std::sync::Arc;
 use memchr::{memchr, memrchr};
 
 use super::batch::{Batch, Kind, Limits};
+use super::chunks::DamageAt;
 use super::decode::{Decoding, Format, Input, Source};
 use super::framing::{Framing, QuoteScan};
-use super::gzip_chunks::DamageAt;
 use super::transform::{Merge, Part};
 use super::zstd_frames::WindowTooLarge;
 use super::Error;

@@ -260,6 +260,14 @@ impl<R: Read> Frames<R> {
     }
 }
 
+impl<R> Frames<R> {
+    /// Where the decoder is in the compressed input: the bytes it has
+    /// taken so far.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+}
+
 impl<R: Read> Read for Frames<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let available = self.fill_buf()?;
@@ -286,7 +294,7 @@ impl<R: Read> BufRead for Frames<R> {
 
 /// What the bytes at a frame boundary are.
 #[derive(Debug, PartialEq, Eq)]
-enum Header {
+pub(crate) enum Header {
     /// A zstd frame (RFC 8878 §3.1.1.1): the header's length, the window
     /// size, whether a checksum ends the frame.
     Frame {
@@ -307,7 +315,7 @@ enum Header {
 const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Reads the header at the start of `b`.
-fn header(b: &[u8]) -> Header {
+pub(crate) fn header(b: &[u8]) -> Header {
     let Some(magic) = b.get(..4) else {
         return Header::Short { need: 4 };
     };

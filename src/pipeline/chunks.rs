@@ -1,0 +1,417 @@
+//! Compressed input cut into independent chunks, decoded in parallel when
+//! there are several, handed out in input order.
+//!
+//! Crawl archives (WARC, WAT, WET, CDX ZipNum shards), block-gzipped files
+//! (BGZF) and zstd files written in frames (`pzstd`, `normurl -o x.zst`)
+//! are many gzip members or zstd frames one after another, each decodable
+//! on its own; one decoder reading them in turn keeps one core busy while
+//! the others wait. [`Chunks`] cuts the compressed input into chunks of
+//! about `target` bytes, each ending where a member or frame begins, and
+//! decodes them on `n` threads, handing out their bytes in input order.
+//! Where a unit may begin, and how a chunk is decoded, is the format's
+//! ([`Units`]: `gzip_chunks.rs`, `zstd_chunks.rs`).
+//!
+//! A chunk is decoded in memory by [`Units::decode`], which depends only
+//! on the chunk's bytes, and where the cuts fall depends only on the
+//! input's bytes: so what is handed out, before an error too, is the same
+//! whatever the number of threads (1 decodes each chunk on the calling
+//! thread).
+//!
+//! An input with no cut within [`REACH`] bytes of a chunk's start (one
+//! large gzip member or zstd frame, as `gzip` and `zstd` make), or where
+//! the format says so, is decoded from there on by one streaming decoder
+//! ([`Units::stream`]).
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, Cursor, Read};
+use std::sync::Arc;
+
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+
+/// Compressed bytes a chunk holds at least (unless the input ends), by
+/// default: a few crawl records, BGZF blocks or zstd frames, 1 to 2 MB
+/// decompressed.
+pub(crate) const TARGET: usize = 256 << 10;
+
+/// Compressed bytes read at a time while looking for a cut.
+const READ: usize = 256 << 10;
+
+/// How far past a chunk's start a cut is looked for before the rest of
+/// the input is taken for one long unit.
+pub(crate) const REACH: usize = 8 << 20;
+
+/// Decompressed bytes asked for at each call: see `DECOMPRESS_READ`.
+pub(crate) const STEP: usize = 32 << 10;
+
+/// A compressed format made of independent units (gzip members, zstd
+/// frames): where chunks may be cut, and how they are decoded.
+pub(crate) trait Units: Send + Sync + 'static {
+    /// Where to cut `buf`, which begins with a unit: the first boundary
+    /// at or after `target` bytes; or up to where there is none, to look
+    /// on from there when more is read (`from`: where the last look
+    /// ended). `eof`: `buf` holds the rest of the input. The answer must
+    /// depend only on the bytes of `buf`, never on how much of it is read.
+    fn scan(&self, buf: &[u8], from: usize, target: usize, eof: bool) -> Scan;
+
+    /// Decodes `input` (which begins with a unit, `start` bytes into the
+    /// input) into `out`. `last`: no more input follows.
+    fn decode(&self, input: &[u8], start: u64, last: bool, out: &mut Vec<u8>) -> End;
+
+    /// A streaming decoder of `rest`, which begins with a unit `start`
+    /// bytes into the input.
+    fn stream(&self, rest: Box<dyn Read + Send>, start: u64) -> io::Result<Box<dyn Read + Send>>;
+}
+
+/// What [`Units::scan`] found.
+pub(crate) enum Scan {
+    /// A cut at this position.
+    Found(usize),
+    /// None before this position.
+    Upto(usize),
+    /// Stream from the chunk's start on (one long unit, or bytes that are
+    /// not units, for the streaming decoder to report).
+    Stream,
+}
+
+/// How a chunk's decoding ended.
+pub(crate) enum End {
+    /// At the end of a unit, at the end of the chunk.
+    Clean,
+    /// Inside a unit that goes on past the chunk (not the last chunk):
+    /// the cut was not a boundary.
+    Cut,
+    /// Damage, after `out`: the error the reader returns.
+    Failed(io::Error),
+}
+
+/// A decoded chunk.
+struct Decoded {
+    input: Vec<u8>,
+    out: Vec<u8>,
+    end: End,
+}
+
+/// A chunk cut from the input, being (or to be) decoded.
+struct Pending {
+    /// The decoded chunk, when a thread has done it.
+    result: Receiver<Decoded>,
+    last: bool,
+    /// Where the chunk begins in the compressed input.
+    start: u64,
+}
+
+/// A chunk for a decoding thread: its bytes, where they begin, a buffer
+/// for its output, whether it is the last, and where its result goes.
+type Job = (Vec<u8>, u64, Vec<u8>, bool, Sender<Decoded>);
+
+/// What [`Chunks`] is doing.
+enum Mode {
+    Chunked,
+    /// One long unit: the rest is streamed.
+    Streaming(Box<dyn Read + Send>),
+    Failed(io::Error),
+    Done,
+}
+
+/// The decompressed bytes of an input of [`Units`]; see the module
+/// documentation.
+pub(crate) struct Chunks<U: Units> {
+    units: Arc<U>,
+    inner: Box<dyn Read + Send>,
+    /// Compressed bytes read and not yet cut.
+    buf: Vec<u8>,
+    /// Where `buf` begins in the compressed input.
+    offset: u64,
+    eof: bool,
+    /// Whether the cutting has stopped: the rest is streamed.
+    long: bool,
+    /// Decoding threads' queue; `None`: decode on the calling thread.
+    jobs: Option<Sender<Job>>,
+    depth: usize,
+    /// Compressed bytes a chunk holds at least.
+    target: usize,
+    queue: VecDeque<Pending>,
+    /// Output buffers to reuse.
+    spare: Vec<Vec<u8>>,
+    out: Vec<u8>,
+    pos: usize,
+    mode: Mode,
+}
+
+impl<U: Units> Chunks<U> {
+    /// Decodes `inner`, which begins `offset` bytes into the input, with
+    /// `threads` decoding threads (at most 1: on the calling thread), in
+    /// chunks of at least `target` compressed bytes.
+    pub(crate) fn new(
+        units: U,
+        inner: Box<dyn Read + Send>,
+        offset: u64,
+        threads: usize,
+        target: usize,
+    ) -> io::Result<Chunks<U>> {
+        let units = Arc::new(units);
+        let jobs = if threads > 1 {
+            let (tx, rx) = unbounded::<Job>();
+            for _ in 0..threads {
+                let rx = rx.clone();
+                let units = Arc::clone(&units);
+                std::thread::Builder::new()
+                    .name("normurl-inflate".into())
+                    .spawn(move || {
+                        for (input, start, out, last, done) in rx {
+                            let _ = done.send(decode_chunk(&*units, input, start, out, last));
+                        }
+                    })?;
+            }
+            Some(tx)
+        } else {
+            None
+        };
+        Ok(Chunks {
+            units,
+            inner,
+            buf: Vec::new(),
+            offset,
+            eof: false,
+            long: false,
+            jobs,
+            depth: threads.max(1) + 1,
+            target: target.clamp(1, REACH),
+            queue: VecDeque::new(),
+            spare: Vec::new(),
+            out: Vec::new(),
+            pos: 0,
+            mode: Mode::Chunked,
+        })
+    }
+
+    /// Reads until `buf` holds `n` bytes or the input ends.
+    fn fill(&mut self, n: usize) -> io::Result<()> {
+        while self.buf.len() < n && !self.eof {
+            let old = self.buf.len();
+            self.buf.resize(n, 0);
+            let read = self.inner.read(&mut self.buf[old..]);
+            self.buf.truncate(old + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Cuts the next chunk off `buf` and starts decoding it; false if
+    /// there is none (end of input, or the rest is to be streamed).
+    fn cut(&mut self) -> io::Result<bool> {
+        if self.long {
+            return Ok(false);
+        }
+        let mut from = 0;
+        let at = loop {
+            // Cuts are looked for in the first REACH bytes only, and
+            // judged with all their bytes read: where a cut falls must not
+            // depend on how much a read returned.
+            let seen = self.buf.len().min(REACH);
+            let eof = self.eof && seen == self.buf.len();
+            match self.units.scan(&self.buf[..seen], from, self.target, eof) {
+                Scan::Found(p) => break Some(p),
+                Scan::Upto(p) => from = p,
+                Scan::Stream => {
+                    self.long = true;
+                    return Ok(false);
+                }
+            }
+            if self.eof || self.buf.len() >= REACH {
+                break None;
+            }
+            self.fill((self.buf.len() + READ).min(REACH))?;
+        };
+        if self.buf.is_empty() {
+            return Ok(false);
+        }
+        let Some(at) = at else {
+            if self.eof {
+                // The rest is one chunk: no cut needed.
+                let input = std::mem::take(&mut self.buf);
+                self.start(input, true);
+                return Ok(true);
+            }
+            self.long = true;
+            return Ok(false);
+        };
+        let rest = self.buf[at..].to_vec();
+        self.buf.truncate(at);
+        let input = std::mem::replace(&mut self.buf, rest);
+        let last = self.eof && self.buf.is_empty();
+        self.start(input, last);
+        Ok(true)
+    }
+
+    fn start(&mut self, input: Vec<u8>, last: bool) {
+        let start = self.offset;
+        self.offset += input.len() as u64;
+        let (tx, rx) = bounded(1);
+        let out = self.spare.pop().unwrap_or_default();
+        match &self.jobs {
+            Some(jobs) => {
+                if let Err(e) = jobs.send((input, start, out, last, tx)) {
+                    let (input, start, out, last, tx) = e.into_inner();
+                    let _ = tx.send(decode_chunk(&*self.units, input, start, out, last));
+                }
+            }
+            // Decoded when it is needed, below.
+            None => {
+                let _ = tx.send(Decoded {
+                    input,
+                    out,
+                    end: End::Cut,
+                });
+            }
+        }
+        self.queue.push_back(Pending {
+            result: rx,
+            last,
+            start,
+        });
+    }
+
+    /// The next chunk's bytes into `out`, or the next mode.
+    fn next_chunk(&mut self) -> io::Result<()> {
+        while self.queue.len() < self.depth && self.cut()? {}
+        let Some(front) = self.queue.pop_front() else {
+            self.mode = self.streaming(Vec::new());
+            return Ok(());
+        };
+        let mut decoded = self.result(&front);
+        let mut last = front.last;
+        while matches!(decoded.end, End::Cut) && !last {
+            // Not a boundary: decode again with the next chunk.
+            if self.queue.is_empty() && !self.cut()? {
+                self.mode = self.streaming(decoded.input);
+                return Ok(());
+            }
+            let Some(next) = self.queue.pop_front() else {
+                break;
+            };
+            last = next.last;
+            let mut input = decoded.input;
+            let (next_input, next_out) = parts_of(next.result)?;
+            input.extend_from_slice(&next_input);
+            self.spare.push(next_out);
+            decoded = decode_chunk(&*self.units, input, front.start, decoded.out, last);
+        }
+        // Output buffers go round: fresh ones of a few MB each would cost
+        // page faults, and memory the allocator keeps.
+        let old = std::mem::replace(&mut self.out, decoded.out);
+        self.spare.push(old);
+        self.pos = 0;
+        if let End::Failed(e) = decoded.end {
+            self.mode = Mode::Failed(e);
+        }
+        Ok(())
+    }
+
+    /// A chunk's result: decoded by a thread, or here.
+    fn result(&self, pending: &Pending) -> Decoded {
+        match pending.result.recv() {
+            Ok(d) if self.jobs.is_some() => d,
+            Ok(d) => decode_chunk(&*self.units, d.input, pending.start, d.out, pending.last),
+            Err(_) => Decoded {
+                input: Vec::new(),
+                out: Vec::new(),
+                end: End::Failed(stopped()),
+            },
+        }
+    }
+
+    /// Streams `head`, the unread bytes and the rest of the input through
+    /// one decoder (`head` begins with a unit, and ends where the unread
+    /// bytes begin).
+    fn streaming(&mut self, head: Vec<u8>) -> Mode {
+        let start = self.offset - head.len() as u64;
+        let buffered = [head, std::mem::take(&mut self.buf)].concat();
+        if buffered.is_empty() && !self.long {
+            return Mode::Done;
+        }
+        let inner = std::mem::replace(&mut self.inner, Box::new(io::empty()));
+        let rest = Cursor::new(buffered).chain(inner);
+        match self.units.stream(Box::new(rest), start) {
+            Ok(rdr) => Mode::Streaming(rdr),
+            Err(e) => Mode::Failed(e),
+        }
+    }
+}
+
+impl<U: Units> Read for Chunks<U> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.pos < self.out.len() {
+                let n = buf.len().min(self.out.len() - self.pos);
+                buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+                self.pos += n;
+                return Ok(n);
+            }
+            match &mut self.mode {
+                Mode::Chunked => self.next_chunk()?,
+                Mode::Streaming(rdr) => return rdr.read(buf),
+                Mode::Failed(_) => {
+                    if let Mode::Failed(e) = std::mem::replace(&mut self.mode, Mode::Done) {
+                        return Err(e);
+                    }
+                }
+                Mode::Done => return Ok(0),
+            }
+        }
+    }
+}
+
+/// Damage found in a chunk, with where: a precise offset, where the bytes
+/// read so far would depend on how far ahead the chunks were cut.
+#[derive(Debug)]
+pub(crate) struct DamageAt {
+    /// In the compressed input.
+    pub(crate) offset: u64,
+    source: io::Error,
+}
+
+impl DamageAt {
+    /// `source`, `offset` bytes into the compressed input.
+    pub(crate) fn error(source: io::Error, offset: u64) -> io::Error {
+        io::Error::new(source.kind(), DamageAt { offset, source })
+    }
+}
+
+impl fmt::Display for DamageAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.source.fmt(f)
+    }
+}
+
+impl std::error::Error for DamageAt {}
+
+fn stopped() -> io::Error {
+    io::Error::other("a decoding thread stopped")
+}
+
+/// The compressed bytes of a chunk and its output buffer, whatever became
+/// of its decoding.
+fn parts_of(rx: Receiver<Decoded>) -> io::Result<(Vec<u8>, Vec<u8>)> {
+    rx.recv().map(|d| (d.input, d.out)).map_err(|_| stopped())
+}
+
+/// Decodes `input`, which begins `start` bytes into the input, into `out`
+/// (cleared first).
+fn decode_chunk<U: Units + ?Sized>(
+    units: &U,
+    input: Vec<u8>,
+    start: u64,
+    mut out: Vec<u8>,
+    last: bool,
+) -> Decoded {
+    out.clear();
+    let end = units.decode(&input, start, last, &mut out);
+    Decoded { input, out, end }
+}

@@ -1,0 +1,328 @@
+//! zstd frames as [`Units`]: chunks of a multi-frame zstd input decoded in
+//! parallel (see `chunks.rs`).
+//!
+//! Unlike a gzip member, a zstd frame says where it ends: its header and
+//! block headers (RFC 8878 §3.1.1) give every length, so a cut is never a
+//! guess. The walk also bounds what a chunk can decode to (a block gives
+//! at most 128 KiB), so that a few KB of compressed input cannot make a
+//! chunk of gigabytes in memory: frames that could are streamed.
+//!
+//! A file of one frame (as `zstd` makes), the last frame when it is
+//! alone, and whatever the walk cannot follow (damaged headers, a frame
+//! cut short) go to one streaming decoder, which reports the damage as it
+//! did before chunks. The window limit is checked per frame both ways, by
+//! [`zstd_frames`](super::zstd_frames).
+
+use std::io::{self, Read};
+
+use super::chunks::{DamageAt, End, Scan, Units, STEP};
+use super::decode::chunked_boxed;
+use super::zstd_frames::{self, header, Frames, Header, WindowTooLarge};
+
+/// The most a block decodes to (Block_Maximum_Size, RFC 8878 §3.1.1.2.4).
+const BLOCK_MAX: usize = 128 << 10;
+
+/// The most a chunk may decode to, by its block headers: frames that may
+/// decode to more are streamed. Above the frames `pzstd` writes (a few
+/// windows each), and `threads + 1` chunks of it are in memory at once.
+const OUT_MAX: u64 = 64 << 20;
+
+/// zstd frames, with the largest window allowed: see the module
+/// documentation.
+pub(crate) struct Zstd {
+    pub(crate) window_max: u64,
+}
+
+impl Units for Zstd {
+    fn scan(&self, buf: &[u8], _from: usize, target: usize, eof: bool) -> Scan {
+        // From the start each time: a few hundred block headers at most.
+        let (mut at, mut bound, mut units) = (0, 0, 0);
+        loop {
+            if at == buf.len() && eof {
+                // One frame alone keeps one decoder, as a file that is
+                // one frame did before chunks.
+                return if units == 1 {
+                    Scan::Stream
+                } else {
+                    Scan::Found(at)
+                };
+            }
+            if units > 0 && at >= target {
+                return Scan::Found(at);
+            }
+            match walk(&buf[at..]) {
+                Walk::Unit { len, out } if units == 0 || bound + out <= OUT_MAX => {
+                    if out > OUT_MAX {
+                        return Scan::Stream;
+                    }
+                    (at, bound, units) = (at + len, bound + out, units + 1);
+                }
+                Walk::Unit { .. } => return Scan::Found(at),
+                Walk::Short if !eof => return Scan::Upto(at),
+                // Damage: the frames before it are a chunk, and it is the
+                // streaming decoder's to report.
+                Walk::Short | Walk::Bad if units > 0 => return Scan::Found(at),
+                Walk::Short | Walk::Bad => return Scan::Stream,
+            }
+        }
+    }
+
+    fn decode(&self, input: &[u8], start: u64, _last: bool, out: &mut Vec<u8>) -> End {
+        let mut decoder = match zstd_frames::decoder(input, self.window_max, start) {
+            Ok(decoder) => decoder,
+            Err(e) => return End::Failed(DamageAt::error(e, start)),
+        };
+        loop {
+            let len = out.len();
+            out.resize(len + STEP, 0);
+            match decoder.read(&mut out[len..]) {
+                Ok(0) => {
+                    out.truncate(len);
+                    return End::Clean;
+                }
+                Ok(n) => out.truncate(len + n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => out.truncate(len),
+                Err(e) => {
+                    out.truncate(len);
+                    return End::Failed(located(e, decoder.get_ref()));
+                }
+            }
+        }
+    }
+
+    fn stream(&self, rest: Box<dyn Read + Send>, start: u64) -> io::Result<Box<dyn Read + Send>> {
+        let decoder = zstd_frames::decoder(rest, self.window_max, start)?;
+        Ok(chunked_boxed(Box::new(Located(decoder))))
+    }
+}
+
+/// The streaming decoder, whose errors say where it stopped: the bytes
+/// read from the file by then depend on how far ahead the chunks were
+/// cut.
+struct Located<R: Read>(zstd::stream::read::Decoder<'static, Frames<R>>);
+
+impl<R: Read> Read for Located<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| located(e, self.0.get_ref()))
+    }
+}
+
+/// The decoder's error `e`, with where it stopped in the input (a refused
+/// window says where itself).
+fn located<R>(e: io::Error, frames: &Frames<R>) -> io::Error {
+    let refused = e.get_ref().is_some_and(|e| e.is::<WindowTooLarge>());
+    if refused || e.kind() == io::ErrorKind::Interrupted {
+        e
+    } else {
+        DamageAt::error(e, frames.offset())
+    }
+}
+
+/// What [`walk`] found at the start of its bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum Walk {
+    /// A frame or skippable frame this long, that decodes to at most
+    /// `out` bytes.
+    Unit { len: usize, out: u64 },
+    /// A frame that goes on past the bytes.
+    Short,
+    /// Not a frame the decoder accepts.
+    Bad,
+}
+
+/// Follows the frame at the start of `b` to its end (RFC 8878 §3.1).
+fn walk(b: &[u8]) -> Walk {
+    match header(b) {
+        Header::Short { .. } => Walk::Short,
+        Header::Invalid | Header::Unknown => Walk::Bad,
+        Header::Skippable { size } => match usize::try_from(size).map(|n| n.saturating_add(8)) {
+            Ok(len) if len <= b.len() => Walk::Unit { len, out: 0 },
+            _ => Walk::Short,
+        },
+        Header::Frame { len, checksum, .. } => blocks(b, len, checksum),
+    }
+}
+
+/// Follows the blocks of a frame from its first block header, at `at`.
+fn blocks(b: &[u8], mut at: usize, checksum: bool) -> Walk {
+    let mut out = 0;
+    loop {
+        let Some(h) = b.get(at..at + 3) else {
+            return Walk::Short;
+        };
+        let h = u32::from_le_bytes([h[0], h[1], h[2], 0]);
+        let size = (h >> 3) as usize;
+        if size > BLOCK_MAX {
+            return Walk::Bad;
+        }
+        let (content, most) = match (h >> 1) & 3 {
+            0 => (size, size),
+            // RLE: one byte, `size` times.
+            1 => (1, size),
+            2 => (size, BLOCK_MAX),
+            _ => return Walk::Bad,
+        };
+        out += most as u64;
+        at += 3 + content;
+        if h & 1 == 1 {
+            at += if checksum { 4 } else { 0 };
+            break;
+        }
+    }
+    if at <= b.len() {
+        Walk::Unit { len: at, out }
+    } else {
+        Walk::Short
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::chunks::{Chunks, TARGET};
+    use super::*;
+    use std::io::{Cursor, Write};
+
+    fn frame(bytes: &[u8]) -> Vec<u8> {
+        zstd::bulk::compress(bytes, 3).unwrap()
+    }
+
+    /// A skippable frame of `n` bytes of content.
+    fn skippable(n: u32) -> Vec<u8> {
+        let mut f = vec![0x53, 0x2a, 0x4d, 0x18];
+        f.extend_from_slice(&n.to_le_bytes());
+        f.resize(8 + n as usize, 0xee);
+        f
+    }
+
+    /// Everything `Chunks` hands out from `bytes` (which begin `offset`
+    /// bytes into the input), and its error with where.
+    fn decode(bytes: &[u8], threads: usize, target: usize) -> (Vec<u8>, Option<String>) {
+        let zstd = Zstd {
+            window_max: 8 << 20,
+        };
+        let input = Box::new(Cursor::new(bytes.to_vec()));
+        let mut chunks = Chunks::new(zstd, input, 0, threads, target).unwrap();
+        let mut out = Vec::new();
+        let mut buf = vec![0; 100_000];
+        loop {
+            match chunks.read(&mut buf) {
+                Ok(0) => return (out, None),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) => {
+                    let inner = e.get_ref();
+                    let at = match inner.and_then(|e| e.downcast_ref::<DamageAt>()) {
+                        Some(d) => format!(" at {}", d.offset),
+                        None => match inner.and_then(|e| e.downcast_ref::<WindowTooLarge>()) {
+                            Some(w) => format!(" window at {}", w.offset),
+                            None => " unlocated".to_string(),
+                        },
+                    };
+                    return (out, Some(format!("{e}{at}")));
+                }
+            }
+        }
+    }
+
+    fn text(seed: u64, lines: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let mut t = Vec::new();
+        for _ in 0..lines {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            writeln!(t, "http://h{}.example/{}", x >> 40, x % 1000).unwrap();
+        }
+        t
+    }
+
+    fn parts(n: u64) -> Vec<Vec<u8>> {
+        (0..n).map(|i| text(i, 3000)).collect()
+    }
+
+    #[test]
+    fn frames_walked_to_their_ends() {
+        let f = frame(&text(1, 2000));
+        let out = walk(&f);
+        assert!(matches!(out, Walk::Unit { len, out } if len == f.len() && out >= 2000 * 20));
+        assert_eq!(walk(&f[..f.len() - 1]), Walk::Short);
+        assert_eq!(walk(&f[..3]), Walk::Short);
+        let s = skippable(5);
+        assert_eq!(walk(&s), Walk::Unit { len: 13, out: 0 });
+        assert_eq!(walk(&s[..12]), Walk::Short);
+        assert_eq!(walk(b"garbage"), Walk::Bad);
+        // A block header of the reserved type.
+        let mut bad = f.clone();
+        let Header::Frame { len, .. } = header(&f) else {
+            panic!("a frame")
+        };
+        bad[len] |= 6;
+        assert_eq!(walk(&bad), Walk::Bad);
+        // RLE blocks: four bytes each, 128 KiB out each, bounded.
+        let rle = frame(&vec![b'a'; 1 << 20]);
+        assert!(matches!(walk(&rle), Walk::Unit { out, .. } if out >= 1 << 20));
+    }
+
+    #[test]
+    fn many_frames_at_every_thread_count() {
+        let parts = parts(40);
+        let whole: Vec<u8> = parts.concat();
+        let packed: Vec<u8> = parts.iter().flat_map(|p| frame(p)).collect();
+        assert!(packed.len() > 2 * TARGET, "{}", packed.len());
+        for target in [1, 1000, TARGET] {
+            for threads in [1, 2, 4] {
+                let got = decode(&packed, threads, target);
+                assert!(got == (whole.clone(), None), "{threads} {target}");
+            }
+        }
+        // A skippable frame between frames, and one at the end.
+        let mixed = [&packed[..], &skippable(40), &frame(b"x\n"), &skippable(0)].concat();
+        let mixed_text = [&whole[..], b"x\n"].concat();
+        for threads in [1, 2, 4] {
+            assert!(decode(&mixed, threads, 1000) == (mixed_text.clone(), None));
+        }
+        // One frame: streamed, as before.
+        assert_eq!(decode(&frame(&whole), 2, 1000), (whole, None));
+    }
+
+    #[test]
+    fn damage_gives_the_same_bytes_and_offsets_at_every_thread_count() {
+        let parts = parts(12);
+        let frames: Vec<Vec<u8>> = parts.iter().map(|p| frame(p)).collect();
+        let packed = frames.concat();
+        let kth = |k: usize| frames[..k].iter().map(Vec::len).sum::<usize>();
+        // Damage in the content of frame 5: the frames before it whole.
+        let mut content = packed.clone();
+        let at = kth(5) + frames[5].len() / 2;
+        content[at..at + 8].fill(0x55);
+        // Damage in the header of frame 7; frame 9 cut short at the end.
+        let mut header = packed.clone();
+        header[kth(7)] = b'x';
+        let cut = packed[..kth(9) + 100].to_vec();
+        // A frame whose window is over the limit, in frame 3.
+        let mut big = frame(b"y\n");
+        big[4] &= !0x20;
+        big.insert(5, 23 << 3);
+        let refused = [&packed[..kth(3)], &big, &packed[kth(3)..]].concat();
+        let unit_end = |k: usize| kth(k) + frames[k].len();
+        for (bytes, k, from, to) in [
+            (&content, 5, kth(5), at + 8),
+            (&header, 7, kth(7), kth(7)),
+            (&cut, 9, kth(9), kth(9) + 100),
+            (&refused, 3, kth(3), kth(3)),
+        ] {
+            let one = decode(bytes, 1, 1000);
+            let e = one.1.clone().expect("an error");
+            let offset: usize = e.rsplit(" at ").next().unwrap().parse().unwrap();
+            assert!((from..=to).contains(&offset), "{e}: {from}..={to}");
+            assert!(to < unit_end(k) || k == 3);
+            if k == 3 {
+                assert!(e.contains("window at"), "{e}");
+            }
+            assert!(one.0.starts_with(&parts[..k].concat()), "{e}");
+            assert!(one.0.len() < parts[..=k].concat().len(), "{e}");
+            for threads in [2, 4] {
+                assert!(decode(bytes, threads, 1000) == one, "{threads}: {e}");
+            }
+        }
+    }
+}
