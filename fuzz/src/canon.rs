@@ -191,12 +191,16 @@ pub fn check_url(url: &Url) {
                 url.href()
             )
         });
-        assert_eq!(
-            parsed.href(),
-            once,
-            "profile {profile}: {:?} gives {once:?}, not a URL serialization",
-            url.href()
-        );
+        // strip-root-slash writes a key (`http://h`), whose parse is the
+        // URL again; idempotence below still holds for it.
+        if !canon.rules().contains(Rule::StripRootSlash) {
+            assert_eq!(
+                parsed.href(),
+                once,
+                "profile {profile}: {:?} gives {once:?}, not a URL serialization",
+                url.href()
+            );
+        }
         let twice = canon.canonicalize_url(&parsed);
         assert_eq!(
             twice,

@@ -9,8 +9,7 @@ use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
     data_url, directory_index, escapes, form_encode, fragment, host, params as param_rules, path,
-    redirect,
-    scheme as key, separators,
+    redirect, scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -124,28 +123,31 @@ fn apply_rules(
     };
     let (scheme, port) = scheme_and_port(rules, url, &mut fired);
     let (username, password) = userinfo(rules, url, &mut fired);
-    // `encode-bare-percent` goes last in each component, after every rule
-    // that decodes.
+    // `encode-bare-percent` goes first in each component, so that the
+    // decoding rules see no `%` that is not an escape (decode-unreserved
+    // keeps `%30` in `%7%30`, which decoded would make `%70`), and last,
+    // after the rules that decode `%25` into a bare `%`.
     let bare = has_percent && rules.contains(Rule::EncodeBarePercent);
     let mut work = Work::new(username, user_buf, tmp);
+    encode_bare_percent(bare, &mut work, &mut fired);
     percent_rules.run(&mut work, &mut fired);
     encode_bare_percent(bare, &mut work, &mut fired);
     let username = work.finish();
     let mut work = Work::new(password, pass_buf, tmp);
+    encode_bare_percent(bare, &mut work, &mut fired);
     percent_rules.run(&mut work, &mut fired);
     encode_bare_percent(bare, &mut work, &mut fired);
     let password = work.finish();
     let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
+    let opaque_host = bare && url.host_kind() == HostKind::Opaque;
+    encode_bare_percent(opaque_host, &mut work, &mut fired);
     host_rules(rules, url, percent_rules, &mut work, &mut fired);
-    encode_bare_percent(
-        bare && url.host_kind() == HostKind::Opaque,
-        &mut work,
-        &mut fired,
-    );
+    encode_bare_percent(opaque_host, &mut work, &mut fired);
     let host = work.finish();
     let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
     let scratch = (&mut *unescaped, &mut *resolved);
     let index_files = &config.lists.index_files;
+    encode_bare_percent(bare, &mut work, &mut fired);
     path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
     if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
         directory_index_rule(rules, index_files, &mut work, &mut fired);
@@ -156,6 +158,7 @@ fn apply_rules(
     // the output canonicalizes to itself.
     let final_host = host.unwrap_or(host_buf);
     let mut work = Work::new(url.query().unwrap_or("").as_bytes(), query_buf, tmp);
+    encode_bare_percent(bare, &mut work, &mut fired);
     let query_null = url.query().is_none()
         || query_component(
             config,
@@ -169,6 +172,7 @@ fn apply_rules(
     encode_bare_percent(bare && !query_null, &mut work, &mut fired);
     let query = work.finish();
     let mut work = Work::new(url.fragment().unwrap_or("").as_bytes(), fragment_buf, tmp);
+    encode_bare_percent(bare, &mut work, &mut fired);
     let fragment_null = fragment_rules(rules, url, percent_rules, &mut work, &mut fired);
     encode_bare_percent(bare && !fragment_null, &mut work, &mut fired);
     let fragment = work.finish();
@@ -180,6 +184,7 @@ fn apply_rules(
     let root_slash = rules.contains(Rule::StripRootSlash)
         && config.output == OutputForm::Url
         && url.has_host()
+        && !host.unwrap_or(host_buf).is_empty()
         && path.unwrap_or(path_buf) == b"/"
         && query_null
         && fragment_null;
