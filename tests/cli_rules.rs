@@ -180,3 +180,30 @@ fn tool_profiles_apply_their_tools_rules() {
         assert!(rules.contains(name), "{name} missing from:\n{rules}");
     }
 }
+
+/// `--rules` edits come after the options that turn rules on, so `-rule`
+/// turns off what `--keep-params` or `--param-rules` turned on.
+#[test]
+fn rules_edits_win_over_list_options() {
+    let input = "https://a.com/?id=1&x=2\n";
+    let kept = run(&["--keep-params", "id"], input).ok().out();
+    assert_eq!(kept, "https://a.com/?id=1\n");
+    let off = run(&["--keep-params", "id", "--rules", "-keep-params"], input)
+        .ok()
+        .out();
+    assert_eq!(off, "https://a.com/?id=1&x=2\n");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("params.txt");
+    std::fs::write(&file, "a.com strip x\n").unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(
+        run(&["--param-rules", path], input).ok().out(),
+        "https://a.com/?id=1\n"
+    );
+    assert_eq!(
+        run(&["--param-rules", path, "--rules", "-domain-params"], input)
+            .ok()
+            .out(),
+        "https://a.com/?id=1&x=2\n"
+    );
+}

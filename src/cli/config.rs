@@ -272,11 +272,6 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Canonicalizer, Failure> {
     };
     let idn = a.idn;
     let mut builder = Canonicalizer::builder(profile);
-    for edits in &a.rules {
-        builder
-            .rules(edits)
-            .map_err(|e| usage(format!("--rules: {e}")))?;
-    }
     for list in &a.strip_params {
         let text = match list.strip_prefix('@') {
             Some(path) => std::fs::read_to_string(path)
@@ -296,6 +291,13 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Canonicalizer, Failure> {
             .map_err(|e| usage(format!("--strip-params: {e}")))?;
     }
     super::rule_options::configure(&a.rule_options, &mut builder)?;
+    // Last, so that `--rules -keep-params` (or `-domain-params`) turns off
+    // what a list option turned on.
+    for edits in &a.rules {
+        builder
+            .rules(edits)
+            .map_err(|e| usage(format!("--rules: {e}")))?;
+    }
     builder.output(form).idn(idn);
     let canon = builder.build();
     Ok(canon)
