@@ -415,3 +415,37 @@ fn decode_chunk<U: Units + ?Sized>(
     let end = units.decode(&input, start, last, &mut out);
     Decoded { input, out, end }
 }
+
+/// What the gzip and zstd chunk tests share.
+#[cfg(test)]
+pub(super) mod test_support {
+    use std::io::{self, Read, Write};
+
+    /// Everything `input` hands out, in 100,000-byte reads, and the error
+    /// that stopped it, if any.
+    pub(in crate::pipeline) fn read_all(mut input: impl Read) -> (Vec<u8>, Option<io::Error>) {
+        let mut out = Vec::new();
+        let mut buf = vec![0; 100_000];
+        loop {
+            match input.read(&mut buf) {
+                Ok(0) => return (out, None),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) => return (out, Some(e)),
+            }
+        }
+    }
+
+    /// `lines` lines of URLs from a seeded LCG: text that compresses
+    /// about as URL lists do.
+    pub(in crate::pipeline) fn url_text(seed: u64, lines: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let mut t = Vec::new();
+        for _ in 0..lines {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            writeln!(t, "http://h{}.example/{}", x >> 40, x % 1000).unwrap();
+        }
+        t
+    }
+}

@@ -115,6 +115,7 @@ fn garbage() -> io::Error {
 
 #[cfg(test)]
 mod tests {
+    use super::super::chunks::test_support::{read_all, url_text};
     use super::super::chunks::{Chunks, REACH, TARGET};
     use super::*;
     use std::io::{Cursor, Write};
@@ -135,37 +136,18 @@ mod tests {
             TARGET,
         )
         .unwrap();
-        let mut out = Vec::new();
-        let mut buf = vec![0; 100_000];
-        loop {
-            match chunks.read(&mut buf) {
-                Ok(0) => return (out, None),
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-                Err(e) => {
-                    let at = e.get_ref().and_then(|e| e.downcast_ref::<DamageAt>());
-                    let at = at.map_or(String::new(), |d| format!(" at {}", d.offset));
-                    return (out, Some(format!("{e}{at}")));
-                }
-            }
-        }
-    }
-
-    /// Text that compresses to about `n` bytes: random digits.
-    fn text(seed: u64, lines: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-        let mut t = Vec::new();
-        for _ in 0..lines {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            writeln!(t, "http://h{}.example/{}", x >> 40, x % 1000).unwrap();
-        }
-        t
+        let (out, err) = read_all(&mut chunks);
+        let err = err.map(|e| {
+            let at = e.get_ref().and_then(|e| e.downcast_ref::<DamageAt>());
+            let at = at.map_or(String::new(), |d| format!(" at {}", d.offset));
+            format!("{e}{at}")
+        });
+        (out, err)
     }
 
     #[test]
     fn many_members_at_every_thread_count() {
-        let parts: Vec<Vec<u8>> = (0..40).map(|i| text(i, 7000)).collect();
+        let parts: Vec<Vec<u8>> = (0..40).map(|i| url_text(i, 7000)).collect();
         let whole: Vec<u8> = parts.concat();
         let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p)).collect();
         assert!(packed.len() > 2 * TARGET, "{}", packed.len());
@@ -173,14 +155,14 @@ mod tests {
             assert_eq!(decode(&packed, threads), (whole.clone(), None), "{threads}");
         }
         // One long member: streamed past REACH.
-        let long: Vec<u8> = (0..150).flat_map(|i| text(i, 7000)).collect();
+        let long: Vec<u8> = (0..150).flat_map(|i| url_text(i, 7000)).collect();
         let one = gzip(&long);
         assert!(one.len() > REACH, "{}", one.len());
         assert_eq!(decode(&one, 2), (long, None));
         // A header look-alike inside a member's data: a wrong cut, decoded
         // again with the next chunk.
         let mut fake = parts[0].clone();
-        fake.extend_from_slice(&text(99, 60_000));
+        fake.extend_from_slice(&url_text(99, 60_000));
         let stored = {
             let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
             let mut data = fake.clone();
@@ -202,7 +184,7 @@ mod tests {
 
     #[test]
     fn damage_gives_the_same_bytes_at_every_thread_count() {
-        let parts: Vec<Vec<u8>> = (0..30).map(|i| text(i, 5000)).collect();
+        let parts: Vec<Vec<u8>> = (0..30).map(|i| url_text(i, 5000)).collect();
         let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p)).collect();
         let cases = [
             packed[..packed.len() / 2].to_vec(),

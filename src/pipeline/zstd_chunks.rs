@@ -178,9 +178,10 @@ fn blocks(b: &[u8], mut at: usize, checksum: bool) -> Walk {
 
 #[cfg(test)]
 mod tests {
+    use super::super::chunks::test_support::{read_all, url_text};
     use super::super::chunks::{Chunks, TARGET};
     use super::*;
-    use std::io::{Cursor, Write};
+    use std::io::Cursor;
 
     fn frame(bytes: &[u8]) -> Vec<u8> {
         zstd::bulk::compress(bytes, 3).unwrap()
@@ -202,46 +203,28 @@ mod tests {
         };
         let input = Box::new(Cursor::new(bytes.to_vec()));
         let mut chunks = Chunks::new(zstd, input, 0, threads, target).unwrap();
-        let mut out = Vec::new();
-        let mut buf = vec![0; 100_000];
-        loop {
-            match chunks.read(&mut buf) {
-                Ok(0) => return (out, None),
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-                Err(e) => {
-                    let inner = e.get_ref();
-                    let at = match inner.and_then(|e| e.downcast_ref::<DamageAt>()) {
-                        Some(d) => format!(" at {}", d.offset),
-                        None => match inner.and_then(|e| e.downcast_ref::<WindowTooLarge>()) {
-                            Some(w) => format!(" window at {}", w.offset),
-                            None => " unlocated".to_string(),
-                        },
-                    };
-                    return (out, Some(format!("{e}{at}")));
-                }
-            }
-        }
-    }
-
-    fn text(seed: u64, lines: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-        let mut t = Vec::new();
-        for _ in 0..lines {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            writeln!(t, "http://h{}.example/{}", x >> 40, x % 1000).unwrap();
-        }
-        t
+        let (out, err) = read_all(&mut chunks);
+        let err = err.map(|e| {
+            let inner = e.get_ref();
+            let at = match inner.and_then(|e| e.downcast_ref::<DamageAt>()) {
+                Some(d) => format!(" at {}", d.offset),
+                None => match inner.and_then(|e| e.downcast_ref::<WindowTooLarge>()) {
+                    Some(w) => format!(" window at {}", w.offset),
+                    None => " unlocated".to_string(),
+                },
+            };
+            format!("{e}{at}")
+        });
+        (out, err)
     }
 
     fn parts(n: u64) -> Vec<Vec<u8>> {
-        (0..n).map(|i| text(i, 3000)).collect()
+        (0..n).map(|i| url_text(i, 3000)).collect()
     }
 
     #[test]
     fn frames_walked_to_their_ends() {
-        let f = frame(&text(1, 2000));
+        let f = frame(&url_text(1, 2000));
         let out = walk(&f);
         assert!(matches!(out, Walk::Unit { len, out } if len == f.len() && out >= 2000 * 20));
         assert_eq!(walk(&f[..f.len() - 1]), Walk::Short);
