@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use normurl::canon::{
-    self, form, parse_with_default_scheme, Canonicalizer, OutputForm, Profile, Rule, RuleSet,
-    Scratch, SurtOptions, TrackingParams,
+    self, form, parse_with_default_scheme, Canonicalizer, OutputForm, Profile, RuleSet, Scratch,
+    SurtOptions, TrackingParams,
 };
 use normurl::{HostKind, Url};
 use serde_json::Value;
@@ -893,10 +893,9 @@ fn idempotent_on_corpora() {
             // With ASCII hosts the output is its own parse, so nothing may
             // fire, except the rules whose output is a key, not a URL
             // serialization: its parse is the URL again.
-            let keys = RuleSet::from_rules(&[Rule::StripRootSlash, Rule::StripScheme]);
             if !unicode {
                 assert!(
-                    fired2.intersection(keys) == fired2,
+                    fired2.intersection(RuleSet::KEYS) == fired2,
                     "{name}: {fired2} fired on canonical {text:?}"
                 );
             }

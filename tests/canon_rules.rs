@@ -1,7 +1,7 @@
 //! The rules of issue 29 on examples: each one alone (on `whatwg`), with
 //! the rules it works with, and `strip-scheme`'s keys on the corpora.
 
-use normurl::canon::{Canonicalizer, Profile, Rule, Scratch};
+use normurl::canon::{Canonicalizer, Profile, Rule, RuleSet, Scratch};
 use normurl::Url;
 
 fn canon(profile: Profile, edits: &str) -> Canonicalizer {
@@ -18,8 +18,9 @@ fn check(canon: &Canonicalizer, cases: &[(&str, &str)]) {
         let out = canon.canonicalize(input).unwrap();
         assert_eq!(out, expected, "{:?} on {input}", canon.rules());
         // Keys are not URL serializations: their parse is the URL again.
-        let key = canon.rules().contains(Rule::StripScheme)
-            || (canon.rules().contains(Rule::StripRootSlash)
+        let keys = canon.rules().intersection(RuleSet::KEYS);
+        let key = keys.contains(Rule::StripScheme)
+            || (keys.contains(Rule::StripRootSlash)
                 && Url::parse(&out).is_ok_and(|url| url.href() != out));
         if !key {
             let url = Url::parse(&out).unwrap();

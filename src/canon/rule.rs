@@ -403,6 +403,13 @@ impl RuleSet {
     /// The empty set.
     pub const EMPTY: RuleSet = RuleSet(0);
 
+    /// The rules whose output is a key, not a URL serialization
+    /// (`strip-scheme`'s `example.com/a`, `strip-root-slash`'s
+    /// `http://example.com`): a key may not parse, or parse to a URL whose
+    /// href differs from it, so checks of "the output is its own parse"
+    /// leave these out.
+    pub const KEYS: RuleSet = RuleSet::from_rules(&[Rule::StripScheme, Rule::StripRootSlash]);
+
     /// The set of the given rules.
     pub const fn from_rules(rules: &[Rule]) -> RuleSet {
         let mut bits = 0;
