@@ -207,3 +207,18 @@ fn rules_edits_win_over_list_options() {
         "https://a.com/?id=1&x=2\n"
     );
 }
+
+/// A bad rule name is reported before any list file is read, whatever the
+/// order of the options (the Python package checks in the same order).
+#[test]
+fn a_bad_rule_is_reported_before_a_missing_list() {
+    let input = "https://a.com/\n";
+    for args in [
+        ["--rules", "+nope", "--strip-params", "@/nonexistent/list"],
+        ["--strip-params", "@/nonexistent/list", "--rules", "+nope"],
+        ["--keep-params", "@/nonexistent/list", "--rules", "+nope"],
+    ] {
+        let ran = run(&args, input).failed(&["--rules: unknown rule \"nope\""]);
+        assert!(!ran.stderr.contains("/nonexistent/list"), "{args:?}");
+    }
+}

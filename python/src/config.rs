@@ -130,15 +130,17 @@ impl Config {
                 _ => Profile::Whatwg,
             };
             let mut builder = Canonicalizer::builder(profile.unwrap_or(default));
-            if let Some(edits) = &args.rules {
-                builder
-                    .rules(edits)
-                    .map_err(|e| value(format!("--rules: {e}")))?;
-            }
             if let Some(list) = &strip {
                 builder
                     .strip_params(list)
                     .map_err(|e| value(format!("--strip-params: {e}")))?;
+            }
+            // Last, as the command: `-strip-tracking` turns off what the
+            // list turned on.
+            if let Some(edits) = &args.rules {
+                builder
+                    .rules(edits)
+                    .map_err(|e| value(format!("--rules: {e}")))?;
             }
             Ok(builder.output(form).build())
         };

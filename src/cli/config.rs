@@ -271,6 +271,14 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<Canonicalizer, Failure> {
         None => Profile::Whatwg,
     };
     let idn = a.idn;
+    // A bad rule name is reported before any list file is read, whatever
+    // the order of the options; the edits are applied last (below).
+    for edits in &a.rules {
+        profile
+            .rules()
+            .edit(edits)
+            .map_err(|e| usage(format!("--rules: {e}")))?;
+    }
     let mut builder = Canonicalizer::builder(profile);
     for list in &a.strip_params {
         let text = match list.strip_prefix('@') {
