@@ -191,6 +191,10 @@ const CLASS: [u8; 256] = {
     table
 };
 
+/// What [`scan_authority`] finds: where the host starts, its first `:`,
+/// its last `.`, and where the authority ends.
+type Authority = (usize, Option<usize>, Option<usize>, usize);
+
 /// One pass over the authority of `href`, from `start` to the first `/`,
 /// `?` or `#`: where the host starts (after the userinfo's `@`, which the
 /// userinfo writes percent-encoded), its first `:` and last `.`, and where
@@ -201,6 +205,65 @@ fn scan_authority(
     href: &[u8],
     start: usize,
 ) -> Option<(usize, Option<usize>, Option<usize>, usize)> {
+    if crate::simd::VECTORS {
+        if let Some(found) = scan_authority_windows(href, start) {
+            return found;
+        }
+    }
+    scan_authority_bytes(href, start)
+}
+
+/// [`scan_authority`] from the classes of the first 32 bytes, 16 at a
+/// time, when the authority ends within them and they are in `href` (an
+/// authority ending within the first 16 bytes needs only those): a byte
+/// loop cost about 250 instructions a line of `--get host` on the big
+/// file. `None` when it cannot say.
+#[inline]
+fn scan_authority_windows(href: &[u8], start: usize) -> Option<Option<Authority>> {
+    use crate::simd::authority::masks;
+    if href.len() < start + 16 {
+        return None;
+    }
+    let mut m = masks(href, start);
+    if m.end == 0 {
+        if href.len() < start + 32 {
+            return None;
+        }
+        let next = masks(href, start + 16);
+        if next.end == 0 {
+            return None;
+        }
+        m.end = next.end << 16;
+        m.at |= next.at << 16;
+        m.colon |= next.colon << 16;
+        m.dot |= next.dot << 16;
+        m.other |= next.other << 16;
+    }
+    let end = m.end.trailing_zeros();
+    let before_end = (1u32 << end) - 1;
+    // The host starts after the authority's last `@` (the userinfo writes
+    // any other percent-encoded).
+    let at = m.at & before_end;
+    let host = if at == 0 { 0 } else { 32 - at.leading_zeros() };
+    let in_host = before_end & !((1u32 << host) - 1);
+    if m.other & in_host != 0 {
+        return Some(None);
+    }
+    let lane = |bit: u32| start + bit as usize;
+    let colon = m.colon & in_host;
+    let dot = m.dot & in_host;
+    Some(Some((
+        lane(host),
+        (colon != 0).then(|| lane(colon.trailing_zeros())),
+        (dot != 0).then(|| lane(31 - dot.leading_zeros())),
+        lane(end),
+    )))
+}
+
+/// [`scan_authority`] a byte at a time: the reference, and the way for
+/// authorities longer than the windows.
+#[inline]
+fn scan_authority_bytes(href: &[u8], start: usize) -> Option<Authority> {
     let (mut host_start, mut colon, mut last_dot) = (start, None, None);
     let mut clean = true;
     let mut end = href.len();
@@ -296,6 +359,36 @@ mod tests {
         ] {
             assert!(check(href), "{href} not read");
         }
+    }
+
+    /// The windows' answer, when they give one, is the byte loop's, on
+    /// authorities made of the bytes that matter and a few others.
+    #[test]
+    fn windows_read_as_the_byte_loop() {
+        const BYTES: &[u8] = b"ab.:@/?#-_9Z%[]\x80 ";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut decided = 0;
+        for _ in 0..200_000 {
+            let len = next(48);
+            let href: Vec<u8> = (0..len).map(|_| BYTES[next(BYTES.len())]).collect();
+            let start = next(len + 1);
+            if let Some(found) = scan_authority_windows(&href, start) {
+                decided += 1;
+                assert_eq!(
+                    found,
+                    scan_authority_bytes(&href, start),
+                    "{:?} from {start}",
+                    String::from_utf8_lossy(&href)
+                );
+            }
+        }
+        assert!(decided > 50_000, "{decided}");
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! `cargo test --features scalar` checks that the scalar references pass
 //! the whole suite alone.
 
+pub(crate) mod authority;
 pub(crate) mod features;
 pub(crate) mod stop;
 #[cfg(target_arch = "x86_64")]
