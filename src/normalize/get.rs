@@ -220,6 +220,24 @@ impl Normalizer {
         out: &mut Vec<u8>,
     ) -> Result<RuleSet, Invalid> {
         let start = out.len();
+        let result = self.parse_render_host(t, text, url, buffers, scratch, out);
+        if cfg!(debug_assertions) {
+            self.debug_check_host_get(text, result, &out[start..]);
+        }
+        result
+    }
+
+    /// [`Normalizer::write_host_get`] but for the debug check.
+    #[inline(always)]
+    fn parse_render_host(
+        &self,
+        t: &Template,
+        text: &str,
+        url: &mut Url,
+        buffers: &mut GetBuffers,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
         let GetBuffers {
             canonical,
             bytes,
@@ -239,27 +257,32 @@ impl Normalizer {
                 t.render(&Fields::with_cache(url, self.psl(), suffixes), scratch, out);
             }
         }
-        if cfg!(debug_assertions) {
-            self.debug_check_host_get(text, fired, &out[start..]);
-        }
         Ok(fired)
     }
 
-    /// In debug builds, [`Normalizer::write_host_get`]'s answer must be
-    /// that of [`Normalizer::write_get`] on the parsed URL.
-    fn debug_check_host_get(&self, text: &str, fired: RuleSet, written: &[u8]) {
-        let (Some(get), Ok(url)) = (&self.options.get, Url::parse(text)) else {
-            panic!("write_host_get({text:?}) without a template or URL");
+    /// In debug builds, [`Normalizer::write_host_get`]'s answer (what
+    /// fired and what it wrote, or why the line is invalid) must be that
+    /// of [`Normalizer::write_get`] on the whole input, parsed.
+    fn debug_check_host_get(&self, text: &str, result: Result<RuleSet, Invalid>, written: &[u8]) {
+        let Some(get) = &self.options.get else {
+            panic!("write_host_get({text:?}) without a template");
         };
         let mut out = Vec::new();
-        let expected = self.write_get(
-            get,
-            &url,
-            &mut GetBuffers::default(),
-            &mut Scratch::new(),
-            &mut out,
+        let expected = match Url::parse(text) {
+            Ok(url) => self.write_get(
+                get,
+                &url,
+                &mut GetBuffers::default(),
+                &mut Scratch::new(),
+                &mut out,
+            ),
+            Err(e) => Err(Invalid::Url(e)),
+        };
+        assert_eq!(
+            expected,
+            result.map(Fired::from),
+            "write_host_get({text:?})"
         );
-        assert_eq!(expected, Ok(Fired::from(fired)), "write_host_get({text:?})");
         assert_eq!(
             String::from_utf8_lossy(written),
             String::from_utf8_lossy(&out),
