@@ -29,7 +29,7 @@ pub enum Config {
     Inspect {
         url: String,
         base: Option<String>,
-        canon: super::inspect::Canon,
+        canon: Box<super::inspect::Canon>,
     },
     Bench(Bench),
     Warc(Box<super::warc::Warc>),
@@ -91,7 +91,7 @@ impl Config {
             Some(Command::Inspect(InspectArgs { url, base, canon })) => Ok(Config::Inspect {
                 url,
                 base,
-                canon: super::get::inspect_canon(&canon)?,
+                canon: Box::new(super::get::inspect_canon(&canon)?),
             }),
             Some(Command::Bench(BenchArgs {
                 files,
