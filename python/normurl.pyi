@@ -177,6 +177,8 @@ def normalize(
     ['https://example.com/?a=1&b=2']
     >>> normurl.normalize(["https://www.example.com/a"], get="surt")
     ['com,example)/a']
+    >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
+    ['https://a.example/?id=1&y=3']
     """
 
 @overload

@@ -361,6 +361,14 @@ impl Normalizer {
 /// ['https://example.com/?a=1&b=2']
 /// >>> normurl.normalize(["https://www.example.com/a"], get="surt")
 /// ['com,example)/a']
+///
+/// `keep_params`, `index_files`, `query_separators`, `redirects`,
+/// `param_rules` and `rewrite` (keyword only) are the command's options of
+/// those names: lists as `"a,b"`, `"@FILE"` or a list of names; files as
+/// paths.
+///
+/// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
+/// ['https://a.example/?id=1&y=3']
 #[pyfunction]
 #[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
 #[allow(clippy::too_many_arguments)]

@@ -52,10 +52,16 @@ impl Source {
             })?;
             *self = Source::Read { name, text };
         }
-        Ok(match self {
+        Ok(self.text())
+    }
+
+    /// The text of a list or of a file read (nothing for a file not read
+    /// yet).
+    fn text(&self) -> &str {
+        match self {
             Source::Text(text) | Source::Read { text, .. } => text,
-            Source::File(_) => unreachable!("read above"),
-        })
+            Source::File(_) => "",
+        }
     }
 
     /// The file's name (as messages give it), or the text of a list.
