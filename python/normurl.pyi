@@ -1,6 +1,7 @@
 """Normalize URLs in bulk over Apache Arrow, with the answers of the
 `normurl` command. See docs/python.md."""
 
+import os
 from typing import Any, Literal, Protocol, Sequence, overload
 
 __version__: str
@@ -38,6 +39,16 @@ a pyarrow Array or ChunkedArray, a polars Series, a DuckDB column..."""
 StripParams = str | Sequence[str]
 """Names of more tracking parameters: "a,b", "@FILE" (one name a line),
 or a list of names; `prefix*` names a prefix."""
+
+NameList = str | Sequence[str]
+"""Names, as the command's list options take them: "a,b", "@FILE" (the
+file's names, `#` comments skipped), or a list of names."""
+
+StrPath = str | os.PathLike[str]
+"""A file's path."""
+
+Paths = StrPath | Sequence[StrPath]
+"""A file's path, or several (the command's option repeated)."""
 
 class Array:
     """An Arrow array that normurl returned: pass it to `pyarrow.array()`,
@@ -77,6 +88,13 @@ class Normalizer:
         base: str | None = None,
         default_scheme: str | None = None,
         strip_params: StripParams | None = None,
+        *,
+        keep_params: NameList | None = None,
+        index_files: NameList | None = None,
+        query_separators: Literal["&", "&;"] | None = None,
+        redirects: Paths | None = None,
+        param_rules: Paths | None = None,
+        rewrite: StrPath | None = None,
     ) -> None: ...
     @overload
     def normalize(self, urls: Sequence[str | None], threads: int | None = None) -> list[str | None]: ...
@@ -107,6 +125,13 @@ def normalize(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
@@ -118,6 +143,13 @@ def normalize(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> Array:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -125,14 +157,19 @@ def normalize(
 
     profile, rules, strip_params, base: the command's --profile, --rules,
     --strip-params, --base. get: url, surt or ssurt (the command's
-    --get), or a component of the canonical URL. Without a profile,
+    --get), or a component of the canonical URL. keep_params,
+    index_files, query_separators, redirects, param_rules, rewrite: the
+    command's options of the same names (keyword only), read and applied
+    in its order; a Normalizer keeps the files' text (pickles need not
+    find them). Without a profile,
     whatwg, or wayback for get="surt". default_scheme: parse inputs
     without a scheme as that scheme + "://" + input. threads: split
     batches of 16,384 URLs or more across that many threads (0: one per
     core); None runs on the calling thread. The GIL is released.
 
     Raises ValueError (bad option, with the command's message), OSError
-    (strip_params="@FILE" unreadable), TypeError (not a column of strings).
+    (a list's "@FILE" or a file unreadable), TypeError (not a column of
+    strings, or an argument of the wrong type).
 
     >>> normurl.normalize(["HTTP://Example.COM/a/../b", "nope", None])
     ['http://example.com/b', None, None]
@@ -140,6 +177,8 @@ def normalize(
     ['https://example.com/?a=1&b=2']
     >>> normurl.normalize(["https://www.example.com/a"], get="surt")
     ['com,example)/a']
+    >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
+    ['https://a.example/?id=1&y=3']
     """
 
 @overload
@@ -152,6 +191,13 @@ def key_hash(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -163,6 +209,13 @@ def key_hash(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> Array:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -182,6 +235,13 @@ def components(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> list[dict[str, str] | None]: ...
 @overload
 def components(
@@ -192,6 +252,13 @@ def components(
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: int | None = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
 ) -> Array:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

@@ -1,12 +1,16 @@
-//! The Python arguments (`profile`, `get`, `rules`, `strip_params`, `base`,
-//! `default_scheme`) turned once into library values, with the command's
-//! defaults and error messages: what `--profile`, `--rules`,
-//! `--strip-params`, `--get` and `--base` become in the command's
-//! `src/cli/config.rs`.
+//! The Python arguments (`profile`, `get`, `rules`, `base`,
+//! `default_scheme` and the lists and files of `strip_params`,
+//! `keep_params`, `index_files`, `query_separators`, `redirects`,
+//! `param_rules`, `rewrite`) turned once into library values, with the
+//! command's defaults and error messages: the canonicalizer is built by
+//! the library's `RuleOptions`, as the command's `src/cli/config.rs`
+//! builds it.
 
 use std::fmt;
+use std::sync::Arc;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile};
+use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions};
 use normurl::Url;
 
 /// What to write for each URL: the command's `--get` forms (written by
@@ -63,22 +67,29 @@ impl fmt::Display for ConfigError {
     }
 }
 
-/// The parameters `strip_params=` gives: the command's syntax in one
-/// string (`"a,b"`, `"@FILE"`) or a list of names.
-pub enum StripParams {
-    Text(String),
-    Names(Vec<String>),
+impl From<RuleOptionError> for ConfigError {
+    fn from(e: RuleOptionError) -> ConfigError {
+        match e {
+            RuleOptionError::Read(_) => ConfigError::Io(e.to_string()),
+            RuleOptionError::Usage(m) => ConfigError::Value(m),
+        }
+    }
 }
 
-/// The arguments as Python passed them.
+/// The arguments as Python passed them; the lists and files as the
+/// library's [`RuleOptions`] takes them (`rules` aside).
 #[derive(Default)]
 pub struct Args {
     pub profile: Option<String>,
     pub get: Option<String>,
     pub rules: Option<String>,
-    pub strip_params: Option<StripParams>,
     pub base: Option<String>,
     pub default_scheme: Option<String>,
+    /// `query_separators` as given.
+    pub query_separators: Option<String>,
+    /// `strip_params`, `keep_params`, `index_files`, `redirects`,
+    /// `param_rules`, `rewrite`.
+    pub options: RuleOptions,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -91,14 +102,22 @@ pub struct Config {
     /// `components()`'s canonicalizer: the canonical URL the components
     /// are read from, as the command's `--get COMPONENT` reads them.
     pub url_canon: Canonicalizer,
+    /// `rewrite`'s rules for `canon`'s output, as the command loads them.
+    pub rewrite: Option<Arc<Rewrites>>,
+    /// `rewrite`'s rules for `url_canon`'s (the same for a component or
+    /// `get="url"`); loaded for `components()` of a SURT form's
+    /// configuration, whose file's tests may be for SURTs, so its error
+    /// waits for a call of `components()`.
+    pub url_rewrite: Result<Option<Arc<Rewrites>>, String>,
     pub base: Option<Url>,
     pub default_scheme: Option<String>,
-    /// Whether `url_canon` changes anything, i.e. whether a component must
-    /// be read from a second parse of the canonical URL.
+    /// Whether a component must be read from a second parse of the
+    /// canonical URL: whether `url_canon` or `url_rewrite` changes
+    /// anything.
     pub reparse: bool,
-    /// `strip_params` as read (an `@FILE` read here), to rebuild the
-    /// configuration where the file is not (a pickled `Normalizer`).
-    pub strip_params: Option<String>,
+    /// The options with every file read, to rebuild the configuration
+    /// where the files are not (a pickled `Normalizer`).
+    pub options: RuleOptions,
 }
 
 impl Config {
@@ -114,39 +133,28 @@ impl Config {
             Some(name) => Some(name.parse().map_err(|e| value(format!("--profile: {e}")))?),
             None => None,
         };
-        // The command's order of checks: the rules before the list file
-        // is read.
-        if let Some(edits) = &args.rules {
-            Profile::Whatwg
-                .rules()
-                .edit(edits)
-                .map_err(|e| value(format!("--rules: {e}")))?;
-        }
-        let strip = strip_params_text(args.strip_params.as_ref())?;
-        let build = |form: OutputForm| -> Result<Canonicalizer, ConfigError> {
-            // The command's default: wayback for SURT keys, else whatwg.
-            let default = match form {
-                OutputForm::Surt(_) => Profile::Wayback,
-                _ => Profile::Whatwg,
-            };
-            let mut builder = Canonicalizer::builder(profile.unwrap_or(default));
-            if let Some(list) = &strip {
-                builder
-                    .strip_params(list)
-                    .map_err(|e| value(format!("--strip-params: {e}")))?;
-            }
-            // Last, as the command: `-strip-tracking` turns off what the
-            // list turned on.
-            if let Some(edits) = &args.rules {
-                builder
-                    .rules(edits)
-                    .map_err(|e| value(format!("--rules: {e}")))?;
-            }
-            Ok(builder.output(form).build())
+        // The command's parser reads --query-separators with --profile.
+        let mut options = RuleOptions {
+            rules: args.rules.iter().cloned().collect(),
+            query_separators: match &args.query_separators {
+                Some(s) => Some(
+                    parse_query_separators(s)
+                        .map_err(|e| value(format!("--query-separators: {e}")))?,
+                ),
+                None => None,
+            },
+            ..args.options.clone()
         };
-        let url_canon = build(OutputForm::Url)?;
+        // The command's default: wayback for SURT keys, else whatwg.
+        let profile_of = |form: OutputForm| match form {
+            OutputForm::Surt(_) => profile.unwrap_or(Profile::Wayback),
+            _ => profile.unwrap_or(Profile::Whatwg),
+        };
+        // The first build reads the files (after checking the rules, as
+        // the command); the second finds them read.
+        let url_canon = options.builder(profile_of(OutputForm::Url))?.build();
         let canon = match get {
-            Get::Form(form) => build(form)?,
+            Get::Form(form) => options.builder(profile_of(form))?.output(form).build(),
             Get::Component(_) => url_canon.clone(),
         };
         let base =
@@ -167,37 +175,26 @@ impl Config {
             Some(s) => Some(check_scheme(s)?),
             None => None,
         };
+        let rewrite = options.rewrites(&canon)?.map(Arc::new);
+        let url_rewrite = match get {
+            Get::Form(OutputForm::Surt(_) | OutputForm::Ssurt) => options
+                .rewrites(&url_canon)
+                .map(|r| r.map(Arc::new))
+                .map_err(|e| e.to_string()),
+            _ => Ok(rewrite.clone()),
+        };
         Ok(Config {
             get,
-            reparse: !url_canon.rules().is_empty(),
+            reparse: !url_canon.rules().is_empty() || options.rewrite.is_some(),
             canon,
             url_canon,
+            rewrite,
+            url_rewrite,
             base,
             default_scheme,
-            strip_params: strip,
+            options,
         })
     }
-}
-
-/// `strip_params` as the text the command's `--strip-params` would get: an
-/// `@FILE`'s lines are trimmed, blank and `#` lines dropped and the rest
-/// joined with commas, as the command does.
-fn strip_params_text(arg: Option<&StripParams>) -> Result<Option<String>, ConfigError> {
-    let text = match arg {
-        None => return Ok(None),
-        Some(StripParams::Names(names)) => names.join(","),
-        Some(StripParams::Text(t)) => match t.strip_prefix('@') {
-            None => t.clone(),
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|e| ConfigError::Io(format!("{path}: {e}")))?
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .collect::<Vec<_>>()
-                .join(","),
-        },
-    };
-    Ok(Some(text))
 }
 
 /// A URL scheme as the URL Standard writes one (an ASCII letter, then

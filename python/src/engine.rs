@@ -1,7 +1,8 @@
 //! The per-URL work, with the calls the command makes for one line
 //! (`normurl::normalize::Normalizer`): `Canonicalizer::parse_apply` without
-//! a base, `Url::parse_into` and `Canonicalizer::apply` with one. Buffers
-//! live in a [`Worker`], reused for every URL of a batch.
+//! a base, `Url::parse_into` and `Canonicalizer::apply` with one, then
+//! `Rewrites::rewrite_output` for `rewrite`. Buffers live in a [`Worker`],
+//! reused for every URL of a batch.
 
 use normurl::canon::{key_hash, parse_with_default_scheme, Scratch};
 use normurl::component::{Fields, PublicSuffixList};
@@ -28,6 +29,8 @@ pub struct Worker {
     pub check_newlines: bool,
     /// `default_scheme`'s retry.
     retry: String,
+    /// A URL a `rewrite` rule wrote, parsed back.
+    rewritten: Option<Url>,
 }
 
 impl Default for Worker {
@@ -42,6 +45,7 @@ impl Default for Worker {
             key: Vec::new(),
             check_newlines: true,
             retry: String::new(),
+            rewritten: None,
         }
     }
 }
@@ -76,10 +80,12 @@ impl Worker {
     }
 
     /// Appends what `get` asks for to `out`; returns false, having written
-    /// nothing, when `input` is not a valid URL.
+    /// nothing, when `input` is not a valid URL (or `rewrite` made it no
+    /// URL).
     #[inline]
     pub fn write(&mut self, config: &Config, input: &str, out: &mut Vec<u8>) -> bool {
-        match config.get {
+        let start = out.len();
+        let written = match config.get {
             Get::Form(_) if config.base.is_none() && config.default_scheme.is_none() => {
                 // The command's path for a line without a base: parsing
                 // and canonicalizing in one pass.
@@ -110,19 +116,44 @@ impl Worker {
                     &mut self.component_scratch,
                     out,
                 );
-                true
+                // The components are those of the rewritten URL.
+                return true;
             }
+        };
+        if !written {
+            return false;
         }
+        self.rewrite(config, out, start)
     }
 
-    /// Makes `self.canonical` the canonical URL (in the URL form) of the
-    /// URL just parsed, when the profile has rules (else that is
-    /// `self.url`). Returns false if it does not parse.
+    /// Applies `rewrite`, if any, to what the canonicalizer appended to
+    /// `out` after `start`, as the command does; drops it and returns
+    /// false when the result is no URL.
+    #[inline]
+    fn rewrite(&mut self, config: &Config, out: &mut Vec<u8>, start: usize) -> bool {
+        let Some(rewrites) = &config.rewrite else {
+            return true;
+        };
+        if rewrites
+            .rewrite_output(out, start, &mut self.rewritten)
+            .is_none()
+        {
+            out.truncate(start);
+            return false;
+        }
+        true
+    }
+
+    /// Makes `self.canonical` the canonical URL (in the URL form, after
+    /// `rewrite`) of the URL just parsed, when the profile has rules or a
+    /// rewrite is given (else that is `self.url`). Returns false if it
+    /// does not parse.
     fn make_canonical(&mut self, config: &Config) -> bool {
         !config.reparse || self.canonical(config).is_some()
     }
 
-    /// The canonical URL (in the URL form) of the URL just parsed.
+    /// The canonical URL (in the URL form, after `rewrite`) of the URL
+    /// just parsed.
     fn canonical(&mut self, config: &Config) -> Option<&Url> {
         if !config.reparse {
             return Some(&self.url);
@@ -131,6 +162,12 @@ impl Worker {
         config
             .url_canon
             .apply(&self.url, &mut self.scratch, &mut self.text);
+        if let Ok(Some(rewrites)) = &config.url_rewrite {
+            // A rewrite that makes it no URL makes it invalid (below).
+            if let std::borrow::Cow::Owned(changed) = rewrites.apply(&self.text) {
+                self.text = changed;
+            }
+        }
         // The canonical form is a valid URL serialization (the library
         // promises it); should it ever fail, the URL counts as invalid
         // rather than anything panicking.

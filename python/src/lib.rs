@@ -7,20 +7,22 @@ mod batch;
 mod column;
 mod config;
 mod engine;
+mod rule_args;
 
 use std::sync::Mutex;
 
 use arrow_array::ArrayRef;
 use arrow_schema::ArrowError;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::arrow_io::Array;
 use crate::batch::Sink;
 use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
-use crate::config::{Args, Config, ConfigError, StripParams};
+use crate::config::{Args, Config, ConfigError};
 use crate::engine::Worker;
+use crate::rule_args::{Reprs, RuleArgs, State};
 
 /// The fields of `components()`'s struct, in order: the command's
 /// components (`--json`'s order).
@@ -38,24 +40,6 @@ fn config_error(e: ConfigError) -> PyErr {
 
 fn result_error(e: ArrowError) -> PyErr {
     PyValueError::new_err(format!("normurl: could not build the result: {e}"))
-}
-
-/// `strip_params`: a str in the command's syntax, or a list of names.
-fn strip_params(arg: Option<&Bound<'_, PyAny>>) -> PyResult<Option<StripParams>> {
-    let Some(arg) = arg.filter(|a| !a.is_none()) else {
-        return Ok(None);
-    };
-    if let Ok(text) = arg.extract::<String>() {
-        return Ok(Some(StripParams::Text(text)));
-    }
-    if arg.is_instance_of::<PyList>() || arg.is_instance_of::<PyTuple>() {
-        if let Ok(names) = arg.extract::<Vec<String>>() {
-            return Ok(Some(StripParams::Names(names)));
-        }
-    }
-    Err(PyTypeError::new_err(
-        "strip_params: expected a str (\"a,b\" or \"@FILE\") or a list of str",
-    ))
 }
 
 /// An optional string argument as `repr` shows it.
@@ -146,12 +130,84 @@ struct Normalizer {
     rules: Option<String>,
     base: Option<String>,
     default_scheme: Option<String>,
+    query_separators: Option<String>,
+    /// The list and file arguments given, with their reprs.
+    reprs: Reprs,
+}
+
+/// [`Plain`] as a pickle keeps it: profile, get, rules, base,
+/// default_scheme, query_separators.
+type PlainState = (
+    Option<String>,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The arguments every function takes but the lists and files.
+struct Plain {
+    profile: Option<String>,
+    get: String,
+    rules: Option<String>,
+    base: Option<String>,
+    default_scheme: Option<String>,
+    query_separators: Option<String>,
+}
+
+impl Normalizer {
+    /// The configuration of the arguments as Python passed them.
+    fn with(plain: Plain, lists: &RuleArgs<'_, '_>) -> PyResult<Normalizer> {
+        let (options, mut reprs) = lists.options()?;
+        if let Some(seps) = &plain.query_separators {
+            // In the signature's order: after index_files.
+            let later = ["redirects", "param_rules", "rewrite"];
+            let at = reprs
+                .iter()
+                .position(|(name, _)| later.contains(&name.as_str()))
+                .unwrap_or(reprs.len());
+            reprs.insert(at, ("query_separators".into(), format!("{seps:?}")));
+        }
+        Normalizer::build(plain, options, reprs)
+    }
+
+    /// The configuration of `plain` and `options` (files read now, if not
+    /// yet).
+    fn build(
+        plain: Plain,
+        options: normurl::normalize::RuleOptions,
+        reprs: Reprs,
+    ) -> PyResult<Normalizer> {
+        let args = Args {
+            profile: plain.profile,
+            get: Some(plain.get.clone()),
+            rules: plain.rules,
+            base: plain.base,
+            default_scheme: plain.default_scheme,
+            query_separators: plain.query_separators,
+            options,
+        };
+        let config = Config::new(&args).map_err(config_error)?;
+        Ok(Normalizer {
+            config,
+            worker: Mutex::new(Worker::default()),
+            profile: args.profile,
+            get: plain.get,
+            rules: args.rules,
+            base: args.base,
+            default_scheme: args.default_scheme,
+            query_separators: args.query_separators,
+            reprs,
+        })
+    }
 }
 
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
         get: &str,
@@ -159,46 +215,51 @@ impl Normalizer {
         base: Option<String>,
         default_scheme: Option<String>,
         strip_params: Option<&Bound<'_, PyAny>>,
+        keep_params: Option<&Bound<'_, PyAny>>,
+        index_files: Option<&Bound<'_, PyAny>>,
+        query_separators: Option<String>,
+        redirects: Option<&Bound<'_, PyAny>>,
+        param_rules: Option<&Bound<'_, PyAny>>,
+        rewrite: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Normalizer> {
-        let args = Args {
+        let plain = Plain {
             profile,
-            get: Some(get.to_owned()),
+            get: get.to_owned(),
             rules,
-            strip_params: self::strip_params(strip_params)?,
             base,
             default_scheme,
+            query_separators,
         };
-        let config = Config::new(&args).map_err(config_error)?;
-        Ok(Normalizer {
-            config,
-            worker: Mutex::new(Worker::default()),
-            profile: args.profile,
-            get: get.to_owned(),
-            rules: args.rules,
-            base: args.base,
-            default_scheme: args.default_scheme,
-        })
+        let lists = RuleArgs {
+            strip_params,
+            keep_params,
+            index_files,
+            redirects,
+            param_rules,
+            rewrite,
+        };
+        Normalizer::with(plain, &lists)
     }
 
     /// Pickling (Spark ships a Normalizer made on the driver to its
-    /// workers): the arguments, with an `@FILE` of `strip_params` as the
-    /// names it held.
+    /// workers): the arguments, with the text of every file they name
+    /// (`_normalizer` rebuilds it), so that the copy does not need them.
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let args = PyTuple::new(
-            py,
-            [
-                self.profile.as_deref(),
-                Some(self.get.as_str()),
-                self.rules.as_deref(),
-                self.base.as_deref(),
-                self.default_scheme.as_deref(),
-                self.config.strip_params.as_deref(),
-            ],
-        )?;
-        Ok((py.get_type::<Normalizer>().into_any(), args))
+        let plain: PlainState = (
+            self.profile.clone(),
+            self.get.clone(),
+            self.rules.clone(),
+            self.base.clone(),
+            self.default_scheme.clone(),
+            self.query_separators.clone(),
+        );
+        let state = rule_args::state(&self.config.options);
+        let args = (plain, state, self.reprs.clone()).into_pyobject(py)?;
+        let restore = py.import("normurl")?.getattr("_normalizer")?;
+        Ok((restore, args))
     }
 
     /// The normalized form of every URL (see `normurl.normalize`).
@@ -238,6 +299,11 @@ impl Normalizer {
         urls: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        // A rewrite file whose tests are for the SURTs of `get` may fail
+        // on URLs: said here, where its rules would run on URLs.
+        if let Err(e) = &self.config.url_rewrite {
+            return Err(PyValueError::new_err(format!("components: {e}")));
+        }
         batch::<StructColumn>(
             py,
             &self.config,
@@ -263,14 +329,20 @@ impl Normalizer {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "normurl.Normalizer(profile={}, get={:?}, rules={}, base={}, default_scheme={})",
+        let mut text = format!(
+            "normurl.Normalizer(profile={}, get={:?}, rules={}, base={}, default_scheme={}",
             py_repr(&self.profile),
             self.get,
             py_repr(&self.rules),
             py_repr(&self.base),
             py_repr(&self.default_scheme)
-        )
+        );
+        // The list and file arguments when given, in the signature's
+        // order.
+        for (name, repr) in &self.reprs {
+            text.push_str(&format!(", {name}={repr}"));
+        }
+        text + ")"
     }
 }
 
@@ -289,8 +361,16 @@ impl Normalizer {
 /// ['https://example.com/?a=1&b=2']
 /// >>> normurl.normalize(["https://www.example.com/a"], get="surt")
 /// ['com,example)/a']
+///
+/// `keep_params`, `index_files`, `query_separators`, `redirects`,
+/// `param_rules` and `rewrite` (keyword only) are the command's options of
+/// those names: lists as `"a,b"`, `"@FILE"` or a list of names; files as
+/// paths.
+///
+/// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
+/// ['https://a.example/?id=1&y=3']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -302,9 +382,30 @@ fn normalize<'py>(
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    keep_params: Option<&Bound<'py, PyAny>>,
+    index_files: Option<&Bound<'py, PyAny>>,
+    query_separators: Option<String>,
+    redirects: Option<&Bound<'py, PyAny>>,
+    param_rules: Option<&Bound<'py, PyAny>>,
+    rewrite: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    Normalizer::new(profile, get, rules, base, default_scheme, strip_params)?
-        .normalize(py, urls, threads)
+    let plain = Plain {
+        profile,
+        get: get.to_owned(),
+        rules,
+        base,
+        default_scheme,
+        query_separators,
+    };
+    let lists = RuleArgs {
+        strip_params,
+        keep_params,
+        index_files,
+        redirects,
+        param_rules,
+        rewrite,
+    };
+    Normalizer::with(plain, &lists)?.normalize(py, urls, threads)
 }
 
 /// The dedup key of every URL: the 128-bit MurmurHash3 (x64_128, seed 0)
@@ -316,7 +417,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -328,9 +429,30 @@ fn key_hash<'py>(
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    keep_params: Option<&Bound<'py, PyAny>>,
+    index_files: Option<&Bound<'py, PyAny>>,
+    query_separators: Option<String>,
+    redirects: Option<&Bound<'py, PyAny>>,
+    param_rules: Option<&Bound<'py, PyAny>>,
+    rewrite: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    Normalizer::new(profile, get, rules, base, default_scheme, strip_params)?
-        .key_hash(py, urls, threads)
+    let plain = Plain {
+        profile,
+        get: get.to_owned(),
+        rules,
+        base,
+        default_scheme,
+        query_separators,
+    };
+    let lists = RuleArgs {
+        strip_params,
+        keep_params,
+        index_files,
+        redirects,
+        param_rules,
+        rewrite,
+    };
+    Normalizer::with(plain, &lists)?.key_hash(py, urls, threads)
 }
 
 /// The components of every URL's canonical form: a struct array (or a
@@ -342,7 +464,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -353,9 +475,46 @@ fn components<'py>(
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    keep_params: Option<&Bound<'py, PyAny>>,
+    index_files: Option<&Bound<'py, PyAny>>,
+    query_separators: Option<String>,
+    redirects: Option<&Bound<'py, PyAny>>,
+    param_rules: Option<&Bound<'py, PyAny>>,
+    rewrite: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    Normalizer::new(profile, "url", rules, base, default_scheme, strip_params)?
-        .components(py, urls, threads)
+    let plain = Plain {
+        profile,
+        get: "url".into(),
+        rules,
+        base,
+        default_scheme,
+        query_separators,
+    };
+    let lists = RuleArgs {
+        strip_params,
+        keep_params,
+        index_files,
+        redirects,
+        param_rules,
+        rewrite,
+    };
+    Normalizer::with(plain, &lists)?.components(py, urls, threads)
+}
+
+/// Rebuilds a pickled `Normalizer` (its `__reduce__`): the arguments, the
+/// text of the files they named, and the reprs of those given.
+#[pyfunction]
+fn _normalizer(plain: PlainState, state: State, reprs: Reprs) -> PyResult<Normalizer> {
+    let (profile, get, rules, base, default_scheme, query_separators) = plain;
+    let plain = Plain {
+        profile,
+        get,
+        rules,
+        base,
+        default_scheme,
+        query_separators,
+    };
+    Normalizer::build(plain, rule_args::from_state(state)?, reprs)
 }
 
 /// Normalize URLs in bulk over Apache Arrow, with the answers of the
@@ -365,6 +524,7 @@ fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(components, m)?)?;
+    m.add_function(wrap_pyfunction!(_normalizer, m)?)?;
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -347,3 +347,133 @@ def test_batches_release_the_gil():
         thread.join()
     assert len(out) == len(urls)
     assert during > 1000, f"the counting thread ran {during} steps during the call"
+
+
+def bad_rule_files(tmp_path):
+    files = {
+        "redirects": "t.example.com /out\n",
+        "param_rules": "a.com strip x\na.com frob y\n",
+        "rewrite": "s|a|b|\ntest https://a.com/ https://a.com/\n",
+    }
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp_path / f"bad-{name}.txt"
+        paths[name].write_text(text)
+    return paths
+
+
+def test_rule_option_errors_are_the_commands(normurl_bin, tmp_path):
+    bad = bad_rule_files(tmp_path)
+    missing = tmp_path / "missing.txt"
+    for kwargs, args, error in [
+        ({"keep_params": "a,*"}, ["--keep-params", "a,*"], ValueError),
+        ({"keep_params": ["a", "*"]}, ["--keep-params", "a,*"], ValueError),
+        ({"index_files": "a/b.html"}, ["--index-files", "a/b.html"], ValueError),
+        ({"redirects": bad["redirects"]}, ["--redirects", str(bad["redirects"])], ValueError),
+        ({"param_rules": str(bad["param_rules"])}, ["--param-rules", str(bad["param_rules"])], ValueError),
+        ({"rewrite": bad["rewrite"]}, ["--rewrite", str(bad["rewrite"])], ValueError),
+        ({"keep_params": f"@{missing}"}, ["--keep-params", f"@{missing}"], OSError),
+        ({"index_files": f"@{missing}"}, ["--index-files", f"@{missing}"], OSError),
+        ({"redirects": [missing]}, ["--redirects", str(missing)], OSError),
+        ({"param_rules": missing}, ["--param-rules", str(missing)], OSError),
+        ({"rewrite": missing}, ["--rewrite", str(missing)], OSError),
+        # The command's order: a bad rule before any file is read ...
+        ({"rules": "+nope", "param_rules": missing}, ["--param-rules", str(missing), "--rules", "+nope"], ValueError),
+        # ... the lists before the files, the canonicalizer's before --rewrite.
+        ({"keep_params": "*", "redirects": missing}, ["--redirects", str(missing), "--keep-params", "*"], ValueError),
+        ({"param_rules": bad["param_rules"], "rewrite": missing}, ["--rewrite", str(missing), "--param-rules", str(bad["param_rules"])], ValueError),
+    ]:
+        expected = command_error(normurl_bin, args)
+        for call in (
+            lambda: normurl.normalize([], **kwargs),
+            lambda: normurl.components([], **kwargs),
+            lambda: normurl.Normalizer(**kwargs),
+        ):
+            with pytest.raises(error) as e:
+                call()
+            assert type(e.value) is error, kwargs
+            assert str(e.value) == expected
+
+
+def test_query_separators_errors():
+    with pytest.raises(ValueError) as e:
+        normurl.Normalizer(query_separators=";")
+    # The command's message, which its argument parser words differently.
+    assert str(e.value) == '--query-separators: ";": the separators are & or &;'
+
+
+def test_rule_option_type_errors(tmp_path):
+    for kwargs, needle in [
+        ({"keep_params": 3}, "keep_params: expected a str"),
+        ({"index_files": [1]}, "index_files: expected a str"),
+        ({"redirects": 3}, "redirects: expected a path (str or os.PathLike), got int"),
+        ({"param_rules": [tmp_path, 3]}, "param_rules: expected a path"),
+        ({"rewrite": [str(tmp_path)]}, "rewrite: expected a path (str or os.PathLike), got list"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            normurl.Normalizer(**kwargs)
+        assert str(e.value).startswith(needle), str(e.value)
+
+
+def test_rule_options_pickle_without_their_files(tmp_path):
+    import pickle
+
+    keep = tmp_path / "keep.txt"
+    keep.write_text("# ids\nid\n")
+    redirects = tmp_path / "redirects.txt"
+    redirects.write_text("t.example.com /out u\n")
+    params = tmp_path / "params.txt"
+    params.write_text("* strip ref\n")
+    rewrite = tmp_path / "rewrite.txt"
+    rewrite.write_text("s|^https://m\\.|https://|\ntest https://m.a.com/ https://a.com/\n")
+    strip = tmp_path / "strip.txt"
+    strip.write_text("x\n")
+    n = normurl.Normalizer(
+        profile="aggressive",
+        strip_params=f"@{strip}",
+        keep_params=f"@{keep}",
+        index_files=["home.php"],
+        query_separators="&;",
+        redirects=[redirects],
+        param_rules=str(params),
+        rewrite=rewrite,
+    )
+    urls = [
+        "https://t.example.com/out?u=https%3A%2F%2Fm.a.com%2Fhome.php%3Fid%3D1%3Bz%3D2%26ref%3D3",
+        "https://m.b.com/x/?ref=1&id=2&x=3",
+        "http://m.c.com/",
+    ]
+    expected = n.normalize(urls)
+    assert expected == ["https://a.com/?id=1", "https://b.com/x?id=2", "http://m.c.com/"]
+    for f in (keep, redirects, params, rewrite, strip):
+        f.unlink()
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy.normalize(urls) == expected
+    assert repr(copy) == repr(n)
+    assert repr(n) == (
+        'normurl.Normalizer(profile="aggressive", get="url", rules=None, base=None, default_scheme=None, '
+        f"strip_params={str(f'@{strip}')!r}, keep_params={str(f'@{keep}')!r}, index_files=['home.php'], "
+        f'query_separators="&;", redirects=[{redirects!r}], param_rules={str(params)!r}, rewrite={rewrite!r})'
+    )
+    # Errors keep naming the file after a round trip.
+    bad = normurl.Normalizer(get="surt", profile="wayback", rewrite=_surt_rewrite(tmp_path))
+    copy = pickle.loads(pickle.dumps(bad))
+    with pytest.raises(ValueError, match=r"^components: --rewrite .*surt-rewrite.txt:2: "):
+        copy.components(["https://a.com/"])
+
+
+def _surt_rewrite(tmp_path):
+    path = tmp_path / "surt-rewrite.txt"
+    path.write_text("s|,m\\)|)|\ntest https://m.a.com/x com,a)/x\n")
+    return path
+
+
+def test_surt_rewrites_and_components(tmp_path):
+    # A rewrite of SURT keys: its tests are keys, which components() (URLs)
+    # cannot pass; normalize() and key_hash() work.
+    n = normurl.Normalizer(get="surt", rewrite=_surt_rewrite(tmp_path))
+    assert n.normalize_one("https://m.b.com/y") == "com,b)/y"
+    assert len(n.key_hash(["https://m.b.com/y"])[0]) == 16
+    with pytest.raises(ValueError) as e:
+        n.components(["https://m.b.com/y"])
+    assert "surt-rewrite.txt:2: https://m.a.com/x gives" in str(e.value)

@@ -193,3 +193,129 @@ def test_key_is_the_hash_of_the_normalized_form(mixed_file):
         values = normurl.normalize(lines, **args)
         assert [k is None for k in keys] == [v is None for v in values]
         assert [k for k in keys if k] == [murmur3_x64_128(v.encode()) for v in values if v is not None]
+
+
+# Lines the rule options of issue 29 change: a redirector, index files,
+# `;` separators, per-domain parameters, a mobile host to rewrite, and one
+# the rewrite makes no URL.
+RULE_LINES = [
+    "https://t.example.com/out?u=https%3A%2F%2Fshop.example%2Fx%2Fhome.php%3Fid%3D1%3Bpage_n%3D2%26ref%3Dy",
+    "https://m.shop.example/a/home.php?id=7;sid=3&page_2=x&ref=z",
+    "https://www.news.example/story?id=1&utm_source=x&ref=3&keep=1",
+    "https://friend.example/?ref=1&x=2",
+    "https://m.example.org/index.php?a=1;b=2",
+    "http://m.bad.example/",
+]
+
+
+def rule_files(tmp_path):
+    """The files of --redirects, --param-rules, --rewrite, and a list."""
+    files = {
+        "redirects": "# our shortener\nt.example.com /out u\n",
+        "param_rules": "* strip ref\nshop.example keep id,page_*\nfriend.example strip\n",
+        "rewrite": "# mobile hosts are the same site\n"
+        "s|^(https?)://m\\.|$1://|\n"
+        "test https://m.a.com/x https://a.com/x\n"
+        "s|^http://bad\\.example/$|nope|\n",
+        "keep": "# ids\nid\nkeep\n",
+    }
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp_path / f"{name}.txt"
+        paths[name].write_text(text)
+    return paths
+
+
+def rule_lines(mixed_file, tmp_path):
+    lines = read_lines(mixed_file)[:1500] + RULE_LINES
+    path = tmp_path / "rule-lines.txt"
+    path.write_text("".join(l + "\n" for l in lines))
+    return lines, path
+
+
+def single_options(f):
+    """(package keyword arguments, command arguments), one option each."""
+    return [
+        ({"keep_params": "id,page_*"}, ["--keep-params", "id,page_*"]),
+        ({"keep_params": ["id", "page_*"]}, ["--keep-params", "id,page_*"]),
+        ({"keep_params": f"@{f['keep']}"}, ["--keep-params", f"@{f['keep']}"]),
+        ({"index_files": "home.php"}, ["--index-files", "home.php"]),
+        ({"index_files": ["home.php"]}, ["--index-files=home.php"]),
+        ({"query_separators": "&;"}, ["--query-separators", "&;"]),
+        ({"redirects": f["redirects"]}, ["--redirects", str(f["redirects"])]),
+        ({"redirects": [str(f["redirects"])]}, ["--redirects", str(f["redirects"])]),
+        ({"param_rules": f["param_rules"]}, ["--param-rules", str(f["param_rules"])]),
+        ({"rewrite": str(f["rewrite"])}, ["--rewrite", str(f["rewrite"])]),
+    ]
+
+
+def test_each_rule_option_as_the_command(normurl_bin, mixed_file, tmp_path):
+    f = rule_files(tmp_path)
+    lines, path = rule_lines(mixed_file, tmp_path)
+    baseline = normurl.normalize(lines)
+    for kwargs, args in single_options(f):
+        expected = command_output(normurl_bin, args, path)
+        got = normurl.normalize(pa.array(lines), **kwargs)
+        assert pa.array(got).to_pylist() == expected, kwargs
+        # The option does something on these lines.
+        assert expected != baseline, kwargs
+
+
+# href: a component (of the rewritten URL), never empty (command_output
+# reads an empty line as invalid).
+@pytest.mark.parametrize("get", ["url", "href", "surt"])
+def test_rule_options_together_as_the_command(normurl_bin, mixed_file, tmp_path, get):
+    f = rule_files(tmp_path)
+    lines, path = rule_lines(mixed_file, tmp_path)
+    kwargs = {
+        "profile": "aggressive",
+        "get": get,
+        "rules": "-strip-www",
+        "keep_params": ["id", "page_*", "q"],
+        "index_files": "home.php",
+        "query_separators": "&;",
+        "redirects": [f["redirects"]],
+        "param_rules": f["param_rules"],
+    }
+    args = [
+        "--profile", "aggressive", "--get", get, "--rules", "-strip-www",
+        "--keep-params", "id,page_*,q", "--index-files", "home.php",
+        "--query-separators", "&;", "--redirects", str(f["redirects"]),
+        "--param-rules", str(f["param_rules"]),
+    ]
+    if get != "surt":
+        # Its tests are URLs: a SURT key is not.
+        kwargs["rewrite"] = f["rewrite"]
+        args += ["--rewrite", str(f["rewrite"])]
+    expected = command_output(normurl_bin, args, path)
+    assert normurl.normalize(lines, **kwargs) == expected
+    n = normurl.Normalizer(**kwargs)
+    assert [n.normalize_one(l) for l in lines] == expected
+    # key_hash hashes the same answers; --dedup keeps the same lines.
+    keys = normurl.key_hash(pa.array(lines), **kwargs).to_pylist()
+    out = run_command(normurl_bin, ["--dedup", "--on-invalid=skip", *args, str(path)]).stdout
+    assert python_dedup(keys, expected) == [l.decode() for l in command_lines(out)]
+
+
+def test_components_of_the_rewritten_url(tmp_path):
+    f = rule_files(tmp_path)
+    lines = RULE_LINES
+    rows = normurl.components(lines, rewrite=f["rewrite"], profile="semantic")
+    urls = normurl.normalize(lines, rewrite=f["rewrite"], profile="semantic")
+    assert [r and r["href"] for r in rows] == urls
+    assert rows[1]["hostname"] == "shop.example"
+    assert rows[-1] is None  # rewritten to no URL
+
+
+def test_duckduckgo_privacy_config(normurl_bin, tmp_path):
+    ddg = SAMPLES.parent / "tests" / "data" / "ddg_url_parameters"
+    config = ddg / "config_reference.json"
+    import json
+
+    tests = json.loads((ddg / "tests.json").read_text())["trackingParameters"]["tests"]
+    lines = [t["testURL"] for t in tests]
+    path = tmp_path / "ddg.txt"
+    path.write_text("".join(l + "\n" for l in lines))
+    expected = command_output(normurl_bin, ["--param-rules", str(config)], path)
+    assert normurl.normalize(lines, param_rules=config) == expected
+    assert expected != lines

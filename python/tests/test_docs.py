@@ -64,6 +64,9 @@ def stub_parameters():
         for name, f in targets:
             args = f.args.args
             defaults = [None] * (len(args) - len(f.args.defaults)) + f.args.defaults
+            # Keyword-only parameters (after `*`) too.
+            args += f.args.kwonlyargs
+            defaults += f.args.kw_defaults
             params[name] = [
                 (a.arg, ast.literal_eval(d) if d is not None else inspect.Parameter.empty)
                 for a, d in zip(args, defaults)

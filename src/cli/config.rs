@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile};
 use normurl::dedup::{DedupConfig, DedupMode};
-use normurl::normalize::{Delimiter, FieldOutput, Options as NormalizeOptions, Select};
+use normurl::normalize::{
+    Delimiter, FieldOutput, Options as NormalizeOptions, RuleOptions, Select,
+};
 use normurl::pipeline::{self, Format, Input};
 
 use super::args::{
@@ -27,7 +29,7 @@ pub enum Config {
     Inspect {
         url: String,
         base: Option<String>,
-        canon: super::inspect::Canon,
+        canon: Box<super::inspect::Canon>,
     },
     Bench(Bench),
     Warc(Box<super::warc::Warc>),
@@ -89,7 +91,7 @@ impl Config {
             Some(Command::Inspect(InspectArgs { url, base, canon })) => Ok(Config::Inspect {
                 url,
                 base,
-                canon: super::get::inspect_canon(&canon)?,
+                canon: Box::new(super::get::inspect_canon(&canon)?),
             }),
             Some(Command::Bench(BenchArgs {
                 files,
@@ -131,7 +133,7 @@ fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
 
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
-    let canon = canonicalizer(&a)?;
+    let (canon, mut rule_options) = canonicalizer(&a)?;
     let get_options = super::get::options(&a)?;
     let inputs: Vec<Input> = if a.files.is_empty() {
         vec![Input::Stdin]
@@ -227,7 +229,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     };
     super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
-    options.rewrite = super::rule_options::rewrites(&a.rule_options, &options.canon)?;
+    options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent
@@ -260,55 +262,20 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
 }
 
 /// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
-/// `--get` and `--idn` (the identity when they ask for the plain WHATWG
-/// serialization).
-fn canonicalizer(a: &NormalizeArgs) -> Result<Canonicalizer, Failure> {
-    let usage = |e: String| Failure::Usage(e);
+/// the rule options, `--get` and `--idn` (the identity when they ask for
+/// the plain WHATWG serialization); returns it with the options, whose
+/// files are read, for `--rewrite`.
+fn canonicalizer(a: &NormalizeArgs) -> Result<(Canonicalizer, RuleOptions), Failure> {
     let form = super::get::output_form(&a.get);
     let profile = match a.profile {
         Some(profile) => profile,
         None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,
         None => Profile::Whatwg,
     };
-    let idn = a.idn;
-    // A bad rule name is reported before any list file is read, whatever
-    // the order of the options; the edits are applied last (below).
-    for edits in &a.rules {
-        profile
-            .rules()
-            .edit(edits)
-            .map_err(|e| usage(format!("--rules: {e}")))?;
-    }
-    let mut builder = Canonicalizer::builder(profile);
-    for list in &a.strip_params {
-        let text = match list.strip_prefix('@') {
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|source| Failure::Io {
-                    path: path.to_string(),
-                    source,
-                })?
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .collect::<Vec<_>>()
-                .join(","),
-            None => list.clone(),
-        };
-        builder
-            .strip_params(&text)
-            .map_err(|e| usage(format!("--strip-params: {e}")))?;
-    }
-    super::rule_options::configure(&a.rule_options, &mut builder)?;
-    // Last, so that `--rules -keep-params` (or `-domain-params`) turns off
-    // what a list option turned on.
-    for edits in &a.rules {
-        builder
-            .rules(edits)
-            .map_err(|e| usage(format!("--rules: {e}")))?;
-    }
-    builder.output(form).idn(idn);
-    let canon = builder.build();
-    Ok(canon)
+    let mut rule_options = super::rule_options::options(&a.rule_options, &a.rules, &a.strip_params);
+    let mut builder = super::rule_options::builder(&mut rule_options, profile)?;
+    builder.output(form).idn(a.idn);
+    Ok((builder.build(), rule_options))
 }
 
 /// `-d`: one byte, or the escapes `\t`, `\0`, `\\`, or the names `tab`,

@@ -66,30 +66,50 @@ pub struct InspectCanonArgs {
     /// Show this component or template of the canonical URL as `get`.
     #[arg(short = 'g', long, value_name = "WHAT")]
     pub get: Option<String>,
+    /// More query parameters for the strip-tracking rule: NAME,... or @FILE
+    /// (one name per line); may be repeated.
+    #[arg(long, value_name = "LIST", action = clap::ArgAction::Append)]
+    pub strip_params: Vec<String>,
+    /// Parse a URL without a scheme (example.com/a, //example.com/a) as if
+    /// it began with SCHEME:// (http or https).
+    #[arg(long, value_name = "SCHEME", conflicts_with = "base")]
+    pub default_scheme: Option<String>,
+    /// The rule options, as the normalize command takes them; `--rewrite`
+    /// shows as a step `rewrite` after the rules.
+    #[command(flatten)]
+    pub rule_options: super::rule_options::RuleOptionArgs,
 }
 
-/// What `inspect` shows of its canonicalization options.
+/// What `inspect` shows of its canonicalization options: the steps when
+/// a profile, a rule edit, a list or a file is given.
 pub fn inspect_canon(a: &InspectCanonArgs) -> Result<Canon, Failure> {
     let usage = Failure::Usage;
-    let rules = match (&a.profile, &a.rules) {
-        (None, None) => None,
-        (profile, edits) => {
-            let profile: Profile = match profile {
-                Some(p) => p.parse().map_err(|e| usage(format!("--profile: {e}")))?,
-                None => Profile::Whatwg,
-            };
-            let rules = profile.rules();
-            Some(match edits {
-                Some(e) => rules.edit(e).map_err(|e| usage(format!("--rules: {e}")))?,
-                None => rules,
-            })
-        }
+    let profile: Profile = match &a.profile {
+        Some(p) => p.parse().map_err(|e| usage(format!("--profile: {e}")))?,
+        None => Profile::Whatwg,
     };
+    let rules: Vec<String> = a.rules.iter().cloned().collect();
+    let mut options = super::rule_options::options(&a.rule_options, &rules, &a.strip_params);
+    let steps = a.profile.is_some() || options.edits_rules() || options.rewrite.is_some();
+    let builder = super::rule_options::builder(&mut options, profile)?;
     let get = match &a.get {
         Some(t) => Some(t.parse().map_err(|e| usage(format!("--get: {e}")))?),
         None => None,
     };
-    Ok(Canon { rules, get })
+    let default_scheme = match &a.default_scheme {
+        Some(s) => Some(
+            s.parse::<DefaultScheme>()
+                .map_err(|e| usage(format!("--default-scheme: {e}")))?,
+        ),
+        None => None,
+    };
+    let rewrites = super::rule_options::rewrites(&mut options, &builder.build())?;
+    Ok(Canon {
+        builder: steps.then_some(builder),
+        rewrites,
+        get,
+        default_scheme,
+    })
 }
 
 /// `--version`: the crate's version and the bundled list's date (a test

@@ -1,12 +1,15 @@
-//! `normurl inspect URL [--base URL] [--profile P] [--rules E] [--get WHAT]`:
-//! one URL's components, as JSON, and with a profile or rules the URL after
-//! each rule that changed it.
+//! `normurl inspect URL [--base URL] [--profile P] [--rules E] [--get WHAT]
+//! [rule options]`: one URL's components, as JSON, and with a profile,
+//! rules or rule options the URL after each rule that changed it, then
+//! after `--rewrite`.
 
+use std::borrow::Cow;
 use std::io::Write;
+use std::sync::Arc;
 
-use normurl::canon::{Canonicalizer, Profile, Rule, RuleSet, Scratch};
+use normurl::canon::{with_default_scheme, CanonicalizerBuilder, Rule, RuleSet, Scratch};
 use normurl::component::{Fields, PublicSuffixList, Template};
-use normurl::normalize::Invalid;
+use normurl::normalize::{DefaultScheme, Invalid, Rewrites};
 use normurl::Url;
 
 use super::json::Object;
@@ -15,10 +18,16 @@ use super::Failure;
 /// What `inspect` shows beyond the parsed URL's components.
 #[derive(Debug, Default)]
 pub struct Canon {
-    /// The rules of `--profile` and `--rules`, when either is given.
-    pub rules: Option<RuleSet>,
+    /// The canonicalizer of `--profile`, `--rules`, `--strip-params` and
+    /// the rule options, when any of them (or `--rewrite`) is given: its
+    /// steps are shown.
+    pub builder: Option<CanonicalizerBuilder>,
+    /// `--rewrite`: a step after the rules.
+    pub rewrites: Option<Arc<Rewrites>>,
     /// `--get`: a component or template of the canonical URL.
     pub get: Option<Template>,
+    /// `--default-scheme`.
+    pub default_scheme: Option<DefaultScheme>,
 }
 
 /// Writes the JSON for `input` to `out`. Returns whether the URL is valid
@@ -29,16 +38,20 @@ pub fn run(
     canon: &Canon,
     out: &mut dyn Write,
 ) -> Result<bool, Failure> {
-    let (json, valid) = match parse(input, base) {
-        Ok(url) => (components(&url, canon), true),
+    let mut buf = String::new();
+    let text = match canon.default_scheme {
+        Some(scheme) => with_default_scheme(input, scheme.name(), &mut buf),
+        None => input,
+    };
+    let (json, valid) = match parse(text, base) {
+        Ok(url) => components(&url, canon),
         Err(why) => {
             let mut o = Object::new("  ");
             o.string("input", input);
             if let Some(base) = base {
                 o.string("base", base);
             }
-            o.string("error", why.name())
-                .string("message", &why.to_string());
+            error(&mut o, why);
             (o.finish(), false)
         }
     };
@@ -49,6 +62,11 @@ pub fn run(
             source,
         })?;
     Ok(valid)
+}
+
+fn error(o: &mut Object, why: Invalid) {
+    o.string("error", why.name())
+        .string("message", &why.to_string());
 }
 
 fn parse(input: &str, base: Option<&str>) -> Result<Url, Invalid> {
@@ -62,9 +80,10 @@ fn parse(input: &str, base: Option<&str>) -> Result<Url, Invalid> {
 }
 
 /// The members of the URL interface, in the order of the standard's IDL;
-/// then `rules` (each rule that changed the URL, with the URL after it),
-/// `canonical` and `get`.
-fn components(url: &Url, canon: &Canon) -> String {
+/// then `rules` (each rule that changed the URL, with the URL after it,
+/// and `rewrite`), `canonical` and `get`; and whether the URL is valid (a
+/// rewrite may make it no URL: then `error` and `message` end the object).
+fn components(url: &Url, canon: &Canon) -> (String, bool) {
     let mut o = Object::new("  ");
     o.string("href", url.href())
         .string("protocol", url.protocol())
@@ -79,11 +98,24 @@ fn components(url: &Url, canon: &Canon) -> String {
         .string("origin", &url.origin());
     let mut scratch = Scratch::new();
     let mut canonical = url.clone();
-    if let Some(rules) = canon.rules {
-        let (steps, last) = steps(url, rules, &mut scratch);
+    if let Some(builder) = &canon.builder {
+        let (mut steps, last) = steps(url, builder, &mut scratch);
+        let rewritten = canon.rewrites.as_deref().map(|r| rewrite(r, &last));
+        match rewritten {
+            Some(Rewritten::Url(u)) => {
+                steps.string("rewrite", u.href());
+                canonical = u;
+            }
+            Some(Rewritten::NoUrl(text)) => {
+                steps.string("rewrite", &text);
+                o.object("rules", steps);
+                error(&mut o, Invalid::Rewrite);
+                return (o.finish(), false);
+            }
+            // The output of rules is a valid URL.
+            _ => canonical = Url::parse(&last).unwrap_or(canonical),
+        }
         o.object("rules", steps);
-        // The output of rules is a valid URL.
-        canonical = Url::parse(&last).unwrap_or(canonical);
         o.string("canonical", canonical.href());
     }
     if let Some(t) = &canon.get {
@@ -95,21 +127,44 @@ fn components(url: &Url, canon: &Canon) -> String {
         );
         o.string("get", &String::from_utf8_lossy(&value));
     }
-    o.finish()
+    (o.finish(), true)
 }
 
-/// Applies `rules` one more at a time, in the order they run (that of
-/// `normurl rules`): the rules that changed the URL, each with the URL
-/// after the rules up to it; and the URL after all of them.
-fn steps(url: &Url, rules: RuleSet, scratch: &mut Scratch) -> (Object, String) {
+/// What `--rewrite` made of the canonical URL.
+enum Rewritten {
+    /// No rule matched.
+    Unchanged,
+    /// A URL, parsed (the normalizer writes its serialization).
+    Url(Url),
+    /// Text that is no URL (`rewrite-invalid`).
+    NoUrl(String),
+}
+
+fn rewrite(rewrites: &Rewrites, canonical: &str) -> Rewritten {
+    let Cow::Owned(changed) = rewrites.apply(canonical.as_bytes()) else {
+        return Rewritten::Unchanged;
+    };
+    let text = String::from_utf8_lossy(&changed).into_owned();
+    match Url::parse(&text) {
+        Ok(url) => Rewritten::Url(url),
+        // A key (strip-scheme) was no URL before the rewrite either.
+        Err(_) if Url::parse(canonical).is_err() => Rewritten::Unchanged,
+        Err(_) => Rewritten::NoUrl(text),
+    }
+}
+
+/// Applies the rules of `builder` one more at a time, in the order they
+/// run (that of `normurl rules`), with its lists: the rules that changed
+/// the URL, each with the URL after the rules up to it; and the URL after
+/// all of them.
+fn steps(url: &Url, builder: &CanonicalizerBuilder, scratch: &mut Scratch) -> (Object, String) {
+    let rules = builder.build().rules();
     let mut steps = Object::new("");
     let mut before = url.href().to_owned();
     let mut upto = RuleSet::EMPTY;
     for rule in Rule::ALL.into_iter().filter(|&r| rules.contains(r)) {
         upto.insert(rule);
-        let canon = Canonicalizer::builder(Profile::Whatwg)
-            .rule_set(upto)
-            .build();
+        let canon = builder.clone().rule_set(upto).build();
         let mut out = Vec::new();
         canon.apply(url, scratch, &mut out);
         let after = String::from_utf8_lossy(&out).into_owned();
@@ -124,6 +179,7 @@ fn steps(url: &Url, rules: RuleSet, scratch: &mut Scratch) -> (Object, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use normurl::canon::{Canonicalizer, Profile};
 
     fn json(input: &str, base: Option<&str>) -> (serde_json::Value, bool) {
         json_with(input, base, &Canon::default())
@@ -154,8 +210,9 @@ mod tests {
     #[test]
     fn rules_step_by_step() {
         let canon = Canon {
-            rules: Some(Profile::Aggressive.rules()),
+            builder: Some(Canonicalizer::builder(Profile::Aggressive)),
             get: Some("{registered_domain} {search}".parse().unwrap()),
+            ..Canon::default()
         };
         let (v, valid) = json_with("HTTP://www.Example.com/a/?utm_source=x&b=1#f", None, &canon);
         assert!(valid);
@@ -189,8 +246,8 @@ mod tests {
         assert_eq!(v["get"], "example.com ?b=1");
         // Without rules: no steps, the components of the parsed URL.
         let canon = Canon {
-            rules: None,
             get: Some("host".parse().unwrap()),
+            ..Canon::default()
         };
         let (v, _) = json_with("http://www.example.com:81/", None, &canon);
         assert!(v.get("rules").is_none());

@@ -25,7 +25,9 @@ pub struct ResolveArgs {
     /// relative (`../a/./b` gives `../a/b`), and are rebased onto --base
     /// (which may then be relative too, such as /docs/) and --base-field
     /// but not made absolute. Profiles and --query-encoding do not apply.
-    #[arg(long)]
+    // The conflict with --rewrite is declared here: `inspect` flattens the
+    // rule options too, and has no --relative.
+    #[arg(long, conflicts_with = "rewrite")]
     pub relative: bool,
 
     /// The encoding of the pages the URLs come from (an Encoding Standard

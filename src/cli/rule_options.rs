@@ -1,17 +1,21 @@
 //! The options of the rules of issue 29 (`--keep-params`,
 //! `--index-files`, `--redirects`, `--query-separators`, `--param-rules`,
-//! `--rewrite`), flattened into
-//! the normalize arguments, and how they configure the canonicalizer.
+//! `--rewrite`), flattened into the arguments of the normalize command and
+//! of `inspect`, and how they become the library's [`RuleOptions`].
 
 use std::sync::Arc;
 
+use std::path::PathBuf;
+
 use clap::{ArgAction, Args as ClapArgs};
-use normurl::canon::{Canonicalizer, CanonicalizerBuilder, ConfigError};
-use normurl::normalize::Rewrites;
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, Profile};
+use normurl::normalize::{
+    parse_query_separators, ReadError, Rewrites, RuleOptionError, RuleOptions, Source,
+};
 
 use super::Failure;
 
-/// The lists of the `keep-params` and `strip-directory-index` rules.
+/// The lists and files of the rules of issue 29.
 #[derive(Debug, Default, ClapArgs)]
 pub struct RuleOptionArgs {
     /// Keep only these query parameters (turns the keep-params rule on):
@@ -30,12 +34,12 @@ pub struct RuleOptionArgs {
     /// of `HOST /PATH PARAM` lines (`t.example.com /out u`); may be
     /// repeated.
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
-    pub redirects: Vec<std::path::PathBuf>,
+    pub redirects: Vec<PathBuf>,
 
     /// The bytes that separate query parameters: `&` (the default) or
     /// `&;` (w3lib's query_separator; turns semicolon-separators on, which
     /// writes each `;` as `&`).
-    #[arg(long, value_name = "SEPS", value_parser = parse_separators)]
+    #[arg(long, value_name = "SEPS", value_parser = parse_query_separators)]
     pub query_separators: Option<bool>,
 
     /// Per-domain parameter rules (turns domain-params on): a file of
@@ -46,7 +50,7 @@ pub struct RuleOptionArgs {
     /// privacy-config JSON (trackingParameters: its names stripped
     /// everywhere, its exceptions' domains untouched); may be repeated.
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
-    pub param_rules: Vec<std::path::PathBuf>,
+    pub param_rules: Vec<PathBuf>,
 
     /// Regex substitutions applied to each canonical URL after the
     /// profile's rules (before --get): a file of `s|REGEX|REPLACEMENT|`
@@ -55,96 +59,46 @@ pub struct RuleOptionArgs {
     /// are comments. `test INPUT EXPECTED` lines are checked at load: a
     /// wrong output or one that changes when run again fails the run. A
     /// URL rewritten to no URL is invalid (rewrite-invalid).
-    #[arg(long, value_name = "FILE", conflicts_with = "relative")]
-    pub rewrite: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub rewrite: Option<PathBuf>,
 }
 
-/// `--query-separators`: whether `;` separates too.
-fn parse_separators(s: &str) -> Result<bool, String> {
-    match s {
-        "&" => Ok(false),
-        "&;" | ";&" => Ok(true),
-        _ => Err(format!("{s:?}: the separators are & or &;")),
+/// The library's options of these arguments and of `--rules` and
+/// `--strip-params` (read when the canonicalizer is built).
+pub fn options(a: &RuleOptionArgs, rules: &[String], strip_params: &[String]) -> RuleOptions {
+    let lists = |args: &[String]| args.iter().map(|l| Source::list(l)).collect();
+    let files = |paths: &[PathBuf]| paths.iter().map(|p| Source::File(p.clone())).collect();
+    RuleOptions {
+        rules: rules.to_vec(),
+        strip_params: lists(strip_params),
+        keep_params: lists(&a.keep_params),
+        index_files: lists(&a.index_files),
+        query_separators: a.query_separators,
+        redirects: files(&a.redirects),
+        param_rules: files(&a.param_rules),
+        rewrite: a.rewrite.clone().map(Source::File),
     }
 }
 
-/// Adds the lists to `builder`, reading each `@FILE`.
-pub fn configure(a: &RuleOptionArgs, builder: &mut CanonicalizerBuilder) -> Result<(), Failure> {
-    for list in &a.keep_params {
-        let text = read_list(list)?;
-        builder
-            .keep_params(&text)
-            .map_err(|e| usage("--keep-params", e))?;
-    }
-    for list in &a.index_files {
-        let text = read_list(list)?;
-        builder
-            .index_files(&text)
-            .map_err(|e| usage("--index-files", e))?;
-    }
-    match a.query_separators {
-        Some(true) => builder.rules("+semicolon-separators"),
-        Some(false) => builder.rules("-semicolon-separators"),
-        None => Ok(&mut *builder),
-    }
-    .map_err(|e| usage("--query-separators", e))?;
-    for path in &a.redirects {
-        let text = read_file(path)?;
-        builder
-            .redirectors(&text)
-            .map_err(|e| usage(&format!("--redirects {}", path.display()), e))?;
-    }
-    for path in &a.param_rules {
-        let text = read_file(path)?;
-        builder.param_rules(&text).map_err(|e| match e {
-            ConfigError::BadParamRule(line, why) => {
-                Failure::Usage(format!("--param-rules {}:{line}: {why}", path.display()))
-            }
-            e => usage(&format!("--param-rules {}", path.display()), e),
-        })?;
-    }
-    Ok(())
+/// The builder of `profile` with `options` (see [`RuleOptions::builder`]).
+pub fn builder(
+    options: &mut RuleOptions,
+    profile: Profile,
+) -> Result<CanonicalizerBuilder, Failure> {
+    options.builder(profile).map_err(failure)
 }
 
 /// The rules of `--rewrite`, their tests run through `canon`.
 pub fn rewrites(
-    a: &RuleOptionArgs,
+    options: &mut RuleOptions,
     canon: &Canonicalizer,
 ) -> Result<Option<Arc<Rewrites>>, Failure> {
-    let Some(path) = &a.rewrite else {
-        return Ok(None);
-    };
-    let text = read_file(path)?;
-    let rewrites = Rewrites::parse(&text, canon).map_err(|e| {
-        Failure::Usage(format!(
-            "--rewrite {}:{}: {}",
-            path.display(),
-            e.line,
-            e.message
-        ))
-    })?;
-    Ok(Some(Arc::new(rewrites)))
+    Ok(options.rewrites(canon).map_err(failure)?.map(Arc::new))
 }
 
-fn read_file(path: &std::path::Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|source| Failure::Io {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The list itself, or the text of the file `@FILE` names (whose `#`
-/// comments the library's list parser skips).
-fn read_list(list: &str) -> Result<String, Failure> {
-    let Some(path) = list.strip_prefix('@') else {
-        return Ok(list.to_owned());
-    };
-    std::fs::read_to_string(path).map_err(|source| Failure::Io {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-fn usage(option: &str, e: ConfigError) -> Failure {
-    Failure::Usage(format!("{option}: {e}"))
+fn failure(e: RuleOptionError) -> Failure {
+    match e {
+        RuleOptionError::Read(ReadError { path, source }) => Failure::Io { path, source },
+        RuleOptionError::Usage(m) => Failure::Usage(m),
+    }
 }

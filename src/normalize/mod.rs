@@ -37,6 +37,7 @@ mod options;
 mod quoting;
 mod resolve;
 mod rewrite;
+mod rule_options;
 mod stats;
 mod utf8;
 
@@ -54,6 +55,7 @@ pub use json_field::JsonPath;
 pub use options::{FieldOutput, OnInvalid, Options, Select};
 pub use resolve::Resolution;
 pub use rewrite::{RewriteError, Rewrites};
+pub use rule_options::{parse_query_separators, ReadError, RuleOptionError, RuleOptions, Source};
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 

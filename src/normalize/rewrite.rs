@@ -166,6 +166,36 @@ impl Rewrites {
         Ok(true)
     }
 
+    /// Rewrites what a canonicalizer appended to `data` after `start`, in
+    /// place, as the command does each line's (a rewritten URL is written
+    /// as its serialization; `url` is scratch space to parse it in).
+    /// Returns whether a rule changed it, or `None` when the result is no
+    /// URL (the command's `rewrite-invalid`: `data` then holds a part of
+    /// it, for the caller to drop).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    /// use normurl::normalize::Rewrites;
+    ///
+    /// let rewrites = Rewrites::parse("s|^https://m\\.|https://|\ns|^https://x\\.|no|", &Canonicalizer::new(Profile::Whatwg))?;
+    /// let mut data = b"line: https://m.a.com/".to_vec();
+    /// assert_eq!(rewrites.rewrite_output(&mut data, 6, &mut None), Some(true));
+    /// assert_eq!(data, b"line: https://a.com/");
+    /// let mut data = b"https://x.a.com/".to_vec();
+    /// assert_eq!(rewrites.rewrite_output(&mut data, 0, &mut None), None);
+    /// # Ok::<(), normurl::normalize::RewriteError>(())
+    /// ```
+    pub fn rewrite_output(
+        &self,
+        data: &mut Vec<u8>,
+        start: usize,
+        url: &mut Option<Url>,
+    ) -> Option<bool> {
+        self.rewrite(data, start, url).ok()
+    }
+
     /// `input` through `canon` and the rules, as a line is.
     fn run(&self, canon: &Canonicalizer, input: &str) -> Result<String, String> {
         let url = Url::parse(input).map_err(|e| format!("{input} is no URL: {}", e.message()))?;
