@@ -182,7 +182,7 @@ fn corpora_hosts_are_consistent() {
 }
 
 #[test]
-fn split_cache_answers_for_the_last_host_only() {
+fn split_cache_answers_for_each_host_its_own_split() {
     let psl = PublicSuffixList::bundled();
     let cache = RefCell::new(SplitCache::default());
     let mut out = Vec::new();
@@ -202,5 +202,31 @@ fn split_cache_answers_for_the_last_host_only() {
             &mut out,
         );
         assert_eq!(String::from_utf8_lossy(&out), domain, "{url}");
+    }
+}
+
+/// The cache gives the list's answer for every host, whatever came
+/// before: hosts that share a slot, hosts of every length around the
+/// longest it holds, and the same hosts again.
+#[test]
+fn split_cache_gives_the_lists_answers() {
+    let psl = PublicSuffixList::bundled();
+    let mut cache = SplitCache::default();
+    let mut hosts: Vec<String> = Vec::new();
+    for i in 0..2000 {
+        let label = "x".repeat(i % 60);
+        hosts.push(format!("{label}{i}.example.co.uk"));
+        hosts.push(format!("h{i}.github.io"));
+        hosts.push(format!("{i}.ck"));
+    }
+    hosts.extend(["a", "co.uk", "www.ck", "com", "a.b"].map(String::from));
+    for round in 0..2 {
+        for host in &hosts {
+            assert_eq!(
+                cache.split(psl, host),
+                psl.split(host),
+                "{host} round {round}"
+            );
+        }
     }
 }
