@@ -43,6 +43,42 @@ impl<'a> HostParts<'a> {
         &self.protocol[..self.protocol.len() - 1]
     }
 
+    /// The parts of `input` when it is an already-canonical special URL,
+    /// which the parser's fast path accepts (its serialization is then the
+    /// input, or the input and `/`): read off the fast path's layout, with
+    /// neither the copy nor the scan of
+    /// [`of_serialization`](HostParts::of_serialization). `None` when the
+    /// fast path declines (userinfo, IPv4 and IPv6 hosts, bytes to encode,
+    /// dot segments, uppercase, ...).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::component::HostParts;
+    ///
+    /// let parts = HostParts::of_canonical_input("https://www.example.com:8443/a?b").unwrap();
+    /// assert_eq!((parts.protocol, parts.host, parts.port), ("https:", "www.example.com:8443", "8443"));
+    /// // Not canonical: the parser (and the canonicalizer) decide.
+    /// assert_eq!(HostParts::of_canonical_input("HTTPS://www.example.com/"), None);
+    /// ```
+    #[inline]
+    pub fn of_canonical_input(input: &'a str) -> Option<HostParts<'a>> {
+        let layout = crate::url::staged::check(input.as_bytes())?;
+        let colon = layout.scheme_end as usize;
+        let host_start = colon + 3;
+        let (host_end, port_end) = (layout.host_end as usize, layout.path_start as usize);
+        Some(HostParts {
+            protocol: &input[..=colon],
+            host: &input[host_start..port_end],
+            hostname: &input[host_start..host_end],
+            port: match layout.port {
+                Some(_) => &input[host_end + 1..port_end],
+                None => "",
+            },
+            kind: layout.host_kind,
+        })
+    }
+
     /// The parts of `href`, a URL's serialization, when they are
     /// certainly those that parsing it would give: the URL has a special
     /// scheme (so a host, and an authority after `//`),
@@ -389,6 +425,45 @@ mod tests {
             }
         }
         assert!(decided > 50_000, "{decided}");
+    }
+
+    /// What the fast path's layout gives, when it gives anything, is what
+    /// parsing gives.
+    #[test]
+    fn canonical_inputs_read_as_the_parser_would() {
+        let mut read = 0;
+        for href in [
+            "http://example.com/",
+            "http://example.com",
+            "https://www.example.co.uk:8443/a?b#c",
+            "ws://h:1/",
+            "wss://h.example:65535",
+            "ftp://ftp.example.org/pub",
+            "file:///etc/passwd",
+            "file://host.example/x",
+            "http://xn--bcher-kva.de/#f",
+            "http://example.com./",
+            // Declined: the parser decides.
+            "http://a.b-c_d.example?x",
+            "http://u:p@example.com/",
+            "http://1.2.3.4/",
+            "http://[::1]/",
+            "http://Example.com/",
+            "http://example.com:80/",
+            "http://example.com:/",
+            "http://example.com/a/../b",
+            "http://exa mple.com/",
+            " http://example.com/",
+            "foo://example.com/",
+        ] {
+            let Some(fast) = HostParts::of_canonical_input(href) else {
+                continue;
+            };
+            read += 1;
+            let url = Url::parse(href).unwrap();
+            assert_eq!(fast, HostParts::of_url(&url), "{href}");
+        }
+        assert_eq!(read, 10);
     }
 
     #[test]

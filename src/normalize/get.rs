@@ -205,7 +205,9 @@ impl Normalizer {
     }
 
     /// Parses `text` (absolute, no base), canonicalizes it and appends
-    /// template `t`, all of whose components are of the host: the scheme
+    /// template `t`, all of whose components are of the host: without
+    /// rules, off the input when it is already canonical
+    /// ([`HostParts::of_canonical_input`]); else the scheme
     /// and host are read off the canonical URL's bytes, so that the URL
     /// is stored only when the canonicalizer needs it, and the canonical
     /// URL parsed again only when its bytes leave a doubt
@@ -220,7 +222,23 @@ impl Normalizer {
         out: &mut Vec<u8>,
     ) -> Result<RuleSet, Invalid> {
         let start = out.len();
-        let result = self.parse_render_host(t, text, url, buffers, scratch, out);
+        // The canonical URL is the input itself when the parser's fast
+        // path takes it (most lines): no copy, no second scan.
+        let canonical = match self.canon_is_identity {
+            true => HostParts::of_canonical_input(text),
+            false => None,
+        };
+        let result = match canonical {
+            Some(parts) => {
+                t.render(
+                    &Fields::of_host(parts, self.psl(), &buffers.suffixes),
+                    scratch,
+                    out,
+                );
+                Ok(RuleSet::EMPTY)
+            }
+            None => self.parse_render_host(t, text, url, buffers, scratch, out),
+        };
         if cfg!(debug_assertions) {
             self.debug_check_host_get(text, result, &out[start..]);
         }

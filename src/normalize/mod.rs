@@ -113,6 +113,10 @@ pub struct Normalizer {
     /// only, which [`Normalizer::parse_write`] reads off the canonical
     /// URL.
     host_get: bool,
+    /// Whether the canonicalizer writes the WHATWG serialization as it is
+    /// ([`Canonicalizer::is_identity`]), asked by [`Normalizer::host_get`]
+    /// on every line.
+    canon_is_identity: bool,
     /// Whether every output line is a JSON object (asked on every valid
     /// line: comparing `Option<Get>` each time cost 23 instructions a line).
     json: bool,
@@ -192,6 +196,7 @@ impl Normalizer {
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
             host_get,
+            canon_is_identity: options.canon.is_identity(),
             json: options.get == Some(Get::Json),
             options,
         }
