@@ -83,9 +83,12 @@ fn psl_file_serves_the_components_and_the_guard() {
         r"{host}\t{public_suffix}",
     ];
     assert_eq!(
-        run(&args, b"https://www.newsuffix.example/\nhttps://www.a.newsuffix.example/\n")
-            .ok()
-            .out(),
+        run(
+            &args,
+            b"https://www.newsuffix.example/\nhttps://www.a.newsuffix.example/\n"
+        )
+        .ok()
+        .out(),
         "www.newsuffix.example\tnewsuffix.example\na.newsuffix.example\tnewsuffix.example\n"
     );
 }
@@ -139,7 +142,12 @@ fn builder_takes_a_list_for_the_guard() {
     let explicit = Canonicalizer::builder(Profile::Aggressive)
         .public_suffixes(PublicSuffixList::bundled())
         .build();
-    for host in ["www.co.uk", "www.github.io", "www.example.com", "www.www.ck"] {
+    for host in [
+        "www.co.uk",
+        "www.github.io",
+        "www.example.com",
+        "www.www.ck",
+    ] {
         let url = format!("https://{host}/a");
         assert_eq!(go(&explicit, &url), go(&bundled, &url), "{url}");
     }
@@ -161,6 +169,9 @@ fn builder_rejects_a_line_that_is_no_rule() {
     let err = Canonicalizer::builder(Profile::Aggressive)
         .public_suffix_list("com\nfoo.*.uk\n")
         .unwrap_err();
-    assert!(matches!(err, ConfigError::BadPublicSuffixList(2, _)), "{err:?}");
+    assert!(
+        matches!(err, ConfigError::BadPublicSuffixList(2, _)),
+        "{err:?}"
+    );
     assert!(err.to_string().starts_with("line 2: "), "{err}");
 }

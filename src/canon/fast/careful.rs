@@ -121,7 +121,9 @@ pub(super) fn bare_found(
     if !lower.path && !lower.query {
         // No scan: `W` is empty. SAFETY: not `WIDE`.
         let bare = Bare::stored(url, &layout);
-        if let Verdict::Done(fired) = unsafe { bare.apply::<0, false>(plan.rules, &setup.config.suffixes, out) } {
+        if let Verdict::Done(fired) =
+            unsafe { bare.apply::<0, false>(plan.rules, &setup.config.suffixes, out) }
+        {
             return Some(fired);
         }
     }

@@ -152,7 +152,9 @@ impl<'a> Bare<'a> {
         let head = self.cut_to(mark);
         let start = out.len();
         // SAFETY: the caller's.
-        let Verdict::Done(mut fired) = (unsafe { head.apply::<W, WIDE>(rules, &setup.config.suffixes, out) }) else {
+        let Verdict::Done(mut fired) =
+            (unsafe { head.apply::<W, WIDE>(rules, &setup.config.suffixes, out) })
+        else {
             return None;
         };
         // What `Bare::apply` cut from the start of the host: the final
@@ -272,7 +274,14 @@ pub(super) fn cut_ranges<const W: u8>(
         return careful(setup, url, params, bufs, out);
     }
     let mut edit = Edit::default();
-    cut_host_port_slash(plan.rules, &setup.config.suffixes, url, href, &at, &mut edit)?;
+    cut_host_port_slash(
+        plan.rules,
+        &setup.config.suffixes,
+        url,
+        href,
+        &at,
+        &mut edit,
+    )?;
     write_url(url, &at, &edit, bufs, out);
     Some(edit.fired)
 }

@@ -326,7 +326,8 @@ mod tests {
     #[test]
     fn strips_www() {
         let bundled = Suffixes::default();
-        let s = |h: &str, d| String::from_utf8(strip_www(h.as_bytes(), d, &bundled).to_vec()).unwrap();
+        let s =
+            |h: &str, d| String::from_utf8(strip_www(h.as_bytes(), d, &bundled).to_vec()).unwrap();
         assert_eq!(s("www.example.com", false), "example.com");
         assert_eq!(s("www.www.example.com", false), "example.com");
         assert_eq!(s("www2.example.com", false), "www2.example.com");
