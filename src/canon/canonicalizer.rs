@@ -3,8 +3,10 @@
 
 use super::config::{Config, IdnForm, OutputForm};
 use super::fast::{self, fused};
+use super::rules::public_suffix::Suffixes;
 use super::{general, Scratch};
 use super::{ConfigError, Profile, RuleSet, TrackingParams};
+use crate::component::PublicSuffixList;
 use crate::Url;
 
 /// The `whatwg` profile's: the WHATWG serialization as it is.
@@ -166,6 +168,42 @@ impl CanonicalizerBuilder {
         Ok(self)
     }
 
+    /// Makes `strip-www` keep `www.` by the Public Suffix List `list`
+    /// (when what is left would be one of its public suffixes) rather
+    /// than by the bundled copy: the list `--psl FILE` reads for the
+    /// components, so that the two agree. The table is built here, once
+    /// (a few milliseconds); the canonicalizer's clones share it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    /// use normurl::component::PublicSuffixList;
+    ///
+    /// let list = PublicSuffixList::parse("com\nnewsuffix.example")?;
+    /// let canon = Canonicalizer::builder(Profile::Aggressive).public_suffixes(&list).build();
+    /// assert_eq!(canon.canonicalize("https://www.newsuffix.example/").unwrap(), "https://www.newsuffix.example/");
+    /// // The bundled list does not have it (and `co.uk` is not in `list`).
+    /// assert_eq!(canon.canonicalize("https://www.co.uk/").unwrap(), "https://co.uk/");
+    /// # Ok::<(), normurl::component::PslError>(())
+    /// ```
+    pub fn public_suffixes(&mut self, list: &PublicSuffixList) -> &mut CanonicalizerBuilder {
+        self.config.suffixes = Suffixes::of(list);
+        self
+    }
+
+    /// [`CanonicalizerBuilder::public_suffixes`] from the text of a list
+    /// (the format of publicsuffix.org's `public_suffix_list.dat`, read as
+    /// [`PublicSuffixList::parse`] reads it).
+    pub fn public_suffix_list(
+        &mut self,
+        text: &str,
+    ) -> Result<&mut CanonicalizerBuilder, ConfigError> {
+        let list = PublicSuffixList::parse(text)
+            .map_err(|e| ConfigError::BadPublicSuffixList(e.line, e.message))?;
+        Ok(self.public_suffixes(&list))
+    }
+
     /// Sets the output form (default: [`OutputForm::Url`]).
     pub fn output(&mut self, output: OutputForm) -> &mut CanonicalizerBuilder {
         self.config.output = output;
@@ -209,6 +247,7 @@ impl Canonicalizer {
                 output: OutputForm::Url,
                 idn: IdnForm::Ascii,
                 lists: Default::default(),
+                suffixes: Default::default(),
             },
         }
     }

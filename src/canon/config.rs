@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::rules::lists::RuleLists;
+use super::rules::public_suffix::Suffixes;
 use super::surt::SurtOptions;
 use super::{ConfigError, RuleSet, TrackingParams};
 
@@ -18,6 +19,8 @@ pub(crate) struct Config {
     pub(crate) idn: IdnForm,
     /// The lists of `keep-params` and `strip-directory-index`.
     pub(crate) lists: RuleLists,
+    /// The Public Suffix List of `strip-www`'s guard.
+    pub(crate) suffixes: Suffixes,
 }
 
 impl Config {

@@ -36,6 +36,9 @@ pub enum ConfigError {
     /// A rule of a per-domain parameter file (`--param-rules`) that could
     /// not be read: its line number and why.
     BadParamRule(usize, String),
+    /// A line of a Public Suffix List that is not a rule: its number and
+    /// why.
+    BadPublicSuffixList(usize, String),
 }
 
 impl fmt::Display for ConfigError {
@@ -69,6 +72,7 @@ impl fmt::Display for ConfigError {
                 "line {line} ({text:?}) is not HOST /PATH PARAM, e.g. t.example.com /out u"
             ),
             ConfigError::BadParamRule(line, why) => write!(f, "line {line}: {why}"),
+            ConfigError::BadPublicSuffixList(line, why) => write!(f, "line {line}: {why}"),
             ConfigError::EmptyParamName => f.write_str(
                 "empty parameter name in a strip list (a name, or a prefix ending in *)",
             ),

@@ -141,7 +141,7 @@ fn apply_rules(
     let mut work = Work::new(url.hostname().as_bytes(), host_buf, tmp);
     let opaque_host = bare && url.host_kind() == HostKind::Opaque;
     encode_bare_percent(opaque_host, &mut work, &mut fired);
-    host_rules(rules, url, percent_rules, &mut work, &mut fired);
+    host_rules(config, url, percent_rules, &mut work, &mut fired);
     encode_bare_percent(opaque_host, &mut work, &mut fired);
     let host = work.finish();
     let mut work = Work::new(url.pathname().as_bytes(), path_buf, tmp);
@@ -285,12 +285,13 @@ fn userinfo<'u>(rules: RuleSet, url: &'u Url, fired: &mut RuleSet) -> (&'u [u8],
 /// The host rules: `trim-host-dots` and `strip-www`/`strip-www-digits` on
 /// a domain, the percent rules on an opaque host.
 fn host_rules(
-    rules: RuleSet,
+    config: &Config,
     url: &Url,
     percent_rules: PercentRules,
     work: &mut Work<'_, '_>,
     fired: &mut RuleSet,
 ) {
+    let rules = config.rules;
     match url.host_kind() {
         HostKind::Domain => {
             if rules.contains(Rule::TrimHostDots) {
@@ -309,7 +310,7 @@ fn host_rules(
                 let changed = work.narrow(host::strip_one_www);
                 fired.insert_if(Rule::StripWww, changed);
             } else if digits || rules.contains(Rule::StripWww) {
-                let changed = work.narrow(|h| host::strip_www(h, digits));
+                let changed = work.narrow(|h| host::strip_www(h, digits, &config.suffixes));
                 let rule = if digits {
                     Rule::StripWwwDigits
                 } else {

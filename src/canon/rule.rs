@@ -270,7 +270,7 @@ impl Rule {
                 "remove leading and trailing dots of a domain, collapse runs of dots"
             }
             Rule::StripWww => {
-                "remove leading \"www.\" labels, unless only a public suffix would remain"
+                "remove leading \"www.\" labels, unless only a public suffix would remain (of --psl FILE's list, or the bundled one)"
             }
             Rule::StripWwwDigits => {
                 "remove leading \"www.\", \"www2.\", \"www123.\"... labels, as CDX keys do (www.blogspot.com becomes blogspot.com)"

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile};
+use normurl::component::PublicSuffixList;
 use normurl::dedup::{DedupConfig, DedupMode};
 use normurl::normalize::{
     Delimiter, FieldOutput, Options as NormalizeOptions, RuleOptions, Select,
@@ -133,8 +134,8 @@ fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
 
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
-    let (canon, mut rule_options) = canonicalizer(&a)?;
     let get_options = super::get::options(&a)?;
+    let (canon, mut rule_options) = canonicalizer(&a, get_options.psl.as_deref())?;
     let inputs: Vec<Input> = if a.files.is_empty() {
         vec![Input::Stdin]
     } else {
@@ -264,8 +265,12 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
 /// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
 /// the rule options, `--get` and `--idn` (the identity when they ask for
 /// the plain WHATWG serialization); returns it with the options, whose
-/// files are read, for `--rewrite`.
-fn canonicalizer(a: &NormalizeArgs) -> Result<(Canonicalizer, RuleOptions), Failure> {
+/// files are read, for `--rewrite`. `psl` is `--psl`'s list, which
+/// `strip-www` asks too.
+fn canonicalizer(
+    a: &NormalizeArgs,
+    psl: Option<&PublicSuffixList>,
+) -> Result<(Canonicalizer, RuleOptions), Failure> {
     let form = super::get::output_form(&a.get);
     let profile = match a.profile {
         Some(profile) => profile,
@@ -275,6 +280,9 @@ fn canonicalizer(a: &NormalizeArgs) -> Result<(Canonicalizer, RuleOptions), Fail
     let mut rule_options = super::rule_options::options(&a.rule_options, &a.rules, &a.strip_params);
     let mut builder = super::rule_options::builder(&mut rule_options, profile)?;
     builder.output(form).idn(a.idn);
+    if let Some(psl) = psl {
+        builder.public_suffixes(psl);
+    }
     Ok((builder.build(), rule_options))
 }
 

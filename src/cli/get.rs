@@ -40,9 +40,11 @@ pub struct GetArgs {
     #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
     pub add_field: Option<String>,
 
-    /// Read the Public Suffix List of the components from FILE (the format
-    /// of publicsuffix.org's public_suffix_list.dat) instead of the bundled
-    /// copy (`normurl rules` says its date).
+    /// Read the Public Suffix List from FILE (the format of
+    /// publicsuffix.org's public_suffix_list.dat) instead of the bundled
+    /// copy (`normurl rules` says its date): for the components of --get,
+    /// and for the strip-www rule, which keeps www. when what is left
+    /// would be a public suffix (www.co.uk).
     #[arg(long, value_name = "FILE")]
     pub psl: Option<PathBuf>,
 

@@ -213,6 +213,22 @@ impl PublicSuffixList {
         list
     }
 
+    /// Each name a rule mentions, with whether it is an exact rule, the
+    /// parent of a wildcard rule (`ck` of `*.ck`), an exception (`www.ck`
+    /// of `!www.ck`), in either section: for the `strip-www` guard's own
+    /// table (`canon::rules::public_suffix`).
+    pub(crate) fn rules(&self) -> impl Iterator<Item = (&str, [bool; 3])> + '_ {
+        self.slots
+            .iter()
+            .filter(|slot| slot.flags & !EXTENDED != 0)
+            .map(|slot| {
+                let start = slot.start as usize;
+                let name = &self.names[start..start + slot.len as usize];
+                let has = |kinds: u8| slot.flags & kinds != 0;
+                (name, [has(EXACT), has(WILD), has(EXCEPTION)])
+            })
+    }
+
     /// The number of rules.
     pub fn len(&self) -> usize {
         self.rules

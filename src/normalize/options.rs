@@ -289,7 +289,9 @@ pub struct Options {
     /// canonicalizer writes.
     pub get: Option<Get>,
     /// The Public Suffix List of [`get`](Options::get)'s components;
-    /// `None` is the bundled one.
+    /// `None` is the bundled one. (The canonicalizer's `strip-www` guard
+    /// asks the list it was built with:
+    /// [`CanonicalizerBuilder::public_suffixes`](crate::canon::CanonicalizerBuilder::public_suffixes).)
     pub psl: Option<std::sync::Arc<crate::component::PublicSuffixList>>,
     /// With [`FieldOutput::Line`]: write the value as a new column (joined
     /// with the delimiter, a space for [`Delimiter::Blanks`]) and the line

@@ -46,7 +46,7 @@ pub(super) fn tail(
         return Some(RuleSet::EMPTY);
     }
     let mut edit = Edit::default();
-    cut_host_port_slash(rules, url, href, layout, &mut edit)?;
+    cut_host_port_slash(rules, &setup.config.suffixes, url, href, layout, &mut edit)?;
     if let Some(mark) = layout.query {
         let query = &href[mark + 1..layout.query_end];
         // Most queries have one parameter that stays.
@@ -121,7 +121,9 @@ pub(super) fn bare_found(
     if !lower.path && !lower.query {
         // No scan: `W` is empty. SAFETY: not `WIDE`.
         let bare = Bare::stored(url, &layout);
-        if let Verdict::Done(fired) = unsafe { bare.apply::<0, false>(plan.rules, out) } {
+        if let Verdict::Done(fired) =
+            unsafe { bare.apply::<0, false>(plan.rules, &setup.config.suffixes, out) }
+        {
             return Some(fired);
         }
     }
@@ -151,7 +153,7 @@ pub(super) fn rewrite(
         edit.drop_userinfo = true;
         edit.fired.insert(Rule::StripUserinfo);
     }
-    cut_host_port_slash(rules, url, href, layout, &mut edit)?;
+    cut_host_port_slash(rules, &setup.config.suffixes, url, href, layout, &mut edit)?;
     if lower.path {
         // The general path lowercases before it strips the trailing slash;
         // the cut is the same either way.
@@ -353,14 +355,19 @@ pub(super) fn inspect_query(plan: &Plan, special: bool, query: &[u8]) -> Result<
 /// returns how many bytes to cut from the start of the host, and adds the
 /// rule that fired.
 #[inline(always)]
-pub(super) fn domain(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> Option<usize> {
+pub(super) fn domain(
+    rules: RuleSet,
+    suffixes: &Suffixes,
+    host: &[u8],
+    fired: &mut RuleSet,
+) -> Option<usize> {
     if trim_dots_declines(rules, host) {
         return None;
     }
     if !www_candidate(rules, host) {
         return Some(0);
     }
-    Some(strip_www(rules, host, fired))
+    Some(strip_www(rules, suffixes, host, fired))
 }
 
 /// Whether `trim-host-dots` has dots to trim at the ends of a domain (the
@@ -391,9 +398,14 @@ pub(super) fn www_candidate(rules: RuleSet, host: &[u8]) -> bool {
 /// `strip-www` or `strip-www-digits` on a [candidate](www_candidate):
 /// the bytes to cut, and the rule added to `fired` when there are some.
 #[inline(always)]
-pub(super) fn strip_www(rules: RuleSet, host: &[u8], fired: &mut RuleSet) -> usize {
+pub(super) fn strip_www(
+    rules: RuleSet,
+    suffixes: &Suffixes,
+    host: &[u8],
+    fired: &mut RuleSet,
+) -> usize {
     let digits = rules.contains(Rule::StripWwwDigits);
-    let cut = host.len() - host::strip_www(host, digits).len();
+    let cut = host.len() - host::strip_www(host, digits, suffixes).len();
     fired.insert_if(www_rule(rules), cut > 0);
     cut
 }

@@ -152,7 +152,9 @@ impl<'a> Bare<'a> {
         let head = self.cut_to(mark);
         let start = out.len();
         // SAFETY: the caller's.
-        let Verdict::Done(mut fired) = (unsafe { head.apply::<W, WIDE>(rules, out) }) else {
+        let Verdict::Done(mut fired) =
+            (unsafe { head.apply::<W, WIDE>(rules, &setup.config.suffixes, out) })
+        else {
             return None;
         };
         // What `Bare::apply` cut from the start of the host: the final
@@ -190,6 +192,7 @@ impl<'a> Bare<'a> {
     pub(super) unsafe fn apply<const W: u8, const WIDE: bool>(
         &self,
         rules: RuleSet,
+        suffixes: &Suffixes,
         out: &mut Vec<u8>,
     ) -> Verdict {
         let href = self.href;
@@ -204,7 +207,7 @@ impl<'a> Bare<'a> {
             // can start after it, for the whole host would not be scanned
             // for more than `..`, which it cannot have there.
             let digits = rules.contains(Rule::StripWwwDigits);
-            match host::strip_plain_www(href, self.host.clone(), digits) {
+            match host::strip_plain_www(href, self.host.clone(), digits, suffixes) {
                 Some(stripped) => cut = stripped,
                 None => return Verdict::CutRanges,
             }
@@ -271,7 +274,14 @@ pub(super) fn cut_ranges<const W: u8>(
         return careful(setup, url, params, bufs, out);
     }
     let mut edit = Edit::default();
-    cut_host_port_slash(plan.rules, url, href, &at, &mut edit)?;
+    cut_host_port_slash(
+        plan.rules,
+        &setup.config.suffixes,
+        url,
+        href,
+        &at,
+        &mut edit,
+    )?;
     write_url(url, &at, &edit, bufs, out);
     Some(edit.fired)
 }
@@ -283,6 +293,7 @@ pub(super) fn cut_ranges<const W: u8>(
 #[inline(always)]
 pub(super) fn cut_host_port_slash(
     rules: RuleSet,
+    suffixes: &Suffixes,
     url: &Url,
     href: &[u8],
     layout: &Layout,
@@ -291,6 +302,7 @@ pub(super) fn cut_host_port_slash(
     if url.host_kind() == HostKind::Domain {
         edit.host_cut = domain(
             rules,
+            suffixes,
             &href[layout.host_start..layout.host_end],
             &mut edit.fired,
         )?;

@@ -20,7 +20,7 @@
 //! In debug builds, every answer is compared with that of
 //! [`Url::parse_into`] and [`Canonicalizer::apply`](crate::canon::Canonicalizer::apply).
 
-use super::{self as fast, instances, Bare, Plan, Setup, Verdict};
+use super::{self as fast, instances, Bare, Plan, Setup, Suffixes, Verdict};
 use crate::canon::query::QueryScratch;
 use crate::canon::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
@@ -227,7 +227,7 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u64>(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
-    let plan = &setup.plan;
+    let (plan, suffixes) = (&setup.plan, &setup.config.suffixes);
     // The closure is inlined, so that the scan in `plain` is compiled with
     // AVX2 in `fused_wide` (without the attribute, aggressive took 169M
     // instructions on the corpora instead of 104M).
@@ -240,7 +240,7 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u64>(
         #[inline(always)]
         |input: &[u8], at: &Layout, scratch: &mut Scratch, out: &mut Vec<u8>| {
             // SAFETY: the caller's.
-            if let Some(fired) = unsafe { plain::<W, WIDE, R>(plan, input, at, out) } {
+            if let Some(fired) = unsafe { plain::<W, WIDE, R>(plan, suffixes, input, at, out) } {
                 return Some(fired);
             }
             // A query `plain` does not keep. (Or one it kept, when the
@@ -303,6 +303,7 @@ fn staged_apply(
 #[inline(always)]
 unsafe fn plain<const W: u8, const WIDE: bool, const R: u64>(
     plan: &Plan,
+    suffixes: &Suffixes,
     input: &[u8],
     at: &Layout,
     out: &mut Vec<u8>,
@@ -331,7 +332,7 @@ unsafe fn plain<const W: u8, const WIDE: bool, const R: u64>(
     )?;
     let bare = bare_at(kept, at, slash_start);
     // SAFETY: the caller's.
-    match unsafe { bare.apply::<W, WIDE>(rules, out) } {
+    match unsafe { bare.apply::<W, WIDE>(rules, suffixes, out) } {
         // What `kept` left out is a fragment `drop-fragment` drops (here,
         // not in `Bare::apply`, so that nothing of it is kept across the
         // scan).

@@ -28,6 +28,7 @@ use super::percent;
 use super::query::{self, QueryScratch};
 use super::rules::form_encode::form_encode;
 use super::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
+use super::rules::public_suffix::Suffixes;
 use super::surt::Parts;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
@@ -631,7 +632,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         // `mailto:`, `data:`...: rare, and their paths follow other rules.
         return careful(setup, url, params, bufs, out);
     }
-    match unsafe { Bare::stored(url, &at).apply::<W, WIDE>(rules, out) } {
+    match unsafe { Bare::stored(url, &at).apply::<W, WIDE>(rules, &setup.config.suffixes, out) } {
         Verdict::Done(fired) => Some(fired),
         Verdict::Decline => None,
         Verdict::CutRanges => cut_ranges::<W>(setup, url, params, bufs, out),

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use idna::uts46::{AsciiDenyList, ErrorPolicy, Hyphens, ProcessingSuccess, Uts46};
 
-use super::public_suffix::{may_be_public_suffix, may_be_public_suffix_at};
+use super::public_suffix::{may_be_public_suffix, may_be_public_suffix_at, Suffixes};
 
 /// `trim-host-dots`: removes leading and trailing dots and collapses runs
 /// of dots (Safe Browsing's host rules 1 and 2). Writes into `out` and
@@ -99,18 +99,19 @@ fn trim_dot_ends(s: &[u8]) -> &[u8] {
 /// (`digits` true: `www` then any ASCII digits then `.`). Strips such labels
 /// repeatedly, as webarchive-commons' `massageHost` does (stripping once
 /// would not be idempotent: `www.www.example.com`). `strip-www` never
-/// strips so far that only a public suffix is left (see
-/// `public_suffix.rs`); `strip-www-digits` is the CDX keys' rule, which
+/// strips so far that only a public suffix of `suffixes` (the
+/// canonicalizer's list) is left (see `public_suffix.rs`);
+/// `strip-www-digits` is the CDX keys' rule, which
 /// strips `^www\d*\.` whatever is left (`www.blogspot.com` is
 /// `com,blogspot)/` in every CDX index), so it only keeps a label.
 #[inline]
-pub(crate) fn strip_www(domain: &[u8], digits: bool) -> &[u8] {
+pub(crate) fn strip_www<'d>(domain: &'d [u8], digits: bool, suffixes: &Suffixes) -> &'d [u8] {
     // A quarter of crawled hosts are `www.` and a domain that starts with
     // neither `www` nor a dot and does not end with a dot: one label to
     // look at, no loop.
-    match strip_plain_www(domain, 0..domain.len(), digits) {
+    match strip_plain_www(domain, 0..domain.len(), digits, suffixes) {
         Some(cut) => &domain[cut..],
-        None => strip_www_labels(domain, digits),
+        None => strip_www_labels(domain, digits, suffixes),
     }
 }
 
@@ -151,7 +152,12 @@ pub(crate) fn strip_one_www(domain: &[u8]) -> &[u8] {
 /// cost more than the rest (on the corpora, `aggressive` 100.14M -> 99.22M
 /// instructions; inlined with the lookups, 103.40M -> 103.82M).
 #[inline(always)]
-pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>, digits: bool) -> Option<usize> {
+pub(crate) fn strip_plain_www(
+    href: &[u8],
+    host: Range<usize>,
+    digits: bool,
+    suffixes: &Suffixes,
+) -> Option<usize> {
     let rest = href[host.clone()].strip_prefix(b"www.")?;
     let plain = !rest.starts_with(b"www")
         && rest.first().is_some_and(|&b| b != b'.')
@@ -160,7 +166,7 @@ pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>, digits: bool) -> 
         return None;
     }
     Some(
-        if !digits && may_be_public_suffix_at(href, host.start + 4, host.end) {
+        if !digits && may_be_public_suffix_at(suffixes, href, host.start + 4, host.end) {
             0
         } else {
             4
@@ -171,7 +177,7 @@ pub(crate) fn strip_plain_www(href: &[u8], host: Range<usize>, digits: bool) -> 
 /// [`strip_www`] label by label: the reference, and the way for the hosts
 /// its shortcut does not take.
 #[inline(never)]
-fn strip_www_labels(domain: &[u8], digits: bool) -> &[u8] {
+fn strip_www_labels<'d>(domain: &'d [u8], digits: bool, suffixes: &Suffixes) -> &'d [u8] {
     let mut host = domain;
     loop {
         let Some(rest) = host.strip_prefix(b"www") else {
@@ -190,7 +196,7 @@ fn strip_www_labels(domain: &[u8], digits: bool) -> &[u8] {
         let keep = if digits {
             rest_trimmed.is_empty()
         } else {
-            may_be_public_suffix(rest_trimmed)
+            may_be_public_suffix(suffixes, rest_trimmed)
         };
         if keep {
             return host;
@@ -319,7 +325,9 @@ mod tests {
 
     #[test]
     fn strips_www() {
-        let s = |h: &str, d| String::from_utf8(strip_www(h.as_bytes(), d).to_vec()).unwrap();
+        let bundled = Suffixes::default();
+        let s =
+            |h: &str, d| String::from_utf8(strip_www(h.as_bytes(), d, &bundled).to_vec()).unwrap();
         assert_eq!(s("www.example.com", false), "example.com");
         assert_eq!(s("www.www.example.com", false), "example.com");
         assert_eq!(s("www2.example.com", false), "www2.example.com");
@@ -357,7 +365,11 @@ mod tests {
                 domain.push('.');
             }
             let domain = domain.as_bytes();
-            proptest::prop_assert_eq!(strip_www(domain, digits), strip_www_labels(domain, digits));
+            let bundled = Suffixes::default();
+            proptest::prop_assert_eq!(
+                strip_www(domain, digits, &bundled),
+                strip_www_labels(domain, digits, &bundled)
+            );
         }
     }
 

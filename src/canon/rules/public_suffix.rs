@@ -6,16 +6,20 @@
 //! header), the one the components of `--get` read: ICANN and private
 //! sections, wildcards and exceptions. It is
 //! read into a hash table the first time a `www.` host asks, about a
-//! millisecond once per process.
+//! millisecond once per process. A canonicalizer built with another list
+//! ([`Suffixes::of`], from `--psl FILE`) asks a table of that one, so that
+//! the guard and the components agree.
 //!
 //! A domain is a public suffix when the list's algorithm gives it as its
 //! own suffix: it is a rule, or matches a wildcard rule (`*.ck`) without
 //! being an exception (`!www.ck`), or is a single label (the implicit `*`
 //! rule: an unknown top-level domain is a suffix too).
 
-use std::sync::OnceLock;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use super::shape::ShapeFilter;
+use crate::component::PublicSuffixList;
 
 /// The rules of the list, one per line; `//` starts a comment.
 const LIST: &str = include_str!("../../component/public_suffix_list.dat");
@@ -31,11 +35,28 @@ const LIST: &str = include_str!("../../component/public_suffix_list.dat");
 /// Always inlined: a call per function of the lookup cost more in saved
 /// registers than the lookup itself.
 #[inline(always)]
-pub(crate) fn may_be_public_suffix(domain: &[u8]) -> bool {
+pub(crate) fn may_be_public_suffix(suffixes: &Suffixes, domain: &[u8]) -> bool {
+    if let Some(list) = &suffixes.0 {
+        return in_other_list(list, domain);
+    }
     let Some(dot) = first_dot(domain) else {
         return true;
     };
     has_suffix_rule(List::get(), domain, key(domain), dot)
+}
+
+/// [`may_be_public_suffix`] by another list than the bundled one (`--psl
+/// FILE`). Out of line, so that the bundled table stays at a static
+/// address where the guard is inlined: asking a table behind a pointer
+/// there cost `aggressive` 12 to 20 instructions more per `www.` line,
+/// in the registers the pointer took.
+#[cold]
+#[inline(never)]
+fn in_other_list(list: &List, domain: &[u8]) -> bool {
+    let Some(dot) = first_dot(domain) else {
+        return true;
+    };
+    has_suffix_rule(list, domain, key(domain), dot)
 }
 
 /// Whether `domain` (of key `own`, its first dot at `dot`) is a public
@@ -59,10 +80,18 @@ fn has_suffix_rule(list: &List, domain: &[u8], own: u64, dot: usize) -> bool {
 /// domain's length (`first_dot` and `key` branch on it, and the call of
 /// the one made the caller keep its registers on the stack).
 #[inline(always)]
-pub(crate) fn may_be_public_suffix_at(bytes: &[u8], start: usize, end: usize) -> bool {
+pub(crate) fn may_be_public_suffix_at(
+    suffixes: &Suffixes,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> bool {
     let domain = &bytes[start..end];
+    if let Some(list) = &suffixes.0 {
+        return in_other_list(list, domain);
+    }
     let Some(window) = bytes[start..].first_chunk::<16>() else {
-        return may_be_public_suffix(domain);
+        return may_be_public_suffix(suffixes, domain);
     };
     let n = domain.len();
     // Lanes past the domain (its first 16 bytes) are not its dots.
@@ -141,12 +170,51 @@ struct List {
     wildcard_parents: ShapeFilter,
 }
 
+/// The list a canonicalizer's `strip-www` guard asks: the bundled one
+/// (`None`, read the first time a `www.` host asks, so that canonicalizers
+/// without `strip-www` never read it), or a table of another list, shared
+/// by the canonicalizer's clones.
+#[derive(Clone, Default)]
+pub(crate) struct Suffixes(Option<Arc<List>>);
+
+impl Suffixes {
+    /// The guard's table of `psl`'s rules (its sections do not matter here).
+    pub(crate) fn of(psl: &PublicSuffixList) -> Suffixes {
+        let entries = psl
+            .rules()
+            .filter_map(|(name, [exact, wildcard, exception])| {
+                let flag = |on: bool, flag: u8| if on { flag } else { 0 };
+                let flags = flag(exact && name.contains('.'), RULE)
+                    | flag(wildcard, WILDCARD)
+                    | flag(exception, EXCEPTION);
+                (flags != 0).then(|| (name.as_bytes().to_vec(), flags))
+            });
+        Suffixes(Some(Arc::new(List::build(entries))))
+    }
+}
+
+impl fmt::Debug for Suffixes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            None => f.write_str("Suffixes(bundled)"),
+            Some(list) => write!(f, "Suffixes({} names)", list.names_len()),
+        }
+    }
+}
+
 impl List {
     fn get() -> &'static List {
         static LIST_TABLE: OnceLock<List> = OnceLock::new();
         LIST_TABLE.get_or_init(|| List::parse(LIST))
     }
 
+    /// The number of names in the table.
+    fn names_len(&self) -> usize {
+        self.slots.iter().filter(|&&(_, len, _)| len != 0).count()
+    }
+
+    /// The table of a list's text (the bundled one: it parses, so a line
+    /// that is no rule is skipped rather than an error).
     fn parse(text: &str) -> List {
         let mut entries: Vec<(Vec<u8>, u8)> = Vec::new();
         for line in text.lines() {
@@ -173,13 +241,21 @@ impl List {
                     Err(_) => continue,
                 }
             };
-            // Longer names than a slot can say are not in the list (the
-            // longest is about 40 bytes); skipping one would only keep a
-            // `www.` that could have gone.
-            if !ascii.is_empty() && ascii.len() <= usize::from(u8::MAX) {
-                entries.push((ascii.into_bytes(), flag));
-            }
+            entries.push((ascii.into_bytes(), flag));
         }
+        List::build(entries)
+    }
+
+    /// The table of names (lowercase ASCII) and the flags of their rules;
+    /// a name may come more than once.
+    fn build(entries: impl IntoIterator<Item = (Vec<u8>, u8)>) -> List {
+        // Longer names than a slot can say are not in the list (the
+        // longest is about 40 bytes); skipping one would only keep a
+        // `www.` that could have gone.
+        let entries: Vec<(Vec<u8>, u8)> = entries
+            .into_iter()
+            .filter(|(name, _)| !name.is_empty() && name.len() <= usize::from(u8::MAX))
+            .collect();
         let size = (entries.len() * 2).next_power_of_two().max(16);
         let mut list = List {
             names: Vec::new(),
@@ -191,7 +267,7 @@ impl List {
         for (name, flag) in entries {
             let key = key(&name);
             list.bloom.insert(key);
-            if flag == WILDCARD {
+            if flag & WILDCARD != 0 {
                 list.wildcard_parents.insert(&name);
             }
             let mut slot = slot_of(key) & list.mask;
@@ -428,7 +504,10 @@ mod tests {
             "xn--55qx5d.cn", // 公司.cn
             "local",
         ] {
-            assert!(may_be_public_suffix(suffix.as_bytes()), "{suffix}");
+            assert!(
+                may_be_public_suffix(&Suffixes::default(), suffix.as_bytes()),
+                "{suffix}"
+            );
         }
         for domain in [
             "example.com",
@@ -437,7 +516,10 @@ mod tests {
             "city.kawasaki.jp",
             "foo.bar.baz",
         ] {
-            assert!(!may_be_public_suffix(domain.as_bytes()), "{domain}");
+            assert!(
+                !may_be_public_suffix(&Suffixes::default(), domain.as_bytes()),
+                "{domain}"
+            );
         }
     }
 
@@ -529,12 +611,21 @@ mod tests {
             domains.push(ascii);
         }
         assert!(domains.len() > 500);
+        // The bundled table, and the one built from the components' parse
+        // of the same list (as `--psl FILE` builds it).
+        let of_components = Suffixes::of(PublicSuffixList::bundled());
+        assert!(of_components.0.is_some());
         for domain in domains {
             let expected = naive(&domain);
             assert_eq!(
-                may_be_public_suffix(domain.as_bytes()),
+                may_be_public_suffix(&Suffixes::default(), domain.as_bytes()),
                 expected,
                 "{domain}"
+            );
+            assert_eq!(
+                may_be_public_suffix(&of_components, domain.as_bytes()),
+                expected,
+                "{domain} (of the components' list)"
             );
             // Inside an href: after a scheme, followed by nothing, a short
             // path (fewer than 16 bytes from the domain's start, so the
@@ -544,7 +635,7 @@ mod tests {
                 let href = format!("http://{domain}{after}");
                 let end = 7 + domain.len();
                 assert_eq!(
-                    may_be_public_suffix_at(href.as_bytes(), 7, end),
+                    may_be_public_suffix_at(&Suffixes::default(), href.as_bytes(), 7, end),
                     expected,
                     "{href}"
                 );
@@ -569,8 +660,8 @@ mod tests {
             let href = format!("{}{domain}{}", "h".repeat(before), "/".repeat(after));
             let end = before + domain.len();
             proptest::prop_assert_eq!(
-                may_be_public_suffix_at(href.as_bytes(), before, end),
-                may_be_public_suffix(domain.as_bytes()),
+                may_be_public_suffix_at(&Suffixes::default(), href.as_bytes(), before, end),
+                may_be_public_suffix(&Suffixes::default(), domain.as_bytes()),
                 "{}", href
             );
         }
@@ -597,7 +688,11 @@ mod tests {
                 .flatten()
             {
                 let own = psl.split(&domain).public_suffix(&domain) == domain;
-                assert_eq!(may_be_public_suffix(domain.as_bytes()), own, "{domain}");
+                assert_eq!(
+                    may_be_public_suffix(&Suffixes::default(), domain.as_bytes()),
+                    own,
+                    "{domain}"
+                );
                 checked += 1;
             }
         }
