@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Times normurl on bench-data/big.txt (make it with scripts/make-big-file.sh)
-# next to cat and wc -l, writing to /dev/null: wall seconds (best of RUNS),
+# next to cat and wc -l, writing to /dev/null, and with --get host, --get
+# registered_domain and --dedup (issue 29 bounds the first two at 1.3x
+# the plain run): wall seconds (best of RUNS),
 # user and system CPU seconds and peak RSS of that run (GNU time), as a
 # Markdown table. Also the pipeline with an identity record function
 # (examples/pipeline_ceiling.rs), to show the pipeline's own ceiling.
@@ -50,5 +52,8 @@ measure "pipeline, identity, -j 1" "$ceiling" "$file" 1
 measure "pipeline, identity, -j 2" "$ceiling" "$file" 2
 measure "normurl -j 1" "$bin" -j 1 "$file"
 measure "normurl -j 2" "$bin" -j 2 "$file"
+measure "normurl -j 2 -g host" "$bin" -j 2 -g host "$file"
+measure "normurl -j 2 -g registered_domain" "$bin" -j 2 -g registered_domain "$file"
+measure "normurl -j 2 --dedup" "$bin" -j 2 --dedup "$file"
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
