@@ -352,6 +352,26 @@ proptest! {
         prop_assert_eq!(a.out.bytes().filter(|&b| b == b'\n').count() as u64, s.lines);
     }
 
+    /// Plain lines with nothing but the URL to write take `record`'s
+    /// bare way, past `emit`: they must read as the `--explain` run's
+    /// lines (which go through `emit`) without its last column.
+    #[test]
+    fn bare_lines_write_what_emit_writes(
+        input in prop::collection::vec(prop::sample::select(b"h:/.a%A\xC3\xA9\xFF \t\n\n[]?#".to_vec()), 0..300),
+        threads in 1usize..=4,
+        batch in 1usize..64,
+    ) {
+        let bare = run_with(&input, Options::default(), threads, batch, 40);
+        let explained = Options { explain: true, ..Options::default() };
+        let explained = run_with(&input, explained, 1, 1 << 20, 40);
+        let without_column: String = explained
+            .out
+            .lines()
+            .map(|l| format!("{}\n", l.rsplit_once('\t').map_or(l, |(l, _)| l)))
+            .collect();
+        prop_assert_eq!(&bare.out, &without_column);
+    }
+
     /// `original`: with `keep` the output is the input (overlong lines
     /// too); with `skip`, the input lines that the normalizing run keeps,
     /// unchanged. Compared as lossily decoded text, which still tells a
