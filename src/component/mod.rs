@@ -304,11 +304,11 @@ pub struct Fields<'a> {
 }
 
 /// The [`Split`]s of recent hosts, kept from line to line: lines of crawl
-/// logs and CDX files come host by host, and other lists repeat hosts
-/// (44% of the sample corpora's lines have the host of the line before,
-/// 68% one of the last 256 distinct hosts, 79% any host seen before),
-/// and a comparison costs less than a walk of the list. A direct-mapped
-/// table of [`SLOTS`] hosts of up to [`HOST_MAX`] bytes, allocated at the
+/// logs and CDX files come host by host, and other lists repeat hosts (of
+/// the first 150,000 lines of the corpora concatenated, 41% have the host
+/// of the line before, 68% one of 256 recent hosts, 79% a host seen
+/// before), and a comparison costs less than a walk of the list. A
+/// direct-mapped table of 256 hosts of up to 55 bytes, allocated at the
 /// first lookup; longer hosts walk the list each time. For one list only.
 #[derive(Debug, Default)]
 pub struct SplitCache {
