@@ -245,7 +245,8 @@ impl Normalizer {
         result
     }
 
-    /// [`Normalizer::write_host_get`] but for the debug check.
+    /// [`Normalizer::write_host_get`]'s way through the canonicalizer: the
+    /// canonical URL into a buffer, its host read off the bytes.
     #[inline(always)]
     fn parse_render_host(
         &self,
