@@ -125,7 +125,7 @@ mod hash;
 mod input;
 mod profile;
 mod rule;
-mod rules;
+pub(crate) mod rules;
 mod scratch;
 mod surt;
 

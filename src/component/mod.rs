@@ -358,20 +358,11 @@ impl SplitCache {
     }
 }
 
-/// The slot of a host (1 to [`HOST_MAX`] bytes): a multiplicative hash of
-/// its first and last 8 bytes (overlapping, or its bytes under 8) and its
-/// length, so that a lookup reads the host once, in the comparison.
+/// The slot of a host: the top bits of the key the strip-www guard's
+/// table hashes names with (two word loads and a multiply).
 #[inline]
 fn slot_of(h: &[u8]) -> usize {
-    let n = h.len();
-    let word = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
-    let (head, tail) = if n >= 8 {
-        (word(0), word(n - 8))
-    } else {
-        (h.iter().fold(0, |w, &b| w << 8 | u64::from(b)), 0)
-    };
-    let mixed = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> 56) as usize & (SLOTS - 1)
+    (crate::canon::rules::public_suffix::key(h) >> 56) as usize & (SLOTS - 1)
 }
 
 impl<'a> Fields<'a> {

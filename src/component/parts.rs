@@ -237,10 +237,7 @@ type Authority = (usize, Option<usize>, Option<usize>, usize);
 /// the authority ends. `None` when a byte of the host and port is not one
 /// of a serialized domain and port.
 #[inline]
-fn scan_authority(
-    href: &[u8],
-    start: usize,
-) -> Option<(usize, Option<usize>, Option<usize>, usize)> {
+fn scan_authority(href: &[u8], start: usize) -> Option<Authority> {
     if crate::simd::VECTORS {
         if let Some(found) = scan_authority_windows(href, start) {
             return found;

@@ -384,8 +384,9 @@ fn slot_of(key: u64) -> usize {
 /// A hash of the first and last 8 bytes and the length (the two loads
 /// overlap for names under 16 bytes, and are padded under 8), which tell
 /// the names of the list apart well enough for short probe sequences.
+/// Also the slot of a host in the components' `SplitCache`.
 #[inline(always)]
-fn key(s: &[u8]) -> u64 {
+pub(crate) fn key(s: &[u8]) -> u64 {
     let n = s.len();
     let (head, tail) = if n >= 8 {
         let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
