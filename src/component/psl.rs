@@ -7,12 +7,16 @@
 //! bundled one ages). The list is a hash table of every rule and of every
 //! proper suffix of a rule, so a lookup walks the host's labels from the
 //! right and stops at the first suffix that no rule extends: two probes for
-//! `www.example.com`, no allocation.
+//! `www.example.com`, no allocation. A suffix is hashed from two word loads
+//! and its length, and its labels found 8 bytes at a time, so that a walk
+//! costs per label rather than per byte.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::canon::rules::public_suffix::{mix, words};
 use crate::{HostKind, Url};
 
 /// The bundled list, comments stripped except the section markers.
@@ -58,6 +62,8 @@ const EXCEPTION: u8 = EXCEPTION_ICANN | EXCEPTION_PRIVATE;
 pub struct PublicSuffixList {
     /// Open addressing, a power of two long; `flags == 0` is a free slot.
     slots: Vec<Slot>,
+    /// `slots.len() - 1`.
+    mask: usize,
     /// The suffixes of the slots, one after another.
     names: String,
     rules: usize,
@@ -65,9 +71,12 @@ pub struct PublicSuffixList {
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    hash: u64,
+    /// The name's first and last words (`words`): with its length, all
+    /// of a name of up to 16 bytes, so that most probes compare no bytes.
+    head: u64,
+    tail: u64,
     start: u32,
-    len: u32,
+    len: u16,
     flags: u8,
 }
 
@@ -96,28 +105,25 @@ impl fmt::Debug for PublicSuffixList {
     }
 }
 
-/// FNV-1a over the bytes of a suffix from its end to its start, so that
-/// the hash of `b.c` continues the hash of `c`: the walk over a host's
-/// labels hashes each byte once.
-const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-
-#[inline]
-fn hash_rev(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes.iter().rev() {
-        h = step(h, b);
-    }
-    h
-}
-
+/// Where the label that ends at `end` (exclusive) starts: after the last
+/// dot before `end`, or at 0. Eight bytes at a time from the end: labels
+/// are short, and a call into `memrchr` costs more than they do.
 #[inline(always)]
-fn step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-}
-
-/// Where the label that ends at `end` (exclusive) starts.
-#[inline]
 fn label_start(bytes: &[u8], end: usize) -> usize {
-    bytes[..end]
+    const DOTS: u64 = u64::from_le_bytes([b'.'; 8]);
+    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+    let mut e = end;
+    while e >= 8 {
+        let x = u64::from_le_bytes(bytes[e - 8..e].try_into().expect("8 bytes")) ^ DOTS;
+        // The high bit of each zero byte of `x` (a dot), exactly: no
+        // carry crosses from byte to byte, so the highest is the last dot.
+        let dots = !(((x & LOW7) + LOW7) | x | LOW7);
+        if dots != 0 {
+            return e - 8 + (63 - dots.leading_zeros() as usize) / 8 + 1;
+        }
+        e -= 8;
+    }
+    bytes[..e]
         .iter()
         .rposition(|&b| b == b'.')
         .map_or(0, |d| d + 1)
@@ -190,22 +196,31 @@ impl PublicSuffixList {
     }
 
     fn from_rules(rules: HashMap<String, u8>) -> PublicSuffixList {
+        // A name longer than a slot can say is no host's suffix: hosts
+        // are at most 253 bytes, as DNS has them (the URL parser allows
+        // longer ones, which such a rule could then not match).
+        let rules: Vec<(String, u8)> = rules
+            .into_iter()
+            .filter(|(name, _)| name.len() <= usize::from(u16::MAX))
+            .collect();
         let size = (rules.len() * 2).next_power_of_two().max(16);
         let mut list = PublicSuffixList {
             slots: vec![Slot::default(); size],
+            mask: size - 1,
             names: String::new(),
-            rules: rules.values().filter(|&&f| f & !EXTENDED != 0).count(),
+            rules: rules.iter().filter(|(_, f)| f & !EXTENDED != 0).count(),
         };
         for (name, flags) in rules {
-            let hash = hash_rev(FNV_BASIS, name.as_bytes());
-            let mut i = list.index(hash);
+            let (head, tail) = words(name.as_bytes());
+            let mut i = list.index(mix(head, tail, name.len()));
             while list.slots[i].flags != 0 {
-                i = (i + 1) & (size - 1);
+                i = (i + 1) & list.mask;
             }
             list.slots[i] = Slot {
-                hash,
-                start: list.names.len() as u32,
-                len: name.len() as u32,
+                head,
+                tail,
+                start: u32::try_from(list.names.len()).expect("a list under 4 GiB"),
+                len: name.len() as u16,
                 flags,
             };
             list.names.push_str(&name);
@@ -240,28 +255,38 @@ impl PublicSuffixList {
         self.rules == 0
     }
 
-    #[inline]
-    fn index(&self, hash: u64) -> usize {
-        (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (self.slots.len() - 1)
+    /// The first slot of a name of key `key` (`mix` mixes into the upper
+    /// bits).
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        (key >> 32) as usize & self.mask
     }
 
-    /// The flags of `suffix` (of hash `hash`), 0 when no rule has it.
-    #[inline]
-    fn flags(&self, hash: u64, suffix: &[u8]) -> u8 {
-        let mut i = self.index(hash);
+    /// The flags of `suffix`, 0 when no rule has it.
+    #[inline(always)]
+    fn flags(&self, suffix: &[u8]) -> u8 {
+        let (head, tail) = words(suffix);
+        let n = suffix.len();
+        let mut i = self.index(mix(head, tail, n));
         loop {
-            let slot = self.slots[i];
+            let slot = &self.slots[i];
             if slot.flags == 0 {
                 return 0;
             }
-            if slot.hash == hash
-                && self.names.as_bytes()[slot.start as usize..(slot.start + slot.len) as usize]
-                    == *suffix
+            if slot.head == head
+                && slot.tail == tail
+                && usize::from(slot.len) == n
+                && (n <= 16 || self.name(slot) == suffix)
             {
                 return slot.flags;
             }
-            i = (i + 1) & (self.slots.len() - 1);
+            i = (i + 1) & self.mask;
         }
+    }
+
+    fn name(&self, slot: &Slot) -> &[u8] {
+        let start = slot.start as usize;
+        &self.names.as_bytes()[start..start + usize::from(slot.len)]
     }
 
     /// Splits `domain` (lowercase ASCII, punycode, as the URL parser
@@ -269,34 +294,66 @@ impl PublicSuffixList {
     /// by the list's algorithm, with both sections and with ICANN rules
     /// only. Never allocates.
     pub fn split(&self, domain: &str) -> Split {
-        let bytes = domain.trim_end_matches('.').as_bytes();
+        let mut n = domain.len();
+        while n > 0 && domain.as_bytes()[n - 1] == b'.' {
+            n -= 1;
+        }
+        let bytes = &domain.as_bytes()[..n];
+        // Exact rules only, which is nearly every host: where the longest
+        // rule of both sections and the longest ICANN one start.
+        const NONE: usize = usize::MAX;
+        let (mut all, mut icann) = (NONE, NONE);
+        let last_label = label_start(bytes, n);
+        let mut start = last_label;
+        loop {
+            let flags = self.flags(&bytes[start..]);
+            if flags & (WILD | EXCEPTION) != 0 {
+                return self.split_with_walks(bytes);
+            }
+            if flags & EXACT != 0 {
+                all = start;
+            }
+            if flags & EXACT_ICANN != 0 {
+                icann = start;
+            }
+            if flags & EXTENDED == 0 || start == 0 {
+                break;
+            }
+            start = label_start(bytes, start - 1);
+        }
+        let suffix = all.min(last_label);
+        Split {
+            end: n,
+            suffix,
+            domain: one_label_more(bytes, suffix),
+            listed: all != NONE,
+            icann_suffix: (icann != NONE).then_some(icann),
+        }
+    }
+
+    /// [`PublicSuffixList::split`] of `bytes` (no trailing dots) by every
+    /// kind of rule, wildcards and exceptions too: a walk per section.
+    #[cold]
+    #[inline(never)]
+    fn split_with_walks(&self, bytes: &[u8]) -> Split {
         let mut all = Walk::default();
         let mut icann = Walk::default();
-        let mut hash = FNV_BASIS;
-        let mut end = bytes.len();
-        let mut last_label = None;
+        let last_label = label_start(bytes, bytes.len());
+        let mut start = last_label;
         loop {
-            // One pass over the label, from its end: its hash and start.
-            // (memrchr's set-up costs more than these short labels.)
-            let mut start = end;
-            while start > 0 && bytes[start - 1] != b'.' {
-                start -= 1;
-                hash = step(hash, bytes[start]);
-            }
-            last_label.get_or_insert(start);
-            let flags = self.flags(hash, &bytes[start..]);
-            all.step(flags, bytes, start, end);
-            icann.step(flags & ICANN_ONLY, bytes, start, end);
+            let flags = self.flags(&bytes[start..]);
+            all.step(flags, bytes, start);
+            icann.step(flags & ICANN_ONLY, bytes, start);
             if flags & EXTENDED == 0 || start == 0 || (all.done && icann.done) {
                 break;
             }
-            hash = step(hash, b'.');
-            end = start - 1;
+            start = label_start(bytes, start - 1);
         }
-        let last_label = last_label.unwrap_or(0);
+        let suffix = all.found.unwrap_or(last_label);
         Split {
             end: bytes.len(),
-            suffix: all.found.unwrap_or(last_label),
+            suffix,
+            domain: one_label_more(bytes, suffix),
             listed: all.found.is_some(),
             icann_suffix: icann.found,
         }
@@ -313,16 +370,16 @@ struct Walk {
 }
 
 impl Walk {
-    /// Takes in the rules of the suffix `bytes[start..]`, whose first
-    /// label ends at `end`.
-    #[inline]
-    fn step(&mut self, flags: u8, bytes: &[u8], start: usize, end: usize) {
-        if self.done {
+    /// Takes in the rules of the suffix `bytes[start..]`.
+    #[inline(always)]
+    fn step(&mut self, flags: u8, bytes: &[u8], start: usize) {
+        if self.done || flags == 0 {
             return;
         }
         if flags & EXCEPTION != 0 {
-            // `!www.ck`: the suffix is `ck`.
-            self.found = Some(end + 1);
+            // `!www.ck`: the suffix is `ck`, after the exception's first
+            // label.
+            self.found = Some(label_end(bytes, start) + 1);
             self.done = true;
             return;
         }
@@ -345,13 +402,55 @@ pub struct Split {
     /// The public suffix by the rules of both sections, or the last label
     /// (the implicit `*` rule).
     suffix: usize,
+    /// Where the registered domain starts: the label before `suffix`, if
+    /// there is a non-empty one.
+    domain: Option<usize>,
     /// Whether a rule gave `suffix` (not the implicit `*`).
     listed: bool,
     /// The public suffix by the ICANN rules, when one matched.
     icann_suffix: Option<usize>,
 }
 
+/// What of a domain a component of the list is (crate-internal: the
+/// components write [`Split::range`]s, with no `str` boundary checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    PublicSuffix,
+    ListedSuffix,
+    IcannSuffix,
+    RegisteredDomain,
+    ListedDomain,
+    IcannDomain,
+    Subdomain,
+}
+
 impl Split {
+    /// Where `part` of `domain` (the one split) is: empty when the domain
+    /// has none. The methods that return `str`s are these ranges.
+    #[inline]
+    pub(crate) fn range(&self, domain: &[u8], part: Part) -> Range<usize> {
+        let from = |start: Option<usize>| start.map_or(0..0, |s| s..self.end);
+        match part {
+            Part::PublicSuffix => self.suffix..self.end,
+            Part::ListedSuffix => from(self.listed.then_some(self.suffix)),
+            Part::IcannSuffix => from(self.icann_suffix),
+            Part::RegisteredDomain => from(self.domain),
+            Part::ListedDomain => from(self.domain.filter(|_| self.listed)),
+            Part::IcannDomain => from(
+                self.icann_suffix
+                    .and_then(|s| one_label_more(&domain[..self.end], s)),
+            ),
+            // Without the dot that ends the subdomain.
+            Part::Subdomain => self.domain.map_or(0..0, |s| 0..s.saturating_sub(1)),
+        }
+    }
+
+    /// `part` of `domain` as a `str`, `None` when empty.
+    fn part<'d>(&self, domain: &'d str, part: Part) -> Option<&'d str> {
+        let range = self.range(domain.as_bytes(), part);
+        (!range.is_empty()).then(|| &domain[range])
+    }
+
     /// The public suffix by the rules of both sections, with the implicit
     /// `*` rule: an unlisted top-level domain is its own suffix.
     pub fn public_suffix<'d>(&self, domain: &'d str) -> &'d str {
@@ -361,55 +460,58 @@ impl Split {
     /// The public suffix when a rule of the list gave it (`None` for an
     /// unlisted top-level domain): Common Crawl's private suffix.
     pub fn listed_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.listed.then(|| &domain[self.suffix..self.end])
+        self.part(domain, Part::ListedSuffix)
     }
 
     /// The public suffix by the ICANN section's rules only, when one of
     /// them matched: Common Crawl's registry suffix.
     pub fn icann_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.icann_suffix.map(|s| &domain[s..self.end])
+        self.part(domain, Part::IcannSuffix)
     }
 
     /// The public suffix and the label before it (the registrable domain):
     /// `None` when the domain is a public suffix, or that label is empty.
     pub fn registered_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        one_label_more(domain, self.suffix, self.end)
+        self.part(domain, Part::RegisteredDomain)
     }
 
     /// [`Split::registered_domain`] for the suffix of [`Split::listed_suffix`].
     pub fn listed_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        one_label_more(domain, self.suffix, self.end).filter(|_| self.listed)
+        self.part(domain, Part::ListedDomain)
     }
 
     /// [`Split::registered_domain`] for the suffix of [`Split::icann_suffix`].
     pub fn icann_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.icann_suffix
-            .and_then(|s| one_label_more(domain, s, self.end))
+        self.part(domain, Part::IcannDomain)
     }
 
     /// The labels before the registered domain, without the dot that ends
     /// them; empty when there are none or the domain has no registered
     /// domain.
     pub fn subdomain<'d>(&self, domain: &'d str) -> &'d str {
-        match self.registered_domain(domain) {
-            Some(r) => {
-                let start = self.end - r.len();
-                &domain[..start.saturating_sub(1)]
-            }
-            None => "",
-        }
+        self.part(domain, Part::Subdomain).unwrap_or("")
     }
 }
 
-/// `domain[..end]` from the label before `suffix_start` on, if there is a
-/// non-empty one.
-fn one_label_more(domain: &str, suffix_start: usize, end: usize) -> Option<&str> {
+/// Where the label before the suffix at `suffix_start` starts, if there
+/// is a non-empty one.
+#[inline(always)]
+fn one_label_more(domain: &[u8], suffix_start: usize) -> Option<usize> {
     if suffix_start < 2 {
         return None;
     }
     let dot = suffix_start - 1;
-    let start = label_start(domain.as_bytes(), dot);
-    (start < dot).then(|| &domain[start..end])
+    let start = label_start(domain, dot);
+    (start < dot).then_some(start)
+}
+
+/// Where the label that starts at `start` ends: at the next dot, or the
+/// end.
+fn label_end(bytes: &[u8], start: usize) -> usize {
+    bytes[start..]
+        .iter()
+        .position(|&b| b == b'.')
+        .map_or(bytes.len(), |d| start + d)
 }
 
 /// A rule's name as the URL parser writes domains: lowercase ASCII,

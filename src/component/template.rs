@@ -4,7 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Component, Fields};
+use std::cell::RefCell;
+
+use super::psl::Part;
+use super::{write_psl_part, Component, Fields, HostParts, PublicSuffixList, SplitCache};
 use crate::canon::Scratch;
 
 /// What `--get` writes: one component, or a template such as
@@ -35,6 +38,9 @@ pub struct Template {
     pieces: Vec<Piece>,
     /// The literal text of the pieces.
     text: String,
+    /// What of a split domain the template is, when it is one component
+    /// of the Public Suffix List.
+    psl_part: Option<Part>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +48,20 @@ enum Piece {
     /// `text[start..end]`.
     Literal(usize, usize),
     Component(Component),
+}
+
+/// [`Template::render_host`] of a template that is `part` alone. Out of
+/// line, so that templates of other components keep their registers.
+#[inline(never)]
+fn render_psl_part(
+    part: Part,
+    parts: &HostParts<'_>,
+    psl: &PublicSuffixList,
+    cache: &RefCell<SplitCache>,
+    out: &mut Vec<u8>,
+) {
+    let cache = &mut *cache.borrow_mut();
+    write_psl_part(part, parts, |host| cache.split(psl, host), out)
 }
 
 /// Why a template does not parse.
@@ -67,6 +87,7 @@ impl FromStr for Template {
         let mut t = Template {
             pieces: Vec::new(),
             text: String::new(),
+            psl_part: None,
         };
         let mut chars = s.char_indices();
         while let Some((i, ch)) = chars.next() {
@@ -105,6 +126,7 @@ impl FromStr for Template {
                 c => t.push_literal(c),
             }
         }
+        t.psl_part = t.as_component().and_then(Component::psl_part);
         Ok(t)
     }
 }
@@ -115,6 +137,7 @@ impl Template {
         Template {
             pieces: vec![Piece::Component(c)],
             text: String::new(),
+            psl_part: c.psl_part(),
         }
     }
 
@@ -141,6 +164,26 @@ impl Template {
             Piece::Component(c) => Some(*c),
             Piece::Literal(..) => None,
         })
+    }
+
+    /// Appends the template with the components of a host alone to `out`
+    /// (as [`Template::render`] of [`Fields::of_host`]). A template that
+    /// is one component of the Public Suffix List asks `cache` directly:
+    /// the general writer's dispatch and lazy split cost about as much as
+    /// a cache lookup.
+    #[inline(always)]
+    pub fn render_host(
+        &self,
+        parts: HostParts<'_>,
+        psl: &PublicSuffixList,
+        cache: &RefCell<SplitCache>,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) {
+        match self.psl_part {
+            Some(part) => render_psl_part(part, &parts, psl, cache, out),
+            None => self.render(&Fields::of_host(parts, psl, cache), scratch, out),
+        }
     }
 
     /// Appends the template with the components of `fields` to `out`.

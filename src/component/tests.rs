@@ -230,3 +230,24 @@ fn split_cache_gives_the_lists_answers() {
         }
     }
 }
+
+/// Hosts of the same length and the same first and last 8 bytes share a
+/// slot and differ only in their middle bytes, which must be compared at
+/// every length the cache holds.
+#[test]
+fn split_cache_tells_hosts_apart_by_their_middle() {
+    let psl = PublicSuffixList::bundled();
+    let mut cache = SplitCache::default();
+    for middle in 1..=39 {
+        for at in 0..middle {
+            let mut dotted = vec![b'a'; middle];
+            dotted[at] = b'.';
+            let dotted = String::from_utf8(dotted).unwrap();
+            let plain = "a".repeat(middle);
+            for host in [&plain, &dotted, &plain] {
+                let host = format!("wwwwwwww{host}xx.co.uk");
+                assert_eq!(cache.split(psl, &host), psl.split(&host), "{host}");
+            }
+        }
+    }
+}

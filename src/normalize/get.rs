@@ -230,11 +230,7 @@ impl Normalizer {
         };
         let result = match canonical {
             Some(parts) => {
-                t.render(
-                    &Fields::of_host(parts, self.psl(), &buffers.suffixes),
-                    scratch,
-                    out,
-                );
+                t.render_host(parts, self.psl(), &buffers.suffixes, scratch, out);
                 Ok(RuleSet::EMPTY)
             }
             None => self.parse_render_host(t, text, url, buffers, scratch, out),
@@ -268,7 +264,7 @@ impl Normalizer {
             .parse_apply(text, url, scratch, bytes)
             .map_err(Invalid::Url)?;
         match HostParts::of_serialization(bytes) {
-            Some(parts) => t.render(&Fields::of_host(parts, self.psl(), suffixes), scratch, out),
+            Some(parts) => t.render_host(parts, self.psl(), suffixes, scratch, out),
             None => {
                 let text = std::str::from_utf8(bytes).map_err(|_| Invalid::Utf8)?;
                 let url = parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)

@@ -387,19 +387,27 @@ fn slot_of(key: u64) -> usize {
 /// Also the slot of a host in the components' `SplitCache`.
 #[inline(always)]
 pub(crate) fn key(s: &[u8]) -> u64 {
+    let (head, tail) = words(s);
+    mix(head, tail, s.len())
+}
+
+/// The first 8 bytes of `s` (zero-padded under 8) and its last 8 (0
+/// under 8), as little-endian words: with the length, all of a name of
+/// up to 16 bytes.
+#[inline(always)]
+pub(crate) fn words(s: &[u8]) -> (u64, u64) {
     let n = s.len();
-    let (head, tail) = if n >= 8 {
+    if n >= 8 {
         let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
         (word(0), word(n - 8))
     } else {
         (short_word(s), 0)
-    };
-    mix(head, tail, n)
+    }
 }
 
 /// The [`key`] of a name of `n` bytes from its first word and last word.
 #[inline(always)]
-fn mix(head: u64, tail: u64, n: usize) -> u64 {
+pub(crate) fn mix(head: u64, tail: u64, n: usize) -> u64 {
     let key = (head ^ tail.rotate_left(29) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (key ^ key >> 31).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95)
 }

@@ -217,6 +217,24 @@ fn assert_matches_reference(list: &PublicSuffixList, rules: &[(String, bool)], d
         "{domain}"
     );
     assert_eq!(split.listed_suffix(domain), listed.as_deref(), "{domain}");
+    // The registered domain: the suffix and one non-empty label more.
+    let d = domain.trim_end_matches('.');
+    let suffix = split.public_suffix(domain);
+    let domain_of = |suffix: &str| {
+        let before = d[..d.len() - suffix.len()].strip_suffix('.')?;
+        let label = before.rsplit('.').next()?;
+        (!label.is_empty()).then(|| &d[before.len() - label.len()..])
+    };
+    assert_eq!(
+        split.registered_domain(domain),
+        domain_of(suffix),
+        "{domain}"
+    );
+    assert_eq!(
+        split.icann_domain(domain),
+        split.icann_suffix(domain).and_then(domain_of),
+        "{domain}"
+    );
     assert_eq!(
         split.icann_suffix(domain),
         reference_suffix(rules, domain, true).as_deref(),
@@ -246,6 +264,7 @@ proptest::proptest! {
             proptest::sample::select(vec![
                 "ck", "www", "kawasaki", "city", "jp", "uk", "co", "blogspot",
                 "com", "github", "io", "x", "foo", "bar", "ok", "svc", "nope",
+                "", "cloudfunctions-east", "a-label-of-twenty-six-bytes",
             ]),
             1..6,
         ),
@@ -253,10 +272,15 @@ proptest::proptest! {
         static RULES: OnceLock<Vec<(String, bool)>> = OnceLock::new();
         let text = "ck\n*.ck\n!www.ck\njp\nkawasaki.jp\n*.kawasaki.jp\n!city.kawasaki.jp\n\
             uk\nco.uk\ncom\nio\n*.foo\n!ok.bar.foo\n\
-            // ===BEGIN PRIVATE DOMAINS===\nblogspot.com\ngithub.io\n*.svc.io\nco.com\n";
+            // ===BEGIN PRIVATE DOMAINS===\nblogspot.com\ngithub.io\n*.svc.io\nco.com\n\
+            *.cloudfunctions-east.com\n!x.cloudfunctions-east.com\n\
+            a-label-of-twenty-six-bytes.cloudfunctions-east.io\n";
         let rules = RULES.get_or_init(|| reference_rules(text));
         let list = PublicSuffixList::parse(text).unwrap();
         let domain = labels.join(".");
-        assert_matches_reference(&list, rules, &domain);
+        // Trailing dots are ignored (the reference has no notion of them).
+        let domain = domain.trim_end_matches('.');
+        assert_matches_reference(&list, rules, domain);
+        assert_eq!(list.split(&format!("{domain}..")), list.split(domain));
     }
 }
