@@ -349,8 +349,9 @@ mod tests {
         let mut i = 0;
         while i < input.len() {
             if let Some(v) = escape_at(input, i) {
+                // `%%` + `%30` + `0`: the second `%` is bare too.
                 let after_bare_percent = |out: &[u8]| match out {
-                    [.., b'%', h] => h.is_ascii_hexdigit(),
+                    [.., b'%', h] if h.is_ascii_hexdigit() => true,
                     [.., b'%'] => input.get(i + 3).is_some_and(u8::is_ascii_hexdigit),
                     _ => false,
                 };
@@ -385,6 +386,8 @@ mod tests {
     #[test]
     fn decoding_never_makes_an_escape() {
         assert_eq!(norm("/%7%30", true, true), "/%7%30");
+        // A bare `%` before a bare `%`: `%%` + `0` + `0` would be `%00`.
+        assert_eq!(norm("%%%300", true, false), "%%%300");
         assert_eq!(norm("/%%34%31", true, true), "/%4%31");
         assert_eq!(norm("/%%34A", true, true), "/%%34A");
         assert_eq!(norm("/%%34%41", true, true), "/%4%41");
