@@ -95,6 +95,7 @@ class Normalizer:
         redirects: Paths | None = None,
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
+        psl: StrPath | None = None,
     ) -> None: ...
     @overload
     def normalize(self, urls: Sequence[str | None], threads: int | None = None) -> list[str | None]: ...
@@ -132,6 +133,7 @@ def normalize(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
@@ -150,6 +152,7 @@ def normalize(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> Array:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -161,7 +164,10 @@ def normalize(
     index_files, query_separators, redirects, param_rules, rewrite: the
     command's options of the same names (keyword only), read and applied
     in its order; a Normalizer keeps the files' text (pickles need not
-    find them). Without a profile,
+    find them). psl: a Public Suffix List file (publicsuffix.org's
+    public_suffix_list.dat format) instead of the bundled one, for the
+    list's components (registered_domain, public_suffix, ...) and the
+    strip-www rule's guard (the command's --psl). Without a profile,
     whatwg, or wayback for get="surt". default_scheme: parse inputs
     without a scheme as that scheme + "://" + input. threads: split
     batches of 16,384 URLs or more across that many threads (0: one per
@@ -198,6 +204,7 @@ def key_hash(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -216,6 +223,7 @@ def key_hash(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> Array:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -242,6 +250,7 @@ def components(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> list[dict[str, str] | None]: ...
 @overload
 def components(
@@ -259,6 +268,7 @@ def components(
     redirects: Paths | None = None,
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
 ) -> Array:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

@@ -1,17 +1,20 @@
 //! The Python arguments (`profile`, `get`, `rules`, `base`,
 //! `default_scheme` and the lists and files of `strip_params`,
 //! `keep_params`, `index_files`, `query_separators`, `redirects`,
-//! `param_rules`, `rewrite`) turned once into library values, with the
-//! command's defaults and error messages: the canonicalizer is built by
-//! the library's `RuleOptions`, as the command's `src/cli/config.rs`
-//! builds it.
+//! `param_rules`, `rewrite`) and `psl` turned once into library values,
+//! with the command's defaults and error messages: the canonicalizer is
+//! built by the library's `RuleOptions`, as the command's
+//! `src/cli/config.rs` builds it.
 
 use std::fmt;
 use std::sync::Arc;
 
-use normurl::canon::{Canonicalizer, OutputForm, Profile};
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, OutputForm, Profile};
+use normurl::component::PublicSuffixList;
 use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions};
 use normurl::Url;
+
+use crate::psl_arg::{Psl, PslSource};
 
 /// What to write for each URL: the command's `--get` forms (written by
 /// the canonicalizer) or one component of the canonical URL.
@@ -90,6 +93,8 @@ pub struct Args {
     /// `strip_params`, `keep_params`, `index_files`, `redirects`,
     /// `param_rules`, `rewrite`.
     pub options: RuleOptions,
+    /// `psl`: None for the bundled list.
+    pub psl: Option<PslSource>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -118,6 +123,9 @@ pub struct Config {
     /// The options with every file read, to rebuild the configuration
     /// where the files are not (a pickled `Normalizer`).
     pub options: RuleOptions,
+    /// `psl`'s list (None: the bundled one), which both canonicalizers'
+    /// `strip-www` guard asks too.
+    pub psl: Option<Arc<Psl>>,
 }
 
 impl Config {
@@ -150,11 +158,17 @@ impl Config {
             OutputForm::Surt(_) => profile.unwrap_or(Profile::Wayback),
             _ => profile.unwrap_or(Profile::Whatwg),
         };
+        // The command reads --psl before it builds the canonicalizer.
+        let psl = match &args.psl {
+            Some(source) => Some(Arc::new(Psl::load(source)?)),
+            None => None,
+        };
+        let list = psl.as_deref().map(Psl::list);
         // The first build reads the files (after checking the rules, as
         // the command); the second finds them read.
-        let url_canon = options.builder(profile_of(OutputForm::Url))?.build();
+        let url_canon = build(&mut options.builder(profile_of(OutputForm::Url))?, list);
         let canon = match get {
-            Get::Form(form) => options.builder(profile_of(form))?.output(form).build(),
+            Get::Form(form) => build(options.builder(profile_of(form))?.output(form), list),
             Get::Component(_) => url_canon.clone(),
         };
         let base =
@@ -193,8 +207,26 @@ impl Config {
             base,
             default_scheme,
             options,
+            psl,
         })
     }
+
+    /// The list the components are read with: `psl`'s or the bundled one.
+    pub fn suffixes(&self) -> &PublicSuffixList {
+        match &self.psl {
+            Some(psl) => psl.list(),
+            None => PublicSuffixList::bundled(),
+        }
+    }
+}
+
+/// The canonicalizer of `builder`, whose `strip-www` guard asks `psl`
+/// (None: the bundled list), as the command's `canonicalizer` builds it.
+fn build(builder: &mut CanonicalizerBuilder, psl: Option<&PublicSuffixList>) -> Canonicalizer {
+    if let Some(list) = psl {
+        builder.public_suffixes(list);
+    }
+    builder.build()
 }
 
 /// A URL scheme as the URL Standard writes one (an ASCII letter, then

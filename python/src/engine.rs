@@ -5,7 +5,7 @@
 //! reused for every URL of a batch.
 
 use normurl::canon::{key_hash, parse_with_default_scheme, Scratch};
-use normurl::component::{Fields, PublicSuffixList};
+use normurl::component::Fields;
 use normurl::Url;
 
 use crate::column::StringColumn;
@@ -111,11 +111,7 @@ impl Worker {
                 } else {
                     &self.url
                 };
-                Fields::new(url, PublicSuffixList::bundled()).write(
-                    c,
-                    &mut self.component_scratch,
-                    out,
-                );
+                Fields::new(url, config.suffixes()).write(c, &mut self.component_scratch, out);
                 // The components are those of the rewritten URL.
                 return true;
             }
@@ -205,7 +201,7 @@ impl Worker {
         } else {
             &self.url
         };
-        let fields = Fields::new(url, PublicSuffixList::bundled());
+        let fields = Fields::new(url, config.suffixes());
         for (&c, column) in Component::ALL.iter().zip(columns) {
             fields.write(c, &mut self.component_scratch, column.values());
         }

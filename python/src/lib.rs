@@ -7,6 +7,7 @@ mod batch;
 mod column;
 mod config;
 mod engine;
+mod psl_arg;
 mod rule_args;
 
 use std::sync::Mutex;
@@ -22,6 +23,7 @@ use crate::batch::Sink;
 use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config, ConfigError};
 use crate::engine::Worker;
+use crate::psl_arg::PslSource;
 use crate::rule_args::{Reprs, RuleArgs, State};
 
 /// The fields of `components()`'s struct, in order: the command's
@@ -169,7 +171,12 @@ impl Normalizer {
                 .unwrap_or(reprs.len());
             reprs.insert(at, ("query_separators".into(), format!("{seps:?}")));
         }
-        Normalizer::build(plain, options, reprs)
+        // Last in the signature.
+        let psl = lists.psl()?.map(|(source, repr)| {
+            reprs.push(("psl".into(), repr));
+            source
+        });
+        Normalizer::build(plain, options, psl, reprs)
     }
 
     /// The configuration of `plain` and `options` (files read now, if not
@@ -177,6 +184,7 @@ impl Normalizer {
     fn build(
         plain: Plain,
         options: normurl::normalize::RuleOptions,
+        psl: Option<PslSource>,
         reprs: Reprs,
     ) -> PyResult<Normalizer> {
         let args = Args {
@@ -187,6 +195,7 @@ impl Normalizer {
             default_scheme: plain.default_scheme,
             query_separators: plain.query_separators,
             options,
+            psl,
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -206,7 +215,7 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
@@ -221,6 +230,7 @@ impl Normalizer {
         redirects: Option<&Bound<'_, PyAny>>,
         param_rules: Option<&Bound<'_, PyAny>>,
         rewrite: Option<&Bound<'_, PyAny>>,
+        psl: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
@@ -237,6 +247,7 @@ impl Normalizer {
             redirects,
             param_rules,
             rewrite,
+            psl,
         };
         Normalizer::with(plain, &lists)
     }
@@ -257,7 +268,8 @@ impl Normalizer {
             self.query_separators.clone(),
         );
         let state = rule_args::state(&self.config.options);
-        let args = (plain, state, self.reprs.clone()).into_pyobject(py)?;
+        let psl = self.config.psl.as_ref().map(|p| p.state());
+        let args = (plain, state, self.reprs.clone(), psl).into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
         Ok((restore, args))
     }
@@ -363,14 +375,15 @@ impl Normalizer {
 /// ['com,example)/a']
 ///
 /// `keep_params`, `index_files`, `query_separators`, `redirects`,
-/// `param_rules` and `rewrite` (keyword only) are the command's options of
-/// those names: lists as `"a,b"`, `"@FILE"` or a list of names; files as
-/// paths.
+/// `param_rules`, `rewrite` and `psl` (keyword only) are the command's
+/// options of those names: lists as `"a,b"`, `"@FILE"` or a list of
+/// names; files as paths. `psl` is a Public Suffix List file for the
+/// list's components and the `strip-www` guard (None: the bundled list).
 ///
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -388,6 +401,7 @@ fn normalize<'py>(
     redirects: Option<&Bound<'py, PyAny>>,
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
+    psl: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -404,6 +418,7 @@ fn normalize<'py>(
         redirects,
         param_rules,
         rewrite,
+        psl,
     };
     Normalizer::with(plain, &lists)?.normalize(py, urls, threads)
 }
@@ -417,7 +432,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -435,6 +450,7 @@ fn key_hash<'py>(
     redirects: Option<&Bound<'py, PyAny>>,
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
+    psl: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -451,6 +467,7 @@ fn key_hash<'py>(
         redirects,
         param_rules,
         rewrite,
+        psl,
     };
     Normalizer::with(plain, &lists)?.key_hash(py, urls, threads)
 }
@@ -464,7 +481,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -481,6 +498,7 @@ fn components<'py>(
     redirects: Option<&Bound<'py, PyAny>>,
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
+    psl: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -497,14 +515,22 @@ fn components<'py>(
         redirects,
         param_rules,
         rewrite,
+        psl,
     };
     Normalizer::with(plain, &lists)?.components(py, urls, threads)
 }
 
 /// Rebuilds a pickled `Normalizer` (its `__reduce__`): the arguments, the
-/// text of the files they named, and the reprs of those given.
+/// text of the files they named, the reprs of those given, and `psl`'s
+/// name and text (absent from pickles made before `psl=`).
 #[pyfunction]
-fn _normalizer(plain: PlainState, state: State, reprs: Reprs) -> PyResult<Normalizer> {
+#[pyo3(signature = (plain, state, reprs, psl=None))]
+fn _normalizer(
+    plain: PlainState,
+    state: State,
+    reprs: Reprs,
+    psl: Option<(String, String)>,
+) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
         profile,
@@ -514,7 +540,8 @@ fn _normalizer(plain: PlainState, state: State, reprs: Reprs) -> PyResult<Normal
         default_scheme,
         query_separators,
     };
-    Normalizer::build(plain, rule_args::from_state(state)?, reprs)
+    let psl = psl.map(|(name, text)| PslSource::Read { name, text });
+    Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)
 }
 
 /// Normalize URLs in bulk over Apache Arrow, with the answers of the

@@ -1,7 +1,8 @@
 //! The list and file arguments (`strip_params`, `keep_params`,
-//! `index_files`, `redirects`, `param_rules`, `rewrite`) as Python passes
-//! them, turned into the library's `RuleOptions` (the command's
-//! `--strip-params` ... `--rewrite`); and back, files read, for pickling.
+//! `index_files`, `redirects`, `param_rules`, `rewrite`, and `psl`'s
+//! path) as Python passes them, turned into the library's `RuleOptions`
+//! (the command's `--strip-params` ... `--rewrite`); and back, files read,
+//! for pickling.
 
 use std::path::PathBuf;
 
@@ -9,6 +10,8 @@ use normurl::normalize::{RuleOptions, Source};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+
+use crate::psl_arg::PslSource;
 
 /// The arguments as given (`None` or missing: not given).
 pub struct RuleArgs<'a, 'py> {
@@ -18,6 +21,7 @@ pub struct RuleArgs<'a, 'py> {
     pub redirects: Option<&'a Bound<'py, PyAny>>,
     pub param_rules: Option<&'a Bound<'py, PyAny>>,
     pub rewrite: Option<&'a Bound<'py, PyAny>>,
+    pub psl: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// The arguments given, by name, with their Python `repr`: what the
@@ -50,6 +54,17 @@ impl<'py> RuleArgs<'_, 'py> {
             ..RuleOptions::default()
         };
         Ok((options, reprs))
+    }
+
+    /// `psl`'s file (not read yet) and its repr, if given.
+    pub fn psl(&self) -> PyResult<Option<(PslSource, String)>> {
+        match self.psl.filter(|a| !a.is_none()) {
+            Some(a) => Ok(Some((
+                PslSource::File(path("psl", a)?),
+                a.repr()?.to_string(),
+            ))),
+            None => Ok(None),
+        }
     }
 }
 

@@ -477,3 +477,97 @@ def test_surt_rewrites_and_components(tmp_path):
     with pytest.raises(ValueError) as e:
         n.components(["https://m.b.com/y"])
     assert "surt-rewrite.txt:2: https://m.a.com/x gives" in str(e.value)
+
+
+# psl=: a list where `b.example` is a public suffix (the bundled list has
+# no `example`, whose implicit `*` rule makes `b.example` a registrable
+# domain).
+PSL = "// a test list\ncom\nb.example\n"
+
+
+def _psl(tmp_path, text=PSL, name="test.dat"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_psl_gives_the_lists_components(tmp_path):
+    path = _psl(tmp_path)
+    urls = ["http://a.b.example/x", "http://www.example.com/"]
+    assert normurl.normalize(urls, get="registered_domain") == ["b.example", "example.com"]
+    # A str or an os.PathLike; each function and the Normalizer.
+    for psl in (path, str(path)):
+        assert normurl.normalize(urls, get="registered_domain", psl=psl) == ["a.b.example", "example.com"]
+        assert normurl.normalize(urls, get="public_suffix", psl=psl) == ["b.example", "com"]
+        assert [c["registered_domain"] for c in normurl.components(urls, psl=psl)] == ["a.b.example", "example.com"]
+        n = normurl.Normalizer(get="subdomain", psl=psl)
+        assert n.normalize_one("http://x.a.b.example/") == "x"
+        assert n.normalize(urls) == ["", "www"]
+    # key_hash hashes what normalize gives with the list.
+    keys = normurl.key_hash(urls, get="registered_domain", psl=path)
+    assert keys[0] == normurl.key_hash(["http://q.a.b.example/"], get="registered_domain", psl=path)[0]
+    assert keys[0] != normurl.key_hash(urls, get="registered_domain")[0]
+
+
+def test_psl_is_the_strip_www_guard(tmp_path):
+    path = _psl(tmp_path)
+    urls = ["https://www.b.example/a", "https://www.c.example/a"]
+    assert normurl.normalize(urls, profile="aggressive") == ["https://b.example/a", "https://c.example/a"]
+    # www.b.example stays: b.example is a public suffix of the list.
+    expected = ["https://www.b.example/a", "https://c.example/a"]
+    assert normurl.normalize(urls, profile="aggressive", psl=path) == expected
+    n = normurl.Normalizer(profile="aggressive", psl=path)
+    assert [n.normalize_one(u) for u in urls] == expected
+    # The SURT forms' canonicalizer and components()' too.
+    assert normurl.normalize(urls[:1], get="surt", profile="aggressive", psl=path) == ["example,b,www)/a"]
+    assert normurl.components(urls, profile="aggressive", psl=path)[0]["hostname"] == "www.b.example"
+    assert normurl.normalize(urls, get="hostname", profile="aggressive", psl=path) == ["www.b.example", "c.example"]
+    k = normurl.key_hash(urls, profile="aggressive", psl=path)
+    assert k == normurl.key_hash(expected, profile="aggressive", psl=path)
+    assert k[0] != normurl.key_hash(urls, profile="aggressive")[0]
+
+
+def test_psl_errors_are_the_commands(normurl_bin, tmp_path):
+    bad = _psl(tmp_path, "com\n*x\n", "bad.dat")
+    missing = tmp_path / "missing.dat"
+    for psl, error in [(bad, ValueError), (missing, OSError)]:
+        expected = command_error(normurl_bin, ["--psl", str(psl)])
+        for call in (
+            lambda: normurl.normalize([], psl=psl),
+            lambda: normurl.key_hash([], psl=str(psl)),
+            lambda: normurl.components([], psl=psl),
+            lambda: normurl.Normalizer(psl=psl),
+        ):
+            with pytest.raises(error) as e:
+                call()
+            assert type(e.value) is error
+            assert str(e.value) == expected
+    assert str(e.value).endswith("missing.dat: No such file or directory (os error 2)")
+    with pytest.raises(ValueError) as e:
+        normurl.Normalizer(psl=bad)
+    assert str(e.value) == f'--psl {bad}: line 2: "*x" is not a rule (a domain name, *.NAME or !NAME)'
+    with pytest.raises(TypeError) as e:
+        normurl.Normalizer(psl=3)
+    assert str(e.value) == "psl: expected a path (str or os.PathLike), got int"
+
+
+def test_psl_pickles_without_its_file(tmp_path):
+    import pickle
+
+    path = _psl(tmp_path)
+    n = normurl.Normalizer(profile="aggressive", keep_params=["id"], psl=path)
+    urls = ["https://www.b.example/?id=1&x=2", "https://www.c.example/"]
+    expected = n.normalize(urls)
+    assert expected == ["https://www.b.example/?id=1", "https://c.example/"]
+    assert repr(n) == (
+        'normurl.Normalizer(profile="aggressive", get="url", rules=None, base=None, '
+        f"default_scheme=None, keep_params=['id'], psl={path!r})"
+    )
+    path.unlink()
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy.normalize(urls) == expected
+    assert copy.components(urls)[0]["public_suffix"] == "b.example"
+    assert repr(copy) == repr(n)
+    # Without psl= a copy has the bundled list.
+    plain = pickle.loads(pickle.dumps(normurl.Normalizer(profile="aggressive")))
+    assert plain.normalize(urls) == ["https://b.example/?id=1&x=2", "https://c.example/"]

@@ -319,3 +319,66 @@ def test_duckduckgo_privacy_config(normurl_bin, tmp_path):
     expected = command_output(normurl_bin, ["--param-rules", str(config)], path)
     assert normurl.normalize(lines, param_rules=config) == expected
     assert expected != lines
+
+
+# psl=: the command's --psl FILE. A list newer than the bundled one (a
+# made-up suffix, a wildcard with an exception) and without `co.uk`, as
+# tests/cli_psl.rs's.
+PSL = "// a newer list\ncom\nuk\nnewsuffix.example\n*.wild.example\n!www.wild.example\n"
+PSL_LINES = [
+    "https://www.newsuffix.example/a/?b=1&a=2&utm_source=x",
+    "https://user@www.newsuffix.example/a",
+    "https://a.b.newsuffix.example/",
+    "https://www.www.newsuffix.example/",
+    "https://www.x.wild.example/",
+    "https://www.www.wild.example/",
+    "https://www.co.uk/",
+    "https://a.b.co.uk/x",
+    "http://a.b.example/",
+]
+
+
+@pytest.mark.parametrize(
+    "profile, get",
+    [
+        ("aggressive", "url"),
+        ("aggressive", "surt"),
+        ("whatwg", "registered_domain"),
+        ("aggressive", "public_suffix"),
+        ("semantic", "subdomain"),
+    ],
+)
+def test_psl_as_the_command(normurl_bin, mixed_file, tmp_path, profile, get):
+    psl = tmp_path / "new.dat"
+    psl.write_text(PSL)
+    lines = PSL_LINES + read_lines(mixed_file)[:2000]
+    path = tmp_path / "lines.txt"
+    path.write_text("".join(l + "\n" for l in lines))
+    args = ["--profile", profile, "--get", get, "--psl", str(psl)]
+    expected = command_output(normurl_bin, args, path)
+    kwargs = {"profile": profile, "get": get, "psl": psl}
+    # command_output reads an empty answer (a component) as None.
+    got = [v or None for v in normurl.normalize(pa.array(lines), **kwargs).to_pylist()]
+    assert got == expected
+    n = normurl.Normalizer(**kwargs)
+    assert [n.normalize_one(l) or None for l in lines] == expected
+    # The list changes these lines' answers.
+    bundled = command_output(normurl_bin, ["--profile", profile, "--get", get], path)
+    assert expected[: len(PSL_LINES)] != bundled[: len(PSL_LINES)]
+
+
+def test_psl_components_as_the_command(normurl_bin, tmp_path):
+    psl = tmp_path / "new.dat"
+    psl.write_text(PSL)
+    path = tmp_path / "lines.txt"
+    path.write_text("".join(l + "\n" for l in PSL_LINES))
+    got = normurl.components(PSL_LINES, profile="aggressive", psl=psl)
+    assert got != normurl.components(PSL_LINES, profile="aggressive")
+    for name in normurl.COMPONENTS:
+        if name in ("surt", "ssurt"):
+            # The command's --get surt/ssurt are the canonicalizer's forms,
+            # not these components; url_surtkey is the surt component.
+            continue
+        args = ["--profile", "aggressive", "--get", name, "--psl", str(psl)]
+        expected = command_output(normurl_bin, args, path)
+        assert [c[name] or None for c in got] == expected, name
