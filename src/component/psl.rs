@@ -196,9 +196,8 @@ impl PublicSuffixList {
     }
 
     fn from_rules(rules: HashMap<String, u8>) -> PublicSuffixList {
-        // A name longer than a slot can say is no host's suffix: hosts
-        // are at most 253 bytes, as DNS has them (the URL parser allows
-        // longer ones, which such a rule could then not match).
+        // A slot says a name's length in 16 bits: a rule of more bytes
+        // (no DNS name has more than 253) is left out.
         let rules: Vec<(String, u8)> = rules
             .into_iter()
             .filter(|(name, _)| name.len() <= usize::from(u16::MAX))
