@@ -56,6 +56,7 @@ fn allocations_stay_within_the_budget() {
 #[cfg(unix)]
 mod interrupted {
     use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
     use std::os::unix::process::ExitStatusExt;
     use std::path::Path;
     use std::process::{Child, ExitStatus, Stdio};
@@ -86,6 +87,20 @@ mod interrupted {
             }
             None => normurl(),
         };
+        // The signals the tests send start at their default action, as
+        // from a terminal, whatever this test runs under: a shell's
+        // background job ignores SIGINT, `nohup` SIGHUP, and the command
+        // keeps a signal ignored that it started with ignored.
+        // SAFETY: `signal` is async-signal-safe, and this runs in the
+        // forked child before exec.
+        unsafe {
+            command.pre_exec(|| {
+                for sig in [libc::SIGINT, libc::SIGHUP, libc::SIGTERM] {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
         let mut child = command
             .args(args)
             .env("TMPDIR", tmp)
