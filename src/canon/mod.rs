@@ -125,7 +125,7 @@ mod hash;
 mod input;
 mod profile;
 mod rule;
-pub(crate) mod rules;
+mod rules;
 mod scratch;
 mod surt;
 

@@ -305,9 +305,8 @@ pub struct Fields<'a> {
     url: Option<&'a Url>,
     parts: HostParts<'a>,
     psl: &'a PublicSuffixList,
-    /// The split of the host, once a component has asked for it. (A
-    /// `OnceCell`'s out-of-line initialization cost more than the cache
-    /// lookup it wrapped.)
+    /// The split of the host, once a component has asked for it (a
+    /// `Cell`, not a `OnceCell`: a cache hit then needs no call).
     split: Cell<Option<Split>>,
     cache: Option<&'a RefCell<SplitCache>>,
 }
@@ -334,7 +333,7 @@ const HOST_MAX: usize = 55;
 
 #[derive(Clone, Copy, Debug)]
 struct CachedSplit {
-    /// The host's first and last words (`public_suffix::words`), which
+    /// The host's first and last words (`psl::hash::words`), which
     /// tell most hosts apart without comparing their bytes.
     head: u64,
     tail: u64,
@@ -351,7 +350,7 @@ impl SplitCache {
     /// `psl.split(host)`, or the answer kept for `host`.
     #[inline]
     pub fn split(&mut self, psl: &PublicSuffixList, host: &str) -> Split {
-        use crate::canon::rules::public_suffix::{mix, words};
+        use psl::hash::{mix, words};
         let h = host.as_bytes();
         let n = h.len();
         if n == 0 || n > HOST_MAX || self.slots.is_empty() {

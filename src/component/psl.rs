@@ -16,8 +16,10 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use crate::canon::rules::public_suffix::{mix, words};
 use crate::{HostKind, Url};
+use hash::{mix, words};
+
+pub(crate) mod hash;
 
 /// The bundled list, comments stripped except the section markers.
 const BUNDLED: &str = include_str!("public_suffix_list.dat");

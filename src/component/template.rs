@@ -168,9 +168,8 @@ impl Template {
 
     /// Appends the template with the components of a host alone to `out`
     /// (as [`Template::render`] of [`Fields::of_host`]). A template that
-    /// is one component of the Public Suffix List asks `cache` directly:
-    /// the general writer's dispatch and lazy split cost about as much as
-    /// a cache lookup.
+    /// is one component of the Public Suffix List asks `cache` directly,
+    /// without the general writer's dispatch and lazy split.
     #[inline(always)]
     pub fn render_host(
         &self,

@@ -19,6 +19,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use super::shape::ShapeFilter;
+use crate::component::psl::hash::{key, mix};
 use crate::component::PublicSuffixList;
 
 /// The rules of the list, one per line; `//` starts a comment.
@@ -36,13 +37,19 @@ const LIST: &str = include_str!("../../component/public_suffix_list.dat");
 /// registers than the lookup itself.
 #[inline(always)]
 pub(crate) fn may_be_public_suffix(suffixes: &Suffixes, domain: &[u8]) -> bool {
-    if let Some(list) = &suffixes.0 {
-        return in_other_list(list, domain);
+    match &suffixes.0 {
+        Some(list) => in_other_list(list, domain),
+        None => in_list(List::get(), domain),
     }
+}
+
+/// [`may_be_public_suffix`] by `list`.
+#[inline(always)]
+fn in_list(list: &List, domain: &[u8]) -> bool {
     let Some(dot) = first_dot(domain) else {
         return true;
     };
-    has_suffix_rule(List::get(), domain, key(domain), dot)
+    has_suffix_rule(list, domain, key(domain), dot)
 }
 
 /// [`may_be_public_suffix`] by another list than the bundled one (`--psl
@@ -53,10 +60,7 @@ pub(crate) fn may_be_public_suffix(suffixes: &Suffixes, domain: &[u8]) -> bool {
 #[cold]
 #[inline(never)]
 fn in_other_list(list: &List, domain: &[u8]) -> bool {
-    let Some(dot) = first_dot(domain) else {
-        return true;
-    };
-    has_suffix_rule(list, domain, key(domain), dot)
+    in_list(list, domain)
 }
 
 /// Whether `domain` (of key `own`, its first dot at `dot`) is a public
@@ -381,57 +385,6 @@ fn slot_of(key: u64) -> usize {
     (key >> 40) as usize
 }
 
-/// A hash of the first and last 8 bytes and the length (the two loads
-/// overlap for names under 16 bytes, and are padded under 8), which tell
-/// the names of the list apart well enough for short probe sequences.
-/// Also the slot of a host in the components' `SplitCache`.
-#[inline(always)]
-pub(crate) fn key(s: &[u8]) -> u64 {
-    let (head, tail) = words(s);
-    mix(head, tail, s.len())
-}
-
-/// The first 8 bytes of `s` (zero-padded under 8) and its last 8 (0
-/// under 8), as little-endian words: with the length, all of a name of
-/// up to 16 bytes.
-#[inline(always)]
-pub(crate) fn words(s: &[u8]) -> (u64, u64) {
-    let n = s.len();
-    if n >= 8 {
-        let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-        (word(0), word(n - 8))
-    } else {
-        (short_word(s), 0)
-    }
-}
-
-/// The [`key`] of a name of `n` bytes from its first word and last word.
-#[inline(always)]
-pub(crate) fn mix(head: u64, tail: u64, n: usize) -> u64 {
-    let key = (head ^ tail.rotate_left(29) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (key ^ key >> 31).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95)
-}
-
-/// The bytes of `s` (under 8 of them) as a little-endian word padded with
-/// zeros, from overlapping loads rather than a copy into a padded buffer
-/// (a `memcpy` call for two bytes, on every `.ca` or `.de` parent): the
-/// bytes two loads share are the same, so or-ing the loads is exact.
-#[inline]
-fn short_word(s: &[u8]) -> u64 {
-    let n = s.len();
-    debug_assert!(n < 8);
-    if n >= 4 {
-        let word = |i: usize| u64::from(u32::from_le_bytes(s[i..i + 4].try_into().expect("4")));
-        word(0) | word(n - 4) << (8 * (n - 4))
-    } else if n > 0 {
-        // 1 to 3 bytes: the first, the middle and the last cover them.
-        let byte = |i: usize| u64::from(s[i]) << (8 * i);
-        byte(0) | byte(n / 2) | byte(n - 1)
-    } else {
-        0
-    }
-}
-
 /// The position of the first `.` in `s`, 8 bytes at a time: domains are
 /// short, and a byte loop (or a call into `memchr`) cost more than the
 /// answer is worth for the common `www.example.com`.
@@ -489,16 +442,6 @@ fn first_dot(s: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_words_are_padded_bytes() {
-        for n in 0..8 {
-            let s: Vec<u8> = (1..=n as u8).map(|b| b * 17).collect();
-            let mut padded = [0u8; 8];
-            padded[..n].copy_from_slice(&s);
-            assert_eq!(short_word(&s), u64::from_le_bytes(padded), "{n}");
-        }
-    }
 
     #[test]
     fn examples() {
