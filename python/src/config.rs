@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use normurl::canon::{Canonicalizer, CanonicalizerBuilder, OutputForm, Profile};
 use normurl::component::PublicSuffixList;
-use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions};
+use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
 use normurl::Url;
 
-use crate::psl_arg::{Psl, PslSource};
+use crate::psl_arg::Psl;
 
 /// What to write for each URL: the command's `--get` forms (written by
 /// the canonicalizer) or one component of the canonical URL.
@@ -94,7 +94,7 @@ pub struct Args {
     /// `param_rules`, `rewrite`.
     pub options: RuleOptions,
     /// `psl`: None for the bundled list.
-    pub psl: Option<PslSource>,
+    pub psl: Option<Source>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use arrow_array::ArrayRef;
 use arrow_schema::ArrowError;
+use normurl::normalize::Source;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -23,7 +24,6 @@ use crate::batch::Sink;
 use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config, ConfigError};
 use crate::engine::Worker;
-use crate::psl_arg::PslSource;
 use crate::rule_args::{Reprs, RuleArgs, State};
 
 /// The fields of `components()`'s struct, in order: the command's
@@ -184,7 +184,7 @@ impl Normalizer {
     fn build(
         plain: Plain,
         options: normurl::normalize::RuleOptions,
-        psl: Option<PslSource>,
+        psl: Option<Source>,
         reprs: Reprs,
     ) -> PyResult<Normalizer> {
         let args = Args {
@@ -540,7 +540,7 @@ fn _normalizer(
         default_scheme,
         query_separators,
     };
-    let psl = psl.map(|(name, text)| PslSource::Read { name, text });
+    let psl = psl.map(|(name, text)| Source::Read { name, text });
     Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)
 }
 

@@ -11,8 +11,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::psl_arg::PslSource;
-
 /// The arguments as given (`None` or missing: not given).
 pub struct RuleArgs<'a, 'py> {
     pub strip_params: Option<&'a Bound<'py, PyAny>>,
@@ -57,12 +55,9 @@ impl<'py> RuleArgs<'_, 'py> {
     }
 
     /// `psl`'s file (not read yet) and its repr, if given.
-    pub fn psl(&self) -> PyResult<Option<(PslSource, String)>> {
+    pub fn psl(&self) -> PyResult<Option<(Source, String)>> {
         match self.psl.filter(|a| !a.is_none()) {
-            Some(a) => Ok(Some((
-                PslSource::File(path("psl", a)?),
-                a.repr()?.to_string(),
-            ))),
+            Some(a) => Ok(Some((Source::File(path("psl", a)?), a.repr()?.to_string()))),
             None => Ok(None),
         }
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::Args as ClapArgs;
 use normurl::canon::{OutputForm, Profile, SurtOptions};
 use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
-use normurl::normalize::{AddField, DefaultScheme, Get, Options};
+use normurl::normalize::{AddField, DefaultScheme, Get, Options, Source};
 
 use super::args::NormalizeArgs;
 use super::inspect::Canon;
@@ -190,12 +190,9 @@ pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
 }
 
 fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| Failure::Io {
-        path: name.clone(),
-        source,
-    })?;
-    PublicSuffixList::parse(&text).map_err(|e| Failure::Usage(format!("--psl {name}: {e}")))
+    Source::File(path.into())
+        .public_suffix_list()
+        .map_err(super::rule_options::failure)
 }
 
 #[cfg(test)]

@@ -96,7 +96,7 @@ pub fn rewrites(
     Ok(options.rewrites(canon).map_err(failure)?.map(Arc::new))
 }
 
-fn failure(e: RuleOptionError) -> Failure {
+pub(super) fn failure(e: RuleOptionError) -> Failure {
     match e {
         RuleOptionError::Read(ReadError { path, source }) => Failure::Io { path, source },
         RuleOptionError::Usage(m) => Failure::Usage(m),

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use super::{RewriteError, Rewrites};
 use crate::canon::{Canonicalizer, CanonicalizerBuilder, ConfigError, Profile};
+use crate::component::PublicSuffixList;
 
 /// The value of a list or file option: text given as it is, a file not
 /// read yet, or a file read (which a pickled Python `Normalizer` keeps, so
@@ -53,6 +54,15 @@ impl Source {
             *self = Source::Read { name, text };
         }
         Ok(self.text())
+    }
+
+    /// Reads (if not read yet) and parses a Public Suffix List file, as
+    /// `--psl FILE` does, with its messages: the command's and the Python
+    /// package's one way to load another list.
+    pub fn public_suffix_list(&mut self) -> Result<PublicSuffixList, RuleOptionError> {
+        let name = self.name();
+        PublicSuffixList::parse(self.load()?)
+            .map_err(|e| RuleOptionError::Usage(format!("--psl {name}: {e}")))
     }
 
     /// The text of a list or of a file read (nothing for a file not read
