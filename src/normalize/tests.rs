@@ -8,6 +8,15 @@ use proptest::prelude::*;
 use super::*;
 use crate::pipeline::{Input, Pipeline, Sinks, Summary};
 
+/// Up to 300 bytes of the makings of URLs, invalid and blank lines,
+/// bytes that are not UTF-8 and percent escapes (`%A`).
+fn input_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(b"h:/.a%A\xC3\xA9\xFF \t\n\n[]?#".to_vec()),
+        0..300,
+    )
+}
+
 struct Ran {
     out: String,
     rejects: String,
@@ -337,7 +346,7 @@ proptest! {
     /// add up, and the same output for every thread count and batch size.
     #[test]
     fn any_input_keeps_lines_aligned(
-        input in prop::collection::vec(prop::sample::select(b"h:/.a%\xC3\xA9\xFF \t\n\n[]?#".to_vec()), 0..300),
+        input in input_bytes(),
         threads in 1usize..=4,
         batch in 1usize..64,
     ) {
@@ -357,7 +366,7 @@ proptest! {
     /// lines (which go through `emit`) without its last column.
     #[test]
     fn bare_lines_write_what_emit_writes(
-        input in prop::collection::vec(prop::sample::select(b"h:/.a%A\xC3\xA9\xFF \t\n\n[]?#".to_vec()), 0..300),
+        input in input_bytes(),
         threads in 1usize..=4,
         batch in 1usize..64,
     ) {
@@ -379,7 +388,7 @@ proptest! {
     /// fuzz target compares the bytes.
     #[test]
     fn original_writes_input_lines(
-        input in prop::collection::vec(prop::sample::select(b"h:/.a%A\xC3\xA9\xFF \t\n\n[]?#".to_vec()), 0..300),
+        input in input_bytes(),
         threads in 1usize..=4,
         batch in 1usize..64,
     ) {
