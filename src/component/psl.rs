@@ -295,6 +295,10 @@ impl PublicSuffixList {
     /// by the list's algorithm, with both sections and with ICANN rules
     /// only. Never allocates.
     pub fn split(&self, domain: &str) -> Split {
+        if u32::try_from(domain.len()).is_err() {
+            // No host is that long (URLs have 32-bit offsets).
+            return Split::NOTHING;
+        }
         let mut n = domain.len();
         while n > 0 && domain.as_bytes()[n - 1] == b'.' {
             n -= 1;
@@ -323,13 +327,13 @@ impl PublicSuffixList {
             start = label_start(bytes, start - 1);
         }
         let suffix = all.min(last_label);
-        Split {
-            end: n,
+        Split::new(
+            n,
             suffix,
-            domain: one_label_more(bytes, suffix),
-            listed: all != NONE,
-            icann_suffix: (icann != NONE).then_some(icann),
-        }
+            one_label_more(bytes, suffix),
+            all != NONE,
+            (icann != NONE).then_some(icann),
+        )
     }
 
     /// [`PublicSuffixList::split`] of `bytes` (no trailing dots) by every
@@ -351,13 +355,13 @@ impl PublicSuffixList {
             start = label_start(bytes, start - 1);
         }
         let suffix = all.found.unwrap_or(last_label);
-        Split {
-            end: bytes.len(),
+        Split::new(
+            bytes.len(),
             suffix,
-            domain: one_label_more(bytes, suffix),
-            listed: all.found.is_some(),
-            icann_suffix: icann.found,
-        }
+            one_label_more(bytes, suffix),
+            all.found.is_some(),
+            icann.found,
+        )
     }
 }
 
@@ -395,21 +399,47 @@ impl Walk {
 }
 
 /// Where the public suffixes of a domain start, as
-/// [`PublicSuffixList::split`] found them.
+/// [`PublicSuffixList::split`] found them: byte offsets, [`ABSENT`] for
+/// none (not `Option<usize>`s: the split of a cached host is then five
+/// small numbers, which stay in registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
     /// The domain's length without trailing dots.
-    end: usize,
+    end: u32,
     /// The public suffix by the rules of both sections, or the last label
     /// (the implicit `*` rule).
-    suffix: usize,
+    suffix: u32,
     /// Where the registered domain starts: the label before `suffix`, if
     /// there is a non-empty one.
-    domain: Option<usize>,
+    domain: u32,
+    /// The public suffix by the ICANN rules, when one matched.
+    icann_suffix: u32,
     /// Whether a rule gave `suffix` (not the implicit `*`).
     listed: bool,
-    /// The public suffix by the ICANN rules, when one matched.
-    icann_suffix: Option<usize>,
+}
+
+/// A [`Split`]'s offset that is not there.
+const ABSENT: u32 = u32::MAX;
+
+/// A [`Split`] of a domain of at most 254 bytes, each offset a byte (255
+/// for [`ABSENT`]): what [`SplitCache`](super::SplitCache) keeps.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PackedSplit([u8; 4], bool);
+
+impl PackedSplit {
+    /// The split this is.
+    #[inline(always)]
+    pub(crate) fn unpack(self) -> Split {
+        let wide = |b: u8| if b == 255 { ABSENT } else { u32::from(b) };
+        let [end, suffix, domain, icann_suffix] = self.0.map(wide);
+        Split {
+            end,
+            suffix,
+            domain,
+            icann_suffix,
+            listed: self.1,
+        }
+    }
 }
 
 /// What of a domain a component of the list is (crate-internal: the
@@ -426,23 +456,69 @@ pub(crate) enum Part {
 }
 
 impl Split {
+    /// The split of a domain too long to have been a host.
+    const NOTHING: Split = Split {
+        end: 0,
+        suffix: 0,
+        domain: ABSENT,
+        icann_suffix: ABSENT,
+        listed: false,
+    };
+
+    /// The split of a domain of `end` bytes (less than 4 GiB).
+    #[inline(always)]
+    fn new(
+        end: usize,
+        suffix: usize,
+        domain: Option<usize>,
+        listed: bool,
+        icann_suffix: Option<usize>,
+    ) -> Split {
+        let offset = |at: usize| at as u32;
+        Split {
+            end: offset(end),
+            suffix: offset(suffix),
+            domain: domain.map_or(ABSENT, offset),
+            icann_suffix: icann_suffix.map_or(ABSENT, offset),
+            listed,
+        }
+    }
+
+    /// This split in bytes, for a domain of at most 254 bytes.
+    #[inline(always)]
+    pub(crate) fn pack(&self) -> PackedSplit {
+        debug_assert!(self.end < 255, "{self:?}");
+        // `ABSENT` becomes 255; no other offset is that large.
+        let byte = |at: u32| at.min(255) as u8;
+        let offsets = [self.end, self.suffix, self.domain, self.icann_suffix];
+        PackedSplit(offsets.map(byte), self.listed)
+    }
+
     /// Where `part` of `domain` (the one split) is: empty when the domain
     /// has none. The methods that return `str`s are these ranges.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn range(&self, domain: &[u8], part: Part) -> Range<usize> {
-        let from = |start: Option<usize>| start.map_or(0..0, |s| s..self.end);
+        let end = self.end as usize;
+        let from = |start: u32| match start {
+            ABSENT => 0..0,
+            s => s as usize..end,
+        };
+        let listed = |start: u32| if self.listed { start } else { ABSENT };
         match part {
-            Part::PublicSuffix => self.suffix..self.end,
-            Part::ListedSuffix => from(self.listed.then_some(self.suffix)),
+            Part::PublicSuffix => from(self.suffix),
+            Part::ListedSuffix => from(listed(self.suffix)),
             Part::IcannSuffix => from(self.icann_suffix),
             Part::RegisteredDomain => from(self.domain),
-            Part::ListedDomain => from(self.domain.filter(|_| self.listed)),
-            Part::IcannDomain => from(
-                self.icann_suffix
-                    .and_then(|s| one_label_more(&domain[..self.end], s)),
-            ),
+            Part::ListedDomain => from(listed(self.domain)),
+            Part::IcannDomain => match self.icann_suffix {
+                ABSENT => 0..0,
+                s => one_label_more(&domain[..end], s as usize).map_or(0..0, |d| d..end),
+            },
             // Without the dot that ends the subdomain.
-            Part::Subdomain => self.domain.map_or(0..0, |s| 0..s.saturating_sub(1)),
+            Part::Subdomain => match self.domain {
+                ABSENT => 0..0,
+                s => 0..(s as usize).saturating_sub(1),
+            },
         }
     }
 
@@ -455,7 +531,7 @@ impl Split {
     /// The public suffix by the rules of both sections, with the implicit
     /// `*` rule: an unlisted top-level domain is its own suffix.
     pub fn public_suffix<'d>(&self, domain: &'d str) -> &'d str {
-        &domain[self.suffix..self.end]
+        &domain[self.range(domain.as_bytes(), Part::PublicSuffix)]
     }
 
     /// The public suffix when a rule of the list gave it (`None` for an

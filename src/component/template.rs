@@ -61,7 +61,7 @@ fn render_psl_part(
     out: &mut Vec<u8>,
 ) {
     let cache = &mut *cache.borrow_mut();
-    write_psl_part(part, parts, |host| cache.split(psl, host), out)
+    write_psl_part(part, parts, |host, part| cache.range(psl, host, part), out)
 }
 
 /// Why a template does not parse.

@@ -233,12 +233,12 @@ fn split_cache_gives_the_lists_answers() {
 
 /// Hosts of the same length and the same first and last 8 bytes share a
 /// slot and differ only in their middle bytes, which must be compared at
-/// every length the cache holds.
+/// every length the cache holds (and a little beyond).
 #[test]
 fn split_cache_tells_hosts_apart_by_their_middle() {
     let psl = PublicSuffixList::bundled();
     let mut cache = SplitCache::default();
-    for middle in 1..=39 {
+    for middle in 1..=HOST_MAX - 8 {
         for at in 0..middle {
             let mut dotted = vec![b'a'; middle];
             dotted[at] = b'.';
@@ -248,6 +248,60 @@ fn split_cache_tells_hosts_apart_by_their_middle() {
                 let host = format!("wwwwwwww{host}xx.co.uk");
                 assert_eq!(cache.split(psl, &host), psl.split(&host), "{host}");
             }
+        }
+    }
+}
+
+/// The cache's ranges are the list's split's, for every part, at every
+/// host length around the longest the cache holds, the second time too.
+#[test]
+fn split_cache_ranges_are_the_lists() {
+    use psl::Part::*;
+    let psl = PublicSuffixList::bundled();
+    let mut cache = SplitCache::default();
+    let mut hosts: Vec<String> = Vec::new();
+    for n in 0..=HOST_MAX + 4 {
+        let label = "a".repeat(n);
+        for suffix in ["com", "co.uk", "github.io", "ck", "www.ck", "x.bd", "zz"] {
+            hosts.push(format!("{label}.{suffix}"));
+            hosts.push(format!("www.{label}.{suffix}."));
+        }
+    }
+    for round in 0..2 {
+        for host in &hosts {
+            for part in [
+                PublicSuffix,
+                ListedSuffix,
+                IcannSuffix,
+                RegisteredDomain,
+                ListedDomain,
+                IcannDomain,
+                Subdomain,
+            ] {
+                let expected = psl.split(host).range(host.as_bytes(), part);
+                assert_eq!(
+                    cache.range(psl, host, part),
+                    expected,
+                    "{host} {part:?} round {round}"
+                );
+            }
+        }
+    }
+}
+
+/// `extend_short` appends what `extend_from_slice` does, at every length
+/// its copies handle and past them, into buffers with and without room.
+#[test]
+fn extend_short_appends_the_bytes() {
+    let source: Vec<u8> = (0..40u8).map(|b| b'a' + b % 26).collect();
+    for n in 0..=source.len() {
+        for (before, capacity) in [(0, 0), (3, 3), (5, 64), (31, 32)] {
+            let mut out = Vec::with_capacity(capacity);
+            out.extend(std::iter::repeat_n(b'-', before));
+            let mut expected = out.clone();
+            expected.extend_from_slice(&source[..n]);
+            extend_short(&mut out, &source[..n]);
+            assert_eq!(out, expected, "n {n} before {before} capacity {capacity}");
         }
     }
 }
