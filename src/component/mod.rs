@@ -550,7 +550,7 @@ impl<'a> Fields<'a> {
                 None => return self.write_of_url(c, scratch, out),
             },
         };
-        out.extend_from_slice(text.as_bytes());
+        extend_short(out, text.as_bytes());
     }
 
     /// Appends component `c`, one that needs more of the URL than its
