@@ -603,8 +603,9 @@ fn default_tracking_list_is_duckduckgos() {
 /// hold raw, uppercase percent-encoding, re-encode the query as `urlencode`
 /// does, drop empty parameters (`parse_qsl` skips them), sort the query by
 /// name then value, drop the fragment unless `keep_fragments`, drop blank
-/// parameters when `keep_blank_values=False`; with `encoding`, the query
-/// parsed in that encoding, as `--query-encoding` does.
+/// parameters when `keep_blank_values=False`, `;` alone separating with
+/// `query_separator=";"` (`--query-separators ';'`); with `encoding`, the
+/// query parsed in that encoding, as `--query-encoding` does.
 #[test]
 fn w3lib_suite() {
     let data = load("w3lib/canonicalize_url_cases.json");
@@ -619,8 +620,14 @@ fn w3lib_suite() {
         if kwargs.get("keep_blank_values") == Some(&Value::Bool(false)) {
             edits.push_str(",+drop-blank-params");
         }
+        match kwargs.get("query_separator").and_then(Value::as_str) {
+            Some(";") => edits.push_str(",+semicolon-only-separators"),
+            Some(other) => panic!("no rule for query_separator {other:?}"),
+            None => {}
+        }
         let canon = with_rules(Profile::Whatwg, &edits);
-        if !kwargs.contains_key("keep_fragments") && !kwargs.contains_key("keep_blank_values") {
+        let defaults = ["keep_fragments", "keep_blank_values", "query_separator"];
+        if !defaults.iter().any(|k| kwargs.contains_key(*k)) {
             // canonicalize_url's defaults are the `w3lib` profile.
             assert_eq!(canon.rules(), Profile::W3lib.rules());
         }
@@ -663,7 +670,11 @@ fn w3lib_suite() {
 /// Standard's labels; the others are.
 fn w3lib_encoding(label: &Value) -> QueryEncoding {
     let label = label.as_str().expect("an encoding name");
-    let label = if label == "iso2022jp" { "iso-2022-jp" } else { label };
+    let label = if label == "iso2022jp" {
+        "iso-2022-jp"
+    } else {
+        label
+    };
     QueryEncoding::for_label(label).unwrap_or_else(|| panic!("no encoding {label:?}"))
 }
 

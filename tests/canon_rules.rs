@@ -145,6 +145,32 @@ fn semicolon_separators() {
 }
 
 #[test]
+fn semicolon_only_separators() {
+    check(
+        &canon(Profile::Aggressive, "+semicolon-only-separators"),
+        &[
+            (
+                "https://a.com/?b=1&c;utm_source=2;a=3",
+                "https://a.com/?a=3;b=1%26c",
+            ),
+            ("https://a.com/?b=%3b;;a", "https://a.com/?a;b=%3B"),
+        ],
+    );
+    // It wins over semicolon-separators; a %3B that unescape-query decodes
+    // stays data, an %26 stays encoded.
+    check(
+        &canon(
+            Profile::Whatwg,
+            "+unescape-query,+semicolon-separators,+semicolon-only-separators",
+        ),
+        &[(
+            "https://a.com/?a=%3B%41;b=%26&c",
+            "https://a.com/?a=%3BA;b=%26%26c",
+        )],
+    );
+}
+
+#[test]
 fn strip_directory_index() {
     check(
         &canon(Profile::Whatwg, "+strip-directory-index"),

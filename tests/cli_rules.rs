@@ -143,7 +143,20 @@ fn query_separators() {
         ok(&[&args[..], &["&"]].concat(), input),
         "https://a.com/?b=1;a=2\n"
     );
-    run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
+    run(&[&args[..], &[","]].concat(), input).failed(&["--query-separators", "&, &; or ;"]);
+}
+
+/// `--query-separators ';'` is w3lib's `query_separator=";"`: `;` alone
+/// separates and joins the sorted parameters, an `&` is data.
+#[test]
+fn query_separators_semicolon_alone() {
+    let input = "http://www.example.com/do?c=1;b=2;a=3\nhttps://a.com/?b=1&x;a=2\n";
+    let args = ["-p", "w3lib", "--query-separators", ";", "--explain"];
+    assert_eq!(
+        ok(&args, input),
+        "http://www.example.com/do?a=3;b=2;c=1\tsort-query\n\
+         https://a.com/?a=2;b=1%26x\tsemicolon-only-separators,sort-query\n"
+    );
 }
 
 /// The profiles named after w3lib, urlcanon and the Wayback apply those

@@ -392,11 +392,11 @@ fn query_component(
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
     let special = url.scheme_type().is_special();
-    let semicolons = rules.contains(Rule::SemicolonSeparators);
+    let only_semicolons = rules.contains(Rule::SemicolonOnlySeparators);
+    let semicolons = only_semicolons || rules.contains(Rule::SemicolonSeparators);
     if semicolons {
         // Before the decoding rules: a `%3B` they decode is data.
-        let changed = work.rewrite(separators::semicolons_to_amps);
-        fired.insert_if(Rule::SemicolonSeparators, changed);
+        split_on_semicolons(only_semicolons, work, fired);
     }
     if rules.contains(Rule::FormEncodeQuery) {
         // It decodes and re-encodes every escape: `unescape-query` and the
@@ -465,7 +465,29 @@ fn query_component(
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
     }
+    if only_semicolons && !gone {
+        // Part of the rule, which fired if it encoded an `&`.
+        work.rewrite(separators::amps_to_semicolons);
+    }
     gone
+}
+
+/// `semicolon-separators` (`;` written `&`), or `semicolon-only-separators`
+/// (`&` written `%26`, `;` written `&` until the query rules are done),
+/// which wins over it.
+fn split_on_semicolons(only: bool, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
+    if only {
+        let mut amp = false;
+        work.rewrite(|q, out| {
+            let (had_amp, wrote) = separators::semicolons_for_amps(q, out);
+            amp = had_amp;
+            wrote
+        });
+        fired.insert_if(Rule::SemicolonOnlySeparators, amp);
+    } else {
+        let changed = work.rewrite(separators::semicolons_to_amps);
+        fired.insert_if(Rule::SemicolonSeparators, changed);
+    }
 }
 
 /// `drop-fragment`, or the percent rules on a fragment that stays.

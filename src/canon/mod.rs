@@ -73,6 +73,7 @@ rules.
 | `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
 | `lowercase-query` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
 | `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
+| `semicolon-only-separators` | `rules::separators::semicolons_for_amps`, `amps_to_semicolons` (`general::split_on_semicolons`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests::only_semicolons_separate`, `tests/canon_rules.rs::semicolon_only_separators`, `tests/canon.rs::w3lib_suite` |
 | `form-encode-query` | `rules::form_encode::form_encode` (`general::query_component`) | none on a URL with a query: `rules::lists::QUERY_GENERAL`, `fast::decline_some` | `form_encode::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
 | `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
 | `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |

@@ -104,6 +104,10 @@ pub enum Rule {
     /// `semicolon-separators`: `;` separates query parameters as `&`
     /// does; it is written as `&`.
     SemicolonSeparators,
+    /// `semicolon-only-separators`: `;` alone separates query parameters
+    /// and joins them again; an `&` is data, written `%26` (w3lib's
+    /// `query_separator=";"`). With `semicolon-separators` too, this wins.
+    SemicolonOnlySeparators,
     /// `form-encode-query`: decode each parameter as a form does (`+` is a
     /// space) and encode it again as a form does (`urlencode`: only
     /// letters, digits and `-._~` stay, a space is `+`, a parameter without
@@ -152,7 +156,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 40] = [
+    pub const ALL: [Rule; 41] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -178,6 +182,7 @@ impl Rule {
         Rule::UnescapeQuery,
         Rule::LowercaseQuery,
         Rule::SemicolonSeparators,
+        Rule::SemicolonOnlySeparators,
         Rule::FormEncodeQuery,
         Rule::StripTracking,
         Rule::KeepParams,
@@ -229,6 +234,7 @@ impl Rule {
             Rule::UnescapeQuery => "unescape-query",
             Rule::LowercaseQuery => "lowercase-query",
             Rule::SemicolonSeparators => "semicolon-separators",
+            Rule::SemicolonOnlySeparators => "semicolon-only-separators",
             Rule::FormEncodeQuery => "form-encode-query",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
@@ -316,6 +322,9 @@ impl Rule {
             Rule::LowercaseQuery => "ASCII-lowercase the query",
             Rule::SemicolonSeparators => {
                 "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
+            Rule::SemicolonOnlySeparators => {
+                "; alone separates query parameters and joins them, & is data written %26 (w3lib query_separator=\";\": a=1&b;c becomes a=1%26b;c); wins over semicolon-separators"
             }
             Rule::FormEncodeQuery => {
                 "re-encode each parameter as a form does: only A-Z a-z 0-9 -._~ raw, space as +, = always (w3lib: a=x y&b becomes a=x+y&b=)"

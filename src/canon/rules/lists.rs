@@ -17,6 +17,7 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::DomainParams,
     Rule::DropBlankParams,
     Rule::SemicolonSeparators,
+    Rule::SemicolonOnlySeparators,
     Rule::StripTextFragment,
     Rule::KeepSpaFragments,
     Rule::StripScheme,
