@@ -226,11 +226,13 @@ fn surt(profile: Profile, edits: &str, options: SurtOptions) -> Canonicalizer {
 
 /// urlcanon's `semantic_precise`, in normurl's rules: `semantic` plus what
 /// urlcanon adds on top of WHATWG (userinfo removed, host dots fixed,
-/// percent-encodings unescaped and minimally re-escaped, slashes collapsed,
-/// query sorted), with missing schemes defaulting to http.
+/// percent-encodings unescaped and minimally re-escaped with its encode
+/// sets' `=` in values, `#` in fragments and spaces in opaque paths,
+/// slashes collapsed in special URLs, query sorted), with missing schemes
+/// defaulting to http.
 fn urlcanon_semantic_precise() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonSemantic);
-    let edits = "+encode-bare-percent,+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values";
+    let edits = "+encode-bare-percent,+encode-hash-space,+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+encode-value-equals,+collapse-slashes,+keep-nonspecial-slashes,+sort-query,+sort-query-values";
     assert_eq!(canon.rules(), with_rules(Profile::Semantic, edits).rules());
     canon
 }
@@ -248,10 +250,11 @@ fn urlcanon_semantic_precise_suite() {
 
 /// urlcanon's `aggressive`: normurl's `aggressive` plus what urlcanon does
 /// beyond it (https becomes http, `www\d*.`, lowercase path and query,
-/// unescaping, sort by value too).
+/// unescaping with `=` in values, spaces of opaque paths encoded, slashes
+/// collapsed in special URLs only, sort by value too).
 fn urlcanon_aggressive() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonAggressive);
-    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+sort-query-values";
+    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+encode-value-equals,+encode-hash-space,+keep-nonspecial-slashes,+sort-query-values";
     assert_eq!(
         canon.rules(),
         with_rules(Profile::Aggressive, edits).rules()

@@ -170,6 +170,46 @@ fn semicolon_only_separators() {
     );
 }
 
+/// The urlcanon rules: its encode sets' `#`, space and `=`, and slashes
+/// collapsed in special URLs only.
+#[test]
+fn urlcanon_rules() {
+    check(
+        &canon(Profile::Whatwg, "+encode-hash-space"),
+        &[
+            ("http://a.com/x#bar#baz", "http://a.com/x#bar%23baz"),
+            ("lolscheme:x x#x x", "lolscheme:x%20x#x%20x"),
+            ("http://a.com/x y#%23", "http://a.com/x%20y#%23"),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+unescape-query,+encode-value-equals"),
+        &[
+            ("http://a.com/?%3d=%3d&%3d", "http://a.com/?%3D=%3D&%3D"),
+            ("http://a.com/?a=b=c&d==", "http://a.com/?a=b%3Dc&d=%3D"),
+            ("foo://a.com/?a=b=c", "foo://a.com/?a=b=c"),
+        ],
+    );
+    check(
+        &canon(Profile::Aggressive, "+keep-nonspecial-slashes"),
+        &[
+            ("foo://h//a//", "foo://h//a"),
+            ("foo:/%///", "foo:/%"),
+            ("http://h//a//b//", "http://h/a/b"),
+        ],
+    );
+    check(
+        &canon(
+            Profile::Whatwg,
+            "+collapse-slashes,+keep-nonspecial-slashes",
+        ),
+        &[
+            ("foo://h//a//", "foo://h//a//"),
+            ("file:///a//b", "file:///a/b"),
+        ],
+    );
+}
+
 #[test]
 fn strip_directory_index() {
     check(

@@ -194,6 +194,33 @@ fn tool_profiles_apply_their_tools_rules() {
     }
 }
 
+/// The urlcanon profiles write `=` in query values, `#` in fragments and
+/// spaces in opaque paths encoded, as urlcanon's encode sets do, and
+/// collapse slashes in special URLs only; `normurl rules` lists the rules.
+#[test]
+fn urlcanon_profiles_encode_and_collapse_as_urlcanon() {
+    let input = "http://evil.com/foo#bar#baz\nlolscheme:x x#x x\nhttp://example.com/?%3d=%3d&%3d\nfoo:/%///\nhttp://a.com//b//\n";
+    assert_eq!(
+        ok(&["-p", "urlcanon-semantic"], input),
+        "http://evil.com/foo#bar%23baz\nlolscheme:x%20x#x%20x\nhttp://example.com/?%3D&%3D=%3D\nfoo:/%25///\nhttp://a.com/b/\n"
+    );
+    assert_eq!(
+        ok(
+            &["-p", "urlcanon-aggressive"],
+            "lolscheme:x x\nhttp://a.com/?b=c=d\nfoo://h//a//b\n"
+        ),
+        "lolscheme:x%20x\nhttp://a.com/?b=c%3dd\nfoo://h//a//b\n"
+    );
+    let rules = ok(&["rules"], "");
+    for name in [
+        "encode-hash-space",
+        "encode-value-equals",
+        "keep-nonspecial-slashes",
+    ] {
+        assert!(rules.contains(name), "{name} missing from:\n{rules}");
+    }
+}
+
 /// `--rules` edits come after the options that turn rules on, so `-rule`
 /// turns off what `--keep-params` or `--param-rules` turned on.
 #[test]

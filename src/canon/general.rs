@@ -150,7 +150,8 @@ fn apply_rules(
     encode_bare_percent(bare, &mut work, &mut fired);
     path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
     if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
-        directory_index_rule(rules, index_files, &mut work, &mut fired);
+        let special = url.scheme_type().is_special();
+        directory_index_rule(rules, special, index_files, &mut work, &mut fired);
     }
     encode_bare_percent(bare, &mut work, &mut fired);
     let path = work.finish();
@@ -356,6 +357,10 @@ fn path_component(
             let changed = work.rewrite(path::lowercase);
             fired.insert_if(Rule::LowercasePath, changed);
         }
+        if rules.contains(Rule::EncodeHashSpace) {
+            let changed = work.rewrite(escapes::encode_opaque_spaces);
+            fired.insert_if(Rule::EncodeHashSpace, changed);
+        }
         return;
     }
     if scheme_type.is_special()
@@ -369,7 +374,7 @@ fn path_component(
     } else {
         percent_rules.run(work, fired);
     }
-    path_rules(rules, work, fired);
+    path_rules(rules, scheme_type.is_special(), work, fired);
     if scheme_type == SchemeType::File {
         // Part of whichever rule exposed the drive letter.
         work.rewrite(path::file_drive_letter);
@@ -406,7 +411,8 @@ fn query_component(
         fired.insert_if(Rule::FormEncodeQuery, changed);
     } else if special && rules.contains(Rule::UnescapeQuery) {
         let changed = work.rewrite(|q, out| {
-            if !query::unescape(q, lower, params, out) {
+            let equals = rules.contains(Rule::EncodeValueEquals);
+            if !query::unescape(q, lower, equals, params, out) {
                 return false;
             }
             if semicolons && memchr::memchr(b';', out).is_some() {
@@ -510,6 +516,10 @@ fn fragment_rules(
         return true;
     }
     percent_rules.run(work, fired);
+    if rules.contains(Rule::EncodeHashSpace) {
+        let changed = work.rewrite(escapes::encode_fragment_hashes);
+        fired.insert_if(Rule::EncodeHashSpace, changed);
+    }
     if rules.contains(Rule::StripTextFragment) {
         let changed = work.rewrite(fragment::strip_text_directives);
         fired.insert_if(Rule::StripTextFragment, changed);
@@ -560,7 +570,7 @@ fn unchanged_prefix<'u>(
 
 /// The rules on a hierarchical path (`/a/b`) after the percent rules,
 /// in [`Rule::ALL`] order.
-fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
+fn path_rules(rules: RuleSet, special: bool, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     if rules.contains(Rule::LowercasePath) {
         // Lowercasing commutes with the other path rules (they match
         // case-insensitively), so it can go first and run once.
@@ -575,7 +585,12 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         let changed = path.rewrite(|p, out| path::strip_session_ids(p, jsessionid, out));
         fired.insert_if(Rule::StripSessionIds, changed);
     }
-    if rules.contains(Rule::CollapseSlashes) {
+    // `keep-nonspecial-slashes` never fires: it keeps what the other
+    // would change.
+    let keep_runs = rules.contains(Rule::CollapseSlashes)
+        && !special
+        && rules.contains(Rule::KeepNonspecialSlashes);
+    if rules.contains(Rule::CollapseSlashes) && !keep_runs {
         let changed = if rules.contains(Rule::KeepSchemeSlashes) {
             path.rewrite(path::collapse_slashes_keeping_schemes)
         } else {
@@ -595,7 +610,12 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     // each round is O(1) and a path of thousands of `;jsessionid=`
     // suffixes takes linear time, not a copy of the path per round.
     loop {
-        let changed = path.narrow(path::strip_trailing_slash);
+        let changed = if keep_runs {
+            // A kept run would lose one slash per run, not idempotent.
+            path.narrow(path::strip_trailing_slashes)
+        } else {
+            path.narrow(path::strip_trailing_slash)
+        };
         fired.insert_if(Rule::StripTrailingSlash, changed);
         if !changed || !jsessionid {
             break;
@@ -614,13 +634,14 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
 /// anything: the output must be idempotent. Each round shortens the path.
 fn directory_index_rule(
     rules: RuleSet,
+    special: bool,
     index_files: &[Box<[u8]>],
     path: &mut Work<'_, '_>,
     fired: &mut RuleSet,
 ) {
     while path.narrow(|p| directory_index::strip(p, index_files)) {
         fired.insert(Rule::StripDirectoryIndex);
-        path_rules(rules, path, fired);
+        path_rules(rules, special, path, fired);
     }
 }
 

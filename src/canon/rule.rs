@@ -74,6 +74,10 @@ pub enum Rule {
     /// `encode-bare-percent`: a `%` that does not start a percent-encoding
     /// becomes `%25`, in every component but the domain: urlcanon's rule.
     EncodeBarePercent,
+    /// `encode-hash-space`: a `#` in the fragment becomes `%23` and a
+    /// space in an opaque path `%20`, which urlcanon's encode sets have and
+    /// the URL Standard's do not.
+    EncodeHashSpace,
     /// `strip-session-ids`: remove session ids from the path and the query.
     StripSessionIds,
     /// `keep-path-jsessionid`: with `strip-session-ids`, keep a path's
@@ -86,6 +90,9 @@ pub enum Rule {
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
     /// URL embedded in the path after its scheme (`/https://b.com/`).
     KeepSchemeSlashes,
+    /// `keep-nonspecial-slashes`: with `collapse-slashes`, keep the runs
+    /// of `/` in the paths of non-special URLs, as urlcanon does.
+    KeepNonspecialSlashes,
     /// `lowercase-path`: ASCII-lowercase the path.
     LowercasePath,
     /// `normalize-data-urls`: write a `data:` URL's media type as
@@ -99,6 +106,9 @@ pub enum Rule {
     /// `unescape-query`: percent-decode each query parameter's name and
     /// value repeatedly and re-encode only what must be.
     UnescapeQuery,
+    /// `encode-value-equals`: with `unescape-query`, write `=` in
+    /// parameter values as `%3D` too, as in names (urlcanon).
+    EncodeValueEquals,
     /// `lowercase-query`: ASCII-lowercase the query.
     LowercaseQuery,
     /// `semicolon-separators`: `;` separates query parameters as `&`
@@ -156,7 +166,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 41] = [
+    pub const ALL: [Rule; 44] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -171,15 +181,18 @@ impl Rule {
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
         Rule::EncodeBarePercent,
+        Rule::EncodeHashSpace,
         Rule::StripSessionIds,
         Rule::KeepPathJsessionid,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
+        Rule::KeepNonspecialSlashes,
         Rule::LowercasePath,
         Rule::NormalizeDataUrls,
         Rule::StripDirectoryIndex,
         Rule::StripTrailingSlash,
         Rule::UnescapeQuery,
+        Rule::EncodeValueEquals,
         Rule::LowercaseQuery,
         Rule::SemicolonSeparators,
         Rule::SemicolonOnlySeparators,
@@ -223,15 +236,18 @@ impl Rule {
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
             Rule::EncodeBarePercent => "encode-bare-percent",
+            Rule::EncodeHashSpace => "encode-hash-space",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::KeepPathJsessionid => "keep-path-jsessionid",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
+            Rule::KeepNonspecialSlashes => "keep-nonspecial-slashes",
             Rule::LowercasePath => "lowercase-path",
             Rule::NormalizeDataUrls => "normalize-data-urls",
             Rule::StripDirectoryIndex => "strip-directory-index",
             Rule::StripTrailingSlash => "strip-trailing-slash",
             Rule::UnescapeQuery => "unescape-query",
+            Rule::EncodeValueEquals => "encode-value-equals",
             Rule::LowercaseQuery => "lowercase-query",
             Rule::SemicolonSeparators => "semicolon-separators",
             Rule::SemicolonOnlySeparators => "semicolon-only-separators",
@@ -298,6 +314,9 @@ impl Rule {
             Rule::EncodeBarePercent => {
                 "a % that starts no %XX becomes %25, except in the host (urlcanon: a%zz becomes a%25zz)"
             }
+            Rule::EncodeHashSpace => {
+                "a # in the fragment becomes %23, a space in an opaque path %20 (urlcanon: #a#b becomes #a%23b)"
+            }
             Rule::StripSessionIds => {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
             }
@@ -307,6 +326,9 @@ impl Rule {
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::KeepSchemeSlashes => {
                 "with collapse-slashes: keep the // after a scheme inside the path (/https://b.com/)"
+            }
+            Rule::KeepNonspecialSlashes => {
+                "with collapse-slashes: keep runs of / in the paths of non-special URLs (urlcanon: foo://h//a stays)"
             }
             Rule::LowercasePath => "ASCII-lowercase the path",
             Rule::NormalizeDataUrls => {
@@ -318,6 +340,9 @@ impl Rule {
             Rule::StripTrailingSlash => "remove a trailing / from a path other than /",
             Rule::UnescapeQuery => {
                 "percent-decode each parameter's name and value repeatedly, re-encode only what must be"
+            }
+            Rule::EncodeValueEquals => {
+                "with unescape-query: write = in parameter values as %3D too (urlcanon: a=b=c becomes a=b%3Dc)"
             }
             Rule::LowercaseQuery => "ASCII-lowercase the query",
             Rule::SemicolonSeparators => {

@@ -39,6 +39,13 @@ pub(crate) const PERCENT_GENERAL: RuleSet =
 /// take the others.
 pub(crate) const QUERY_GENERAL: RuleSet = RuleSet::from_rules(&[Rule::FormEncodeQuery]);
 
+/// Rules that change only URLs with a `#` in the fragment, a space in an
+/// opaque path (`encode-hash-space`) or an `=` in a query value
+/// (`encode-value-equals`): the fast paths decline those URLs
+/// (`fast::escapes_change`) and take the others.
+pub(crate) const ESCAPE_GENERAL: RuleSet =
+    RuleSet::from_rules(&[Rule::EncodeHashSpace, Rule::EncodeValueEquals]);
+
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RuleLists {
