@@ -210,6 +210,28 @@ fn urlcanon_rules() {
     );
 }
 
+/// normalize-url's `decodeURI` of the path: not of its reserved set or
+/// `%25`, nothing when an escape is malformed, not for file URLs.
+#[test]
+fn decode_uri_path() {
+    check(
+        &canon(Profile::Whatwg, "+decode-uri-path"),
+        &[
+            (
+                "https://foo.com/some%5Bthing%5celse/that-is%40great@coding",
+                "https://foo.com/some[thing%5Celse/that-is%40great@coding",
+            ),
+            (
+                "https://a.com/%3c%2f%25%c3%a9?%5B",
+                "https://a.com/%3C%2f%25%C3%A9?%5B",
+            ),
+            ("https://a.com/%5B/%zz", "https://a.com/%5B/%zz"),
+            ("foo://h/%5B", "foo://h/["),
+            ("file:///C%7C/%5B", "file:///C%7C/%5B"),
+        ],
+    );
+}
+
 #[test]
 fn strip_directory_index() {
     check(

@@ -221,6 +221,18 @@ fn urlcanon_profiles_encode_and_collapse_as_urlcanon() {
     }
 }
 
+/// The normalize-url profile decodes the path as its `decodeURI` does.
+#[test]
+fn normalize_url_profile_decodes_the_path_as_decode_uri() {
+    let input =
+        "https://foo.com/some%5Bthing%5Celse/that-is%40great@coding\nhttps://foo.com/%5B/100%\n";
+    assert_eq!(
+        ok(&["-p", "normalize-url"], input),
+        "https://foo.com/some[thing%5Celse/that-is%40great@coding\nhttps://foo.com/%5B/100%\n"
+    );
+    assert!(ok(&["rules"], "").contains("decode-uri-path"));
+}
+
 /// `--rules` edits come after the options that turn rules on, so `-rule`
 /// turns off what `--keep-params` or `--param-rules` turned on.
 #[test]

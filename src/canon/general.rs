@@ -8,8 +8,8 @@ use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
-    data_url, directory_index, escapes, form_encode, fragment, host, params as param_rules, path,
-    redirect, scheme as key, separators,
+    data_url, decode_uri, directory_index, escapes, form_encode, fragment, host,
+    params as param_rules, path, redirect, scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -373,6 +373,12 @@ fn path_component(
         fired.insert_if(Rule::UnescapePath, changed);
     } else {
         percent_rules.run(work, fired);
+        if rules.contains(Rule::DecodeUriPath) && scheme_type != SchemeType::File {
+            // Not with unescape-path, which decodes more; not for file
+            // URLs, whose `%7C` decoded would be a drive letter's `|`.
+            let changed = work.rewrite(|p, out| decode_uri::decode(p, lower, out));
+            fired.insert_if(Rule::DecodeUriPath, changed);
+        }
     }
     path_rules(rules, scheme_type.is_special(), work, fired);
     if scheme_type == SchemeType::File {

@@ -59,6 +59,7 @@ rules.
 | `drop-port` | `general::scheme_and_port` | `copy::cut_host_port_slash` | `fast::tests`, `tests/canon.rs` |
 | `unescape-path` | `general::unescape_path` (`percent::unescape_repeatedly`, `path::resolve_dots`, `percent::encode`) | `careful::inspect_path` (declines on `%`) | `percent::tests::unescape_*`, `fast::tests`, `tests/canon.rs` |
 | `decode-path-reserved` | `rules::escapes::decode_path_reserved` (`general::path_component`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `escapes::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
+| `decode-uri-path` | `rules::decode_uri::decode` (`general::path_component`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `decode_uri::tests`, `tests/canon_rules.rs::decode_uri_path`, `tests/canon.rs::normalize_url_suite` |
 | `decode-unreserved` | `rules::percent::normalize` | `Percent::changes` (`percent::normalize_changes`; declines) | `percent::tests::normalize_*`, `fast::tests` |
 | `uppercase-percent` | `rules::percent::normalize` | as `decode-unreserved` | `percent::tests::normalize_*`, `fast::tests` |
 | `encode-bare-percent` | `rules::escapes::encode_bare_percent` (`general::encode_bare_percent`) | none on a URL with `%`: `rules::lists::PERCENT_GENERAL`, `fast::decline_some` | `escapes::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |

@@ -73,8 +73,8 @@ pub enum Profile {
     W3lib,
     /// normalize-url's defaults (the npm package, v8): `http` assumed for
     /// inputs without a scheme (`--default-scheme http`), userinfo dropped,
-    /// a trailing host dot and one `www.` removed, `%7E`-style escapes
-    /// decoded, slashes collapsed except after a scheme inside the path,
+    /// a trailing host dot and one `www.` removed, the path decoded as
+    /// `decodeURI` does (`%5B` becomes `[`), `%7E`-style escapes decoded, slashes collapsed except after a scheme inside the path,
     /// `utm_*` parameters removed, the query sorted, text fragments and an
     /// empty `#` or `?` removed, the trailing slash removed (the root's
     /// too: `http://example.com` is a key, not a URL), `data:` media
@@ -166,6 +166,7 @@ const NORMALIZE_URL: RuleSet = RuleSet::from_rules(&[
     Rule::TrimHostDots,
     Rule::StripWww,
     Rule::StripOneWww,
+    Rule::DecodeUriPath,
     Rule::DecodeUnreserved,
     Rule::CollapseSlashes,
     Rule::KeepSchemeSlashes,

@@ -65,6 +65,11 @@ pub enum Rule {
     /// `(` `)` `*` `+` `;` `=` `[` `]` `|` and the unreserved ones), but
     /// not `/`, `?`, `#` or `%`: w3lib's path rule.
     DecodePathReserved,
+    /// `decode-uri-path`: decode the path as normalize-url does
+    /// (JavaScript's `decodeURI`, then the URL parser): every escape but
+    /// those of `; / ? : @ & = + $ , #` and `%25`, re-encoding what a path
+    /// must have encoded; nothing when an escape is malformed.
+    DecodeUriPath,
     /// `decode-unreserved`: decode percent-encoded unreserved characters
     /// (RFC 3986 section 6.2.2.2).
     DecodeUnreserved,
@@ -166,7 +171,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 44] = [
+    pub const ALL: [Rule; 45] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -178,6 +183,7 @@ impl Rule {
         Rule::DropPort,
         Rule::UnescapePath,
         Rule::DecodePathReserved,
+        Rule::DecodeUriPath,
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
         Rule::EncodeBarePercent,
@@ -233,6 +239,7 @@ impl Rule {
             Rule::DropPort => "drop-port",
             Rule::UnescapePath => "unescape-path",
             Rule::DecodePathReserved => "decode-path-reserved",
+            Rule::DecodeUriPath => "decode-uri-path",
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
             Rule::EncodeBarePercent => "encode-bare-percent",
@@ -306,6 +313,9 @@ impl Rule {
             }
             Rule::DecodePathReserved => {
                 "decode %XX in the path of every character a path may hold raw but / ? # % (w3lib: %2C becomes ,)"
+            }
+            Rule::DecodeUriPath => {
+                "decode the path as normalize-url (decodeURI): %XX but of ; / ? : @ & = + $ , # % and what a path keeps encoded; nothing if one is malformed (%5B becomes [)"
             }
             Rule::DecodeUnreserved => {
                 "decode %XX of unreserved characters A-Z a-z 0-9 - . _ ~ (RFC 3986 6.2.2.2)"

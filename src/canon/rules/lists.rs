@@ -31,8 +31,11 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
 /// Rules that change only URLs with a `%` in them: the fast paths decline
 /// those URLs (`fast::decline_some`) and take the others, which the rules
 /// leave as they are.
-pub(crate) const PERCENT_GENERAL: RuleSet =
-    RuleSet::from_rules(&[Rule::DecodePathReserved, Rule::EncodeBarePercent]);
+pub(crate) const PERCENT_GENERAL: RuleSet = RuleSet::from_rules(&[
+    Rule::DecodePathReserved,
+    Rule::DecodeUriPath,
+    Rule::EncodeBarePercent,
+]);
 
 /// Rules that change only URLs with a query: the fast paths decline the
 /// URLs whose query the rule changes (`fast::form_encode_changes`) and
