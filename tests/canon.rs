@@ -25,7 +25,7 @@ use normurl::canon::{
     self, form, parse_with_default_scheme, Canonicalizer, OutputForm, Profile, RuleSet, Scratch,
     SurtOptions, TrackingParams,
 };
-use normurl::{HostKind, Url};
+use normurl::{HostKind, QueryEncoding, Url};
 use serde_json::Value;
 
 const DATA: &str = "tests/data/canon";
@@ -226,11 +226,13 @@ fn surt(profile: Profile, edits: &str, options: SurtOptions) -> Canonicalizer {
 
 /// urlcanon's `semantic_precise`, in normurl's rules: `semantic` plus what
 /// urlcanon adds on top of WHATWG (userinfo removed, host dots fixed,
-/// percent-encodings unescaped and minimally re-escaped, slashes collapsed,
-/// query sorted), with missing schemes defaulting to http.
+/// percent-encodings unescaped and minimally re-escaped with its encode
+/// sets' `=` in values, `#` in fragments and spaces in opaque paths,
+/// slashes collapsed in special URLs, query sorted), with missing schemes
+/// defaulting to http.
 fn urlcanon_semantic_precise() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonSemantic);
-    let edits = "+encode-bare-percent,+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+collapse-slashes,+sort-query,+sort-query-values";
+    let edits = "+encode-bare-percent,+encode-hash-space,+strip-userinfo,+trim-host-dots,+unescape-path,+unescape-query,+encode-value-equals,+collapse-slashes,+keep-nonspecial-slashes,+sort-query,+sort-query-values";
     assert_eq!(canon.rules(), with_rules(Profile::Semantic, edits).rules());
     canon
 }
@@ -248,10 +250,11 @@ fn urlcanon_semantic_precise_suite() {
 
 /// urlcanon's `aggressive`: normurl's `aggressive` plus what urlcanon does
 /// beyond it (https becomes http, `www\d*.`, lowercase path and query,
-/// unescaping, sort by value too).
+/// unescaping with `=` in values, spaces of opaque paths encoded, slashes
+/// collapsed in special URLs only, sort by value too).
 fn urlcanon_aggressive() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonAggressive);
-    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+sort-query-values";
+    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+encode-value-equals,+encode-hash-space,+keep-nonspecial-slashes,+sort-query-values";
     assert_eq!(
         canon.rules(),
         with_rules(Profile::Aggressive, edits).rules()
@@ -603,7 +606,9 @@ fn default_tracking_list_is_duckduckgos() {
 /// hold raw, uppercase percent-encoding, re-encode the query as `urlencode`
 /// does, drop empty parameters (`parse_qsl` skips them), sort the query by
 /// name then value, drop the fragment unless `keep_fragments`, drop blank
-/// parameters when `keep_blank_values=False`.
+/// parameters when `keep_blank_values=False`, `;` alone separating with
+/// `query_separator=";"` (`--query-separators ';'`); with `encoding`, the
+/// query parsed in that encoding, as `--query-encoding` does.
 #[test]
 fn w3lib_suite() {
     let data = load("w3lib/canonicalize_url_cases.json");
@@ -618,8 +623,14 @@ fn w3lib_suite() {
         if kwargs.get("keep_blank_values") == Some(&Value::Bool(false)) {
             edits.push_str(",+drop-blank-params");
         }
+        match kwargs.get("query_separator").and_then(Value::as_str) {
+            Some(";") => edits.push_str(",+semicolon-only-separators"),
+            Some(other) => panic!("no rule for query_separator {other:?}"),
+            None => {}
+        }
         let canon = with_rules(Profile::Whatwg, &edits);
-        if !kwargs.contains_key("keep_fragments") && !kwargs.contains_key("keep_blank_values") {
+        let defaults = ["keep_fragments", "keep_blank_values", "query_separator"];
+        if !defaults.iter().any(|k| kwargs.contains_key(*k)) {
             // canonicalize_url's defaults are the `w3lib` profile.
             assert_eq!(canon.rules(), Profile::W3lib.rules());
         }
@@ -648,10 +659,40 @@ fn w3lib_suite() {
             other => panic!("unexpected argument {other}"),
         };
         let key = format!("{input} {}", Value::Object(kwargs.clone()));
-        let actual = run(&canon, &input, false);
+        let actual = match kwargs.get("encoding") {
+            Some(label) => run_encoded(&canon, &input, w3lib_encoding(label)),
+            None => run(&canon, &input, false),
+        };
         suite.push(&key, case["result"].as_str().unwrap(), actual);
     }
     suite.check();
+}
+
+/// The encoding w3lib's `encoding` names (a Python codec name): Python
+/// spells ISO-2022-JP `iso2022jp`, which is not one of the Encoding
+/// Standard's labels; the others are.
+fn w3lib_encoding(label: &Value) -> QueryEncoding {
+    let label = label.as_str().expect("an encoding name");
+    let label = if label == "iso2022jp" {
+        "iso-2022-jp"
+    } else {
+        label
+    };
+    QueryEncoding::for_label(label).unwrap_or_else(|| panic!("no encoding {label:?}"))
+}
+
+/// [`run`] with the query in `encoding`, as `--query-encoding` parses
+/// (the URL Standard's encoding override): the idempotence check
+/// reparses the output as UTF-8, where its query is all ASCII.
+fn run_encoded(canon: &Canonicalizer, input: &str, encoding: QueryEncoding) -> String {
+    match Url::parse_with_encoding(input, None, encoding) {
+        Ok(url) => {
+            let out = canon.canonicalize_url(&url);
+            assert_idempotent(canon, &out);
+            out
+        }
+        Err(e) => format!("<parse error: {}>", e.name()),
+    }
 }
 
 /// normalize-url's own tests (its test.js, harvested with the package's

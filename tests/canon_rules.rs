@@ -145,6 +145,94 @@ fn semicolon_separators() {
 }
 
 #[test]
+fn semicolon_only_separators() {
+    check(
+        &canon(Profile::Aggressive, "+semicolon-only-separators"),
+        &[
+            (
+                "https://a.com/?b=1&c;utm_source=2;a=3",
+                "https://a.com/?a=3;b=1%26c",
+            ),
+            ("https://a.com/?b=%3b;;a", "https://a.com/?a;b=%3B"),
+        ],
+    );
+    // It wins over semicolon-separators; a %3B that unescape-query decodes
+    // stays data, an %26 stays encoded.
+    check(
+        &canon(
+            Profile::Whatwg,
+            "+unescape-query,+semicolon-separators,+semicolon-only-separators",
+        ),
+        &[(
+            "https://a.com/?a=%3B%41;b=%26&c",
+            "https://a.com/?a=%3BA;b=%26%26c",
+        )],
+    );
+}
+
+/// The urlcanon rules: its encode sets' `#`, space and `=`, and slashes
+/// collapsed in special URLs only.
+#[test]
+fn urlcanon_rules() {
+    check(
+        &canon(Profile::Whatwg, "+encode-hash-space"),
+        &[
+            ("http://a.com/x#bar#baz", "http://a.com/x#bar%23baz"),
+            ("lolscheme:x x#x x", "lolscheme:x%20x#x%20x"),
+            ("http://a.com/x y#%23", "http://a.com/x%20y#%23"),
+        ],
+    );
+    check(
+        &canon(Profile::Whatwg, "+unescape-query,+encode-value-equals"),
+        &[
+            ("http://a.com/?%3d=%3d&%3d", "http://a.com/?%3D=%3D&%3D"),
+            ("http://a.com/?a=b=c&d==", "http://a.com/?a=b%3Dc&d=%3D"),
+            ("foo://a.com/?a=b=c", "foo://a.com/?a=b=c"),
+        ],
+    );
+    check(
+        &canon(Profile::Aggressive, "+keep-nonspecial-slashes"),
+        &[
+            ("foo://h//a//", "foo://h//a"),
+            ("foo:/%///", "foo:/%"),
+            ("http://h//a//b//", "http://h/a/b"),
+        ],
+    );
+    check(
+        &canon(
+            Profile::Whatwg,
+            "+collapse-slashes,+keep-nonspecial-slashes",
+        ),
+        &[
+            ("foo://h//a//", "foo://h//a//"),
+            ("file:///a//b", "file:///a/b"),
+        ],
+    );
+}
+
+/// normalize-url's `decodeURI` of the path: not of its reserved set or
+/// `%25`, nothing when an escape is malformed, not for file URLs.
+#[test]
+fn decode_uri_path() {
+    check(
+        &canon(Profile::Whatwg, "+decode-uri-path"),
+        &[
+            (
+                "https://foo.com/some%5Bthing%5celse/that-is%40great@coding",
+                "https://foo.com/some[thing%5Celse/that-is%40great@coding",
+            ),
+            (
+                "https://a.com/%3c%2f%25%c3%a9?%5B",
+                "https://a.com/%3C%2f%25%C3%A9?%5B",
+            ),
+            ("https://a.com/%5B/%zz", "https://a.com/%5B/%zz"),
+            ("foo://h/%5B", "foo://h/["),
+            ("file:///C%7C/%5B", "file:///C%7C/%5B"),
+        ],
+    );
+}
+
+#[test]
 fn strip_directory_index() {
     check(
         &canon(Profile::Whatwg, "+strip-directory-index"),

@@ -179,7 +179,7 @@ fn errors_are_the_normalize_commands() {
     same(&["--param-rules", &missing, "--rules", "+nope"]).failed(&["--rules"]);
     same(&["--param-rules", &bad]).failed(&[&format!("--param-rules {bad}:1: ")]);
     same(&["--keep-params", &format!("@{missing}")]).failed(&[&missing]);
-    same(&["--query-separators", ";"]);
+    same(&["--query-separators", ","]);
     let rewrite = file(
         &dir,
         "rewrite.txt",

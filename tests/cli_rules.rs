@@ -143,7 +143,20 @@ fn query_separators() {
         ok(&[&args[..], &["&"]].concat(), input),
         "https://a.com/?b=1;a=2\n"
     );
-    run(&[&args[..], &[";"]].concat(), input).failed(&["--query-separators", "& or &;"]);
+    run(&[&args[..], &[","]].concat(), input).failed(&["--query-separators", "&, &; or ;"]);
+}
+
+/// `--query-separators ';'` is w3lib's `query_separator=";"`: `;` alone
+/// separates and joins the sorted parameters, an `&` is data.
+#[test]
+fn query_separators_semicolon_alone() {
+    let input = "http://www.example.com/do?c=1;b=2;a=3\nhttps://a.com/?b=1&x;a=2\n";
+    let args = ["-p", "w3lib", "--query-separators", ";", "--explain"];
+    assert_eq!(
+        ok(&args, input),
+        "http://www.example.com/do?a=3;b=2;c=1\tsort-query\n\
+         https://a.com/?a=2;b=1%26x\tsemicolon-only-separators,sort-query\n"
+    );
 }
 
 /// The profiles named after w3lib, urlcanon and the Wayback apply those
@@ -179,6 +192,45 @@ fn tool_profiles_apply_their_tools_rules() {
     ] {
         assert!(rules.contains(name), "{name} missing from:\n{rules}");
     }
+}
+
+/// The urlcanon profiles write `=` in query values, `#` in fragments and
+/// spaces in opaque paths encoded, as urlcanon's encode sets do, and
+/// collapse slashes in special URLs only; `normurl rules` lists the rules.
+#[test]
+fn urlcanon_profiles_encode_and_collapse_as_urlcanon() {
+    let input = "http://evil.com/foo#bar#baz\nlolscheme:x x#x x\nhttp://example.com/?%3d=%3d&%3d\nfoo:/%///\nhttp://a.com//b//\n";
+    assert_eq!(
+        ok(&["-p", "urlcanon-semantic"], input),
+        "http://evil.com/foo#bar%23baz\nlolscheme:x%20x#x%20x\nhttp://example.com/?%3D&%3D=%3D\nfoo:/%25///\nhttp://a.com/b/\n"
+    );
+    assert_eq!(
+        ok(
+            &["-p", "urlcanon-aggressive"],
+            "lolscheme:x x\nhttp://a.com/?b=c=d\nfoo://h//a//b\n"
+        ),
+        "lolscheme:x%20x\nhttp://a.com/?b=c%3dd\nfoo://h//a//b\n"
+    );
+    let rules = ok(&["rules"], "");
+    for name in [
+        "encode-hash-space",
+        "encode-value-equals",
+        "keep-nonspecial-slashes",
+    ] {
+        assert!(rules.contains(name), "{name} missing from:\n{rules}");
+    }
+}
+
+/// The normalize-url profile decodes the path as its `decodeURI` does.
+#[test]
+fn normalize_url_profile_decodes_the_path_as_decode_uri() {
+    let input =
+        "https://foo.com/some%5Bthing%5Celse/that-is%40great@coding\nhttps://foo.com/%5B/100%\n";
+    assert_eq!(
+        ok(&["-p", "normalize-url"], input),
+        "https://foo.com/some[thing%5Celse/that-is%40great@coding\nhttps://foo.com/%5B/100%\n"
+    );
+    assert!(ok(&["rules"], "").contains("decode-uri-path"));
 }
 
 /// `--rules` edits come after the options that turn rules on, so `-rule`

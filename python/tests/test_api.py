@@ -397,9 +397,9 @@ def test_rule_option_errors_are_the_commands(normurl_bin, tmp_path):
 
 def test_query_separators_errors():
     with pytest.raises(ValueError) as e:
-        normurl.Normalizer(query_separators=";")
+        normurl.Normalizer(query_separators=",")
     # The command's message, which its argument parser words differently.
-    assert str(e.value) == '--query-separators: ";": the separators are & or &;'
+    assert str(e.value) == '--query-separators: ",": the separators are &, &; or ;'
 
 
 def test_rule_option_type_errors(tmp_path):

@@ -8,8 +8,8 @@ use super::config::{Config, IdnForm, OutputForm};
 use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
-    data_url, directory_index, escapes, form_encode, fragment, host, params as param_rules, path,
-    redirect, scheme as key, separators,
+    data_url, decode_uri, directory_index, escapes, form_encode, fragment, host,
+    params as param_rules, path, redirect, scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -150,7 +150,8 @@ fn apply_rules(
     encode_bare_percent(bare, &mut work, &mut fired);
     path_component(rules, url, percent_rules, &mut work, scratch, &mut fired);
     if rules.contains(Rule::StripDirectoryIndex) && !url.has_opaque_path() {
-        directory_index_rule(rules, index_files, &mut work, &mut fired);
+        let special = url.scheme_type().is_special();
+        directory_index_rule(rules, special, index_files, &mut work, &mut fired);
     }
     encode_bare_percent(bare, &mut work, &mut fired);
     let path = work.finish();
@@ -356,6 +357,10 @@ fn path_component(
             let changed = work.rewrite(path::lowercase);
             fired.insert_if(Rule::LowercasePath, changed);
         }
+        if rules.contains(Rule::EncodeHashSpace) {
+            let changed = work.rewrite(escapes::encode_opaque_spaces);
+            fired.insert_if(Rule::EncodeHashSpace, changed);
+        }
         return;
     }
     if scheme_type.is_special()
@@ -368,8 +373,14 @@ fn path_component(
         fired.insert_if(Rule::UnescapePath, changed);
     } else {
         percent_rules.run(work, fired);
+        if rules.contains(Rule::DecodeUriPath) && scheme_type != SchemeType::File {
+            // Not with unescape-path, which decodes more; not for file
+            // URLs, whose `%7C` decoded would be a drive letter's `|`.
+            let changed = work.rewrite(|p, out| decode_uri::decode(p, lower, out));
+            fired.insert_if(Rule::DecodeUriPath, changed);
+        }
     }
-    path_rules(rules, work, fired);
+    path_rules(rules, scheme_type.is_special(), work, fired);
     if scheme_type == SchemeType::File {
         // Part of whichever rule exposed the drive letter.
         work.rewrite(path::file_drive_letter);
@@ -392,11 +403,11 @@ fn query_component(
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
     let special = url.scheme_type().is_special();
-    let semicolons = rules.contains(Rule::SemicolonSeparators);
+    let only_semicolons = rules.contains(Rule::SemicolonOnlySeparators);
+    let semicolons = only_semicolons || rules.contains(Rule::SemicolonSeparators);
     if semicolons {
         // Before the decoding rules: a `%3B` they decode is data.
-        let changed = work.rewrite(separators::semicolons_to_amps);
-        fired.insert_if(Rule::SemicolonSeparators, changed);
+        split_on_semicolons(only_semicolons, work, fired);
     }
     if rules.contains(Rule::FormEncodeQuery) {
         // It decodes and re-encodes every escape: `unescape-query` and the
@@ -406,7 +417,8 @@ fn query_component(
         fired.insert_if(Rule::FormEncodeQuery, changed);
     } else if special && rules.contains(Rule::UnescapeQuery) {
         let changed = work.rewrite(|q, out| {
-            if !query::unescape(q, lower, params, out) {
+            let equals = rules.contains(Rule::EncodeValueEquals);
+            if !query::unescape(q, lower, equals, params, out) {
                 return false;
             }
             if semicolons && memchr::memchr(b';', out).is_some() {
@@ -465,7 +477,29 @@ fn query_component(
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
     }
+    if only_semicolons && !gone {
+        // Part of the rule, which fired if it encoded an `&`.
+        work.rewrite(separators::amps_to_semicolons);
+    }
     gone
+}
+
+/// `semicolon-separators` (`;` written `&`), or `semicolon-only-separators`
+/// (`&` written `%26`, `;` written `&` until the query rules are done),
+/// which wins over it.
+fn split_on_semicolons(only: bool, work: &mut Work<'_, '_>, fired: &mut RuleSet) {
+    if only {
+        let mut amp = false;
+        work.rewrite(|q, out| {
+            let (had_amp, wrote) = separators::semicolons_for_amps(q, out);
+            amp = had_amp;
+            wrote
+        });
+        fired.insert_if(Rule::SemicolonOnlySeparators, amp);
+    } else {
+        let changed = work.rewrite(separators::semicolons_to_amps);
+        fired.insert_if(Rule::SemicolonSeparators, changed);
+    }
 }
 
 /// `drop-fragment`, or the percent rules on a fragment that stays.
@@ -488,6 +522,10 @@ fn fragment_rules(
         return true;
     }
     percent_rules.run(work, fired);
+    if rules.contains(Rule::EncodeHashSpace) {
+        let changed = work.rewrite(escapes::encode_fragment_hashes);
+        fired.insert_if(Rule::EncodeHashSpace, changed);
+    }
     if rules.contains(Rule::StripTextFragment) {
         let changed = work.rewrite(fragment::strip_text_directives);
         fired.insert_if(Rule::StripTextFragment, changed);
@@ -538,7 +576,7 @@ fn unchanged_prefix<'u>(
 
 /// The rules on a hierarchical path (`/a/b`) after the percent rules,
 /// in [`Rule::ALL`] order.
-fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
+fn path_rules(rules: RuleSet, special: bool, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     if rules.contains(Rule::LowercasePath) {
         // Lowercasing commutes with the other path rules (they match
         // case-insensitively), so it can go first and run once.
@@ -553,7 +591,12 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
         let changed = path.rewrite(|p, out| path::strip_session_ids(p, jsessionid, out));
         fired.insert_if(Rule::StripSessionIds, changed);
     }
-    if rules.contains(Rule::CollapseSlashes) {
+    // `keep-nonspecial-slashes` never fires: it keeps what the other
+    // would change.
+    let keep_runs = rules.contains(Rule::CollapseSlashes)
+        && !special
+        && rules.contains(Rule::KeepNonspecialSlashes);
+    if rules.contains(Rule::CollapseSlashes) && !keep_runs {
         let changed = if rules.contains(Rule::KeepSchemeSlashes) {
             path.rewrite(path::collapse_slashes_keeping_schemes)
         } else {
@@ -573,7 +616,12 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
     // each round is O(1) and a path of thousands of `;jsessionid=`
     // suffixes takes linear time, not a copy of the path per round.
     loop {
-        let changed = path.narrow(path::strip_trailing_slash);
+        let changed = if keep_runs {
+            // A kept run would lose one slash per run, not idempotent.
+            path.narrow(path::strip_trailing_slashes)
+        } else {
+            path.narrow(path::strip_trailing_slash)
+        };
         fired.insert_if(Rule::StripTrailingSlash, changed);
         if !changed || !jsessionid {
             break;
@@ -592,13 +640,14 @@ fn path_rules(rules: RuleSet, path: &mut Work<'_, '_>, fired: &mut RuleSet) {
 /// anything: the output must be idempotent. Each round shortens the path.
 fn directory_index_rule(
     rules: RuleSet,
+    special: bool,
     index_files: &[Box<[u8]>],
     path: &mut Work<'_, '_>,
     fired: &mut RuleSet,
 ) {
     while path.narrow(|p| directory_index::strip(p, index_files)) {
         fired.insert(Rule::StripDirectoryIndex);
-        path_rules(rules, path, fired);
+        path_rules(rules, special, path, fired);
     }
 }
 

@@ -53,14 +53,17 @@ pub enum Profile {
     Wayback,
     /// urlcanon's `semantic_precise` (Internet Archive's Python
     /// canonicalizer): `semantic` plus userinfo dropped, host dots trimmed,
-    /// path and query unescaped and minimally re-escaped, a `%` that starts
-    /// no escape written `%25`, slashes collapsed, query sorted by name
-    /// then value. urlcanon assumes `http`
+    /// path and query unescaped and minimally re-escaped (`=` in values
+    /// too), a `%` that starts no escape written `%25`, a `#` in the
+    /// fragment and a space in an opaque path encoded, slashes collapsed
+    /// in special URLs, query sorted by name then value. urlcanon assumes
+    /// `http`
     /// for inputs without a scheme (`--default-scheme http`).
     UrlcanonSemantic,
     /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
-    /// `www\d*.` stripped, path and query lowercased and unescaped, query
-    /// sorted by value too. Assumes `http` like `urlcanon-semantic`.
+    /// `www\d*.` stripped, path and query lowercased and unescaped (`=` in
+    /// values too), a space in an opaque path encoded, slashes collapsed in
+    /// special URLs only, query sorted by value too. Assumes `http` like `urlcanon-semantic`.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
     /// fingerprints): `semantic`, reserved characters of the path decoded,
@@ -70,8 +73,8 @@ pub enum Profile {
     W3lib,
     /// normalize-url's defaults (the npm package, v8): `http` assumed for
     /// inputs without a scheme (`--default-scheme http`), userinfo dropped,
-    /// a trailing host dot and one `www.` removed, `%7E`-style escapes
-    /// decoded, slashes collapsed except after a scheme inside the path,
+    /// a trailing host dot and one `www.` removed, the path decoded as
+    /// `decodeURI` does (`%5B` becomes `[`), `%7E`-style escapes decoded, slashes collapsed except after a scheme inside the path,
     /// `utm_*` parameters removed, the query sorted, text fragments and an
     /// empty `#` or `?` removed, the trailing slash removed (the root's
     /// too: `http://example.com` is a key, not a URL), `data:` media
@@ -124,11 +127,14 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
 
 const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::EncodeBarePercent,
+    Rule::EncodeHashSpace,
     Rule::StripUserinfo,
     Rule::TrimHostDots,
     Rule::UnescapePath,
     Rule::UnescapeQuery,
+    Rule::EncodeValueEquals,
     Rule::CollapseSlashes,
+    Rule::KeepNonspecialSlashes,
     Rule::SortQuery,
     Rule::SortQueryValues,
 ]));
@@ -140,6 +146,9 @@ const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
     Rule::LowercaseQuery,
     Rule::UnescapePath,
     Rule::UnescapeQuery,
+    Rule::EncodeValueEquals,
+    Rule::EncodeHashSpace,
+    Rule::KeepNonspecialSlashes,
     Rule::SortQueryValues,
 ]));
 
@@ -157,6 +166,7 @@ const NORMALIZE_URL: RuleSet = RuleSet::from_rules(&[
     Rule::TrimHostDots,
     Rule::StripWww,
     Rule::StripOneWww,
+    Rule::DecodeUriPath,
     Rule::DecodeUnreserved,
     Rule::CollapseSlashes,
     Rule::KeepSchemeSlashes,

@@ -65,6 +65,11 @@ pub enum Rule {
     /// `(` `)` `*` `+` `;` `=` `[` `]` `|` and the unreserved ones), but
     /// not `/`, `?`, `#` or `%`: w3lib's path rule.
     DecodePathReserved,
+    /// `decode-uri-path`: decode the path as normalize-url does
+    /// (JavaScript's `decodeURI`, then the URL parser): every escape but
+    /// those of `; / ? : @ & = + $ , #` and `%25`, re-encoding what a path
+    /// must have encoded; nothing when an escape is malformed.
+    DecodeUriPath,
     /// `decode-unreserved`: decode percent-encoded unreserved characters
     /// (RFC 3986 section 6.2.2.2).
     DecodeUnreserved,
@@ -74,6 +79,10 @@ pub enum Rule {
     /// `encode-bare-percent`: a `%` that does not start a percent-encoding
     /// becomes `%25`, in every component but the domain: urlcanon's rule.
     EncodeBarePercent,
+    /// `encode-hash-space`: a `#` in the fragment becomes `%23` and a
+    /// space in an opaque path `%20`, which urlcanon's encode sets have and
+    /// the URL Standard's do not.
+    EncodeHashSpace,
     /// `strip-session-ids`: remove session ids from the path and the query.
     StripSessionIds,
     /// `keep-path-jsessionid`: with `strip-session-ids`, keep a path's
@@ -86,6 +95,9 @@ pub enum Rule {
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
     /// URL embedded in the path after its scheme (`/https://b.com/`).
     KeepSchemeSlashes,
+    /// `keep-nonspecial-slashes`: with `collapse-slashes`, keep the runs
+    /// of `/` in the paths of non-special URLs, as urlcanon does.
+    KeepNonspecialSlashes,
     /// `lowercase-path`: ASCII-lowercase the path.
     LowercasePath,
     /// `normalize-data-urls`: write a `data:` URL's media type as
@@ -99,11 +111,18 @@ pub enum Rule {
     /// `unescape-query`: percent-decode each query parameter's name and
     /// value repeatedly and re-encode only what must be.
     UnescapeQuery,
+    /// `encode-value-equals`: with `unescape-query`, write `=` in
+    /// parameter values as `%3D` too, as in names (urlcanon).
+    EncodeValueEquals,
     /// `lowercase-query`: ASCII-lowercase the query.
     LowercaseQuery,
     /// `semicolon-separators`: `;` separates query parameters as `&`
     /// does; it is written as `&`.
     SemicolonSeparators,
+    /// `semicolon-only-separators`: `;` alone separates query parameters
+    /// and joins them again; an `&` is data, written `%26` (w3lib's
+    /// `query_separator=";"`). With `semicolon-separators` too, this wins.
+    SemicolonOnlySeparators,
     /// `form-encode-query`: decode each parameter as a form does (`+` is a
     /// space) and encode it again as a form does (`urlencode`: only
     /// letters, digits and `-._~` stay, a space is `+`, a parameter without
@@ -152,7 +171,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 40] = [
+    pub const ALL: [Rule; 45] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -164,20 +183,25 @@ impl Rule {
         Rule::DropPort,
         Rule::UnescapePath,
         Rule::DecodePathReserved,
+        Rule::DecodeUriPath,
         Rule::DecodeUnreserved,
         Rule::UppercasePercent,
         Rule::EncodeBarePercent,
+        Rule::EncodeHashSpace,
         Rule::StripSessionIds,
         Rule::KeepPathJsessionid,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
+        Rule::KeepNonspecialSlashes,
         Rule::LowercasePath,
         Rule::NormalizeDataUrls,
         Rule::StripDirectoryIndex,
         Rule::StripTrailingSlash,
         Rule::UnescapeQuery,
+        Rule::EncodeValueEquals,
         Rule::LowercaseQuery,
         Rule::SemicolonSeparators,
+        Rule::SemicolonOnlySeparators,
         Rule::FormEncodeQuery,
         Rule::StripTracking,
         Rule::KeepParams,
@@ -215,20 +239,25 @@ impl Rule {
             Rule::DropPort => "drop-port",
             Rule::UnescapePath => "unescape-path",
             Rule::DecodePathReserved => "decode-path-reserved",
+            Rule::DecodeUriPath => "decode-uri-path",
             Rule::DecodeUnreserved => "decode-unreserved",
             Rule::UppercasePercent => "uppercase-percent",
             Rule::EncodeBarePercent => "encode-bare-percent",
+            Rule::EncodeHashSpace => "encode-hash-space",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::KeepPathJsessionid => "keep-path-jsessionid",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
+            Rule::KeepNonspecialSlashes => "keep-nonspecial-slashes",
             Rule::LowercasePath => "lowercase-path",
             Rule::NormalizeDataUrls => "normalize-data-urls",
             Rule::StripDirectoryIndex => "strip-directory-index",
             Rule::StripTrailingSlash => "strip-trailing-slash",
             Rule::UnescapeQuery => "unescape-query",
+            Rule::EncodeValueEquals => "encode-value-equals",
             Rule::LowercaseQuery => "lowercase-query",
             Rule::SemicolonSeparators => "semicolon-separators",
+            Rule::SemicolonOnlySeparators => "semicolon-only-separators",
             Rule::FormEncodeQuery => "form-encode-query",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
@@ -285,12 +314,18 @@ impl Rule {
             Rule::DecodePathReserved => {
                 "decode %XX in the path of every character a path may hold raw but / ? # % (w3lib: %2C becomes ,)"
             }
+            Rule::DecodeUriPath => {
+                "decode the path as normalize-url (decodeURI): %XX but of ; / ? : @ & = + $ , # % and what a path keeps encoded; nothing if one is malformed (%5B becomes [)"
+            }
             Rule::DecodeUnreserved => {
                 "decode %XX of unreserved characters A-Z a-z 0-9 - . _ ~ (RFC 3986 6.2.2.2)"
             }
             Rule::UppercasePercent => "uppercase the hex digits of %xx (RFC 3986 6.2.2.1)",
             Rule::EncodeBarePercent => {
                 "a % that starts no %XX becomes %25, except in the host (urlcanon: a%zz becomes a%25zz)"
+            }
+            Rule::EncodeHashSpace => {
+                "a # in the fragment becomes %23, a space in an opaque path %20 (urlcanon: #a#b becomes #a%23b)"
             }
             Rule::StripSessionIds => {
                 "remove session ids: jsessionid, phpsessid, sid, aspsessionid*, cfid+cftoken, ;jsessionid= and ASP.NET (S(...)) path segments"
@@ -301,6 +336,9 @@ impl Rule {
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::KeepSchemeSlashes => {
                 "with collapse-slashes: keep the // after a scheme inside the path (/https://b.com/)"
+            }
+            Rule::KeepNonspecialSlashes => {
+                "with collapse-slashes: keep runs of / in the paths of non-special URLs (urlcanon: foo://h//a stays)"
             }
             Rule::LowercasePath => "ASCII-lowercase the path",
             Rule::NormalizeDataUrls => {
@@ -313,9 +351,15 @@ impl Rule {
             Rule::UnescapeQuery => {
                 "percent-decode each parameter's name and value repeatedly, re-encode only what must be"
             }
+            Rule::EncodeValueEquals => {
+                "with unescape-query: write = in parameter values as %3D too (urlcanon: a=b=c becomes a=b%3Dc)"
+            }
             Rule::LowercaseQuery => "ASCII-lowercase the query",
             Rule::SemicolonSeparators => {
                 "; separates query parameters as & does (a=1;b=2 becomes a=1&b=2)"
+            }
+            Rule::SemicolonOnlySeparators => {
+                "; alone separates query parameters and joins them, & is data written %26 (w3lib query_separator=\";\": a=1&b;c becomes a=1%26b;c); wins over semicolon-separators"
             }
             Rule::FormEncodeQuery => {
                 "re-encode each parameter as a form does: only A-Z a-z 0-9 -._~ raw, space as +, = always (w3lib: a=x y&b becomes a=x+y&b=)"

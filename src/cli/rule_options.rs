@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use clap::{ArgAction, Args as ClapArgs};
 use normurl::canon::{Canonicalizer, CanonicalizerBuilder, Profile};
 use normurl::normalize::{
-    parse_query_separators, ReadError, Rewrites, RuleOptionError, RuleOptions, Source,
+    parse_query_separators, QuerySeparators, ReadError, Rewrites, RuleOptionError, RuleOptions,
+    Source,
 };
 
 use super::Failure;
@@ -36,11 +37,12 @@ pub struct RuleOptionArgs {
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub redirects: Vec<PathBuf>,
 
-    /// The bytes that separate query parameters: `&` (the default) or
-    /// `&;` (w3lib's query_separator; turns semicolon-separators on, which
-    /// writes each `;` as `&`).
+    /// The bytes that separate query parameters: `&` (the default), `&;`
+    /// (turns semicolon-separators on, which writes each `;` as `&`) or
+    /// `;` (w3lib's query_separator=";": turns semicolon-only-separators
+    /// on; `;` alone separates and joins, an `&` is written `%26`).
     #[arg(long, value_name = "SEPS", value_parser = parse_query_separators)]
-    pub query_separators: Option<bool>,
+    pub query_separators: Option<QuerySeparators>,
 
     /// Per-domain parameter rules (turns domain-params on): a file of
     /// `DOMAIN strip NAME,...` or `DOMAIN keep NAME,...` lines (a domain

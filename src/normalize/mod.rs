@@ -55,7 +55,9 @@ pub use json_field::JsonPath;
 pub use options::{FieldOutput, OnInvalid, Options, Select};
 pub use resolve::Resolution;
 pub use rewrite::{RewriteError, Rewrites};
-pub use rule_options::{parse_query_separators, ReadError, RuleOptionError, RuleOptions, Source};
+pub use rule_options::{
+    parse_query_separators, QuerySeparators, ReadError, RuleOptionError, RuleOptions, Source,
+};
 pub use stats::{Invalid, Stats};
 pub use utf8::InvalidUtf8;
 

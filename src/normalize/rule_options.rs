@@ -120,22 +120,47 @@ impl From<ReadError> for RuleOptionError {
     }
 }
 
-/// `--query-separators`: whether `;` separates parameters too (`&;`), or
-/// only `&`.
+/// `--query-separators`: the bytes that separate query parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuerySeparators {
+    /// `&`: the form-urlencoded parser's (`semicolon-separators` and
+    /// `semicolon-only-separators` off).
+    Amp,
+    /// `&;`: `;` too, written `&` (`semicolon-separators` on).
+    AmpSemicolon,
+    /// `;`: `;` alone separates and joins, `&` is data (w3lib's
+    /// `query_separator=";"`: `semicolon-only-separators` on).
+    Semicolon,
+}
+
+impl QuerySeparators {
+    /// The rule edits that give these separators.
+    fn edits(self) -> &'static str {
+        match self {
+            QuerySeparators::Amp => "-semicolon-separators,-semicolon-only-separators",
+            QuerySeparators::AmpSemicolon => "+semicolon-separators,-semicolon-only-separators",
+            QuerySeparators::Semicolon => "-semicolon-separators,+semicolon-only-separators",
+        }
+    }
+}
+
+/// Parses `--query-separators`: `&`, `&;` or `;`.
 ///
 /// # Example
 ///
 /// ```
-/// use normurl::normalize::parse_query_separators;
+/// use normurl::normalize::{parse_query_separators, QuerySeparators};
 ///
-/// assert_eq!(parse_query_separators("&;"), Ok(true));
-/// assert!(parse_query_separators(";").is_err());
+/// assert_eq!(parse_query_separators("&;"), Ok(QuerySeparators::AmpSemicolon));
+/// assert_eq!(parse_query_separators(";"), Ok(QuerySeparators::Semicolon));
+/// assert!(parse_query_separators(",").is_err());
 /// ```
-pub fn parse_query_separators(s: &str) -> Result<bool, String> {
+pub fn parse_query_separators(s: &str) -> Result<QuerySeparators, String> {
     match s {
-        "&" => Ok(false),
-        "&;" | ";&" => Ok(true),
-        _ => Err(format!("{s:?}: the separators are & or &;")),
+        "&" => Ok(QuerySeparators::Amp),
+        "&;" | ";&" => Ok(QuerySeparators::AmpSemicolon),
+        ";" => Ok(QuerySeparators::Semicolon),
+        _ => Err(format!("{s:?}: the separators are &, &; or ;")),
     }
 }
 
@@ -169,8 +194,8 @@ pub struct RuleOptions {
     pub keep_params: Vec<Source>,
     /// `--index-files`: lists.
     pub index_files: Vec<Source>,
-    /// `--query-separators`: whether `;` separates too.
-    pub query_separators: Option<bool>,
+    /// `--query-separators`.
+    pub query_separators: Option<QuerySeparators>,
     /// `--redirects`: files.
     pub redirects: Vec<Source>,
     /// `--param-rules`: files.
@@ -233,12 +258,11 @@ impl RuleOptions {
                 .index_files(list.load()?)
                 .map_err(|e| usage("--index-files", e))?;
         }
-        match self.query_separators {
-            Some(true) => builder.rules("+semicolon-separators"),
-            Some(false) => builder.rules("-semicolon-separators"),
-            None => Ok(&mut *builder),
+        if let Some(separators) = self.query_separators {
+            builder
+                .rules(separators.edits())
+                .map_err(|e| usage("--query-separators", e))?;
         }
-        .map_err(|e| usage("--query-separators", e))?;
         for file in &mut self.redirects {
             let text = file.load()?;
             builder

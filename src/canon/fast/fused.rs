@@ -22,7 +22,8 @@
 
 use super::{self as fast, instances, Bare, Plan, Setup, Suffixes, Verdict};
 use crate::canon::query::QueryScratch;
-use crate::canon::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
+use crate::canon::rules::escapes::value_has_equals;
+use crate::canon::rules::lists::{ESCAPE_GENERAL, GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use crate::canon::{IdnForm, OutputForm, Profile, Rule, RuleSet, Scratch};
 use crate::simd::features::Features;
 use crate::url::staged::{self, Layout};
@@ -113,7 +114,7 @@ pub(crate) fn pick(
     } else {
         narrow
     };
-    let declining_rules = PERCENT_GENERAL.union(QUERY_GENERAL);
+    let declining_rules = PERCENT_GENERAL.union(QUERY_GENERAL).union(ESCAPE_GENERAL);
     if rules.intersection(declining_rules).is_empty() {
         (inner, inner)
     } else {
@@ -122,7 +123,8 @@ pub(crate) fn pick(
 }
 
 /// The instance of canonicalizers with rules that change only inputs with
-/// a `%` (`PERCENT_GENERAL`) or a query (`QUERY_GENERAL`): those inputs
+/// a `%` (`PERCENT_GENERAL`), a query (`QUERY_GENERAL`), or a space, a
+/// second `#` or an `=` in a query value (`ESCAPE_GENERAL`): those inputs
 /// take the general path, the others the instance [`pick`] chose for the
 /// other rules (`Setup::fused_inner`), which those rules leave as they
 /// are. A test of the whole input: a `%` or `?` in a fragment declines
@@ -138,7 +140,8 @@ unsafe fn declining(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Result<RuleSet, ParseError> {
-    let (percent, query) = setup.plan.declines();
+    let decline = setup.plan.declines();
+    let (percent, query) = (decline.percent, decline.query);
     let bytes = input.as_bytes();
     // The query of the input as it is: if the parser changes it, the
     // input is not its serialization, and `fast::apply` looks again at
@@ -153,11 +156,21 @@ unsafe fn declining(
         || query
             && input_query()
                 .is_some_and(|q| fast::form_encode_changes(q, lower, &mut scratch.fast.query))
+        || decline.escapes && input_escapes_change(bytes, input_query())
     {
         return general(setup, input, url, scratch, out);
     }
     // SAFETY: the caller's.
     unsafe { (setup.fused_inner)(setup, input, url, scratch, out) }
+}
+
+/// What `fast::escapes_change` tells of a parsed URL, told of its input
+/// (with `query`, its query): a space anywhere, a second `#`, an `=` in a
+/// query value.
+fn input_escapes_change(bytes: &[u8], query: Option<&[u8]>) -> bool {
+    let second_hash = memchr::memchr(b'#', bytes)
+        .is_some_and(|first| memchr::memchr(b'#', &bytes[first + 1..]).is_some());
+    second_hash || memchr::memchr(b' ', bytes).is_some() || query.is_some_and(value_has_equals)
 }
 
 /// No rules: the output is the URL's serialization, which for an input the

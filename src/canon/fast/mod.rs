@@ -26,8 +26,9 @@ use std::ops::Range;
 use super::config::{Config, IdnForm};
 use super::percent;
 use super::query::{self, QueryScratch};
+use super::rules::escapes::value_has_equals;
 use super::rules::form_encode::form_encode;
-use super::rules::lists::{GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
+use super::rules::lists::{ESCAPE_GENERAL, GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use super::rules::public_suffix::Suffixes;
 use super::surt::Parts;
 use super::{general, Scratch};
@@ -236,10 +237,11 @@ impl Plan {
         let decline = DeclineOn {
             percent: !rules.intersection(PERCENT_GENERAL).is_empty(),
             query: !rules.intersection(QUERY_GENERAL).is_empty(),
+            escapes: !rules.intersection(ESCAPE_GENERAL).is_empty(),
         };
         // The other profiles call the straight line as they did: no test
         // for these rules on their line.
-        let straight = if decline.percent || decline.query {
+        let straight = if decline.any() {
             decline_some as Straight
         } else {
             inner
@@ -283,10 +285,9 @@ impl Plan {
         self.rules
     }
 
-    /// Whether the fast paths decline URLs with a `%`, and URLs with a
-    /// query ([`DeclineOn`]).
-    pub(super) fn declines(&self) -> (bool, bool) {
-        (self.decline.percent, self.decline.query)
+    /// Which URLs the fast paths decline ([`DeclineOn`]).
+    pub(super) fn declines(&self) -> DeclineOn {
+        self.decline
     }
 
     /// What a host and path are scanned for.
@@ -488,18 +489,35 @@ unsafe fn decline_all(
     None
 }
 
-/// Which URLs the fast paths decline for the rules of [`PERCENT_GENERAL`]
-/// and [`QUERY_GENERAL`].
+/// Which URLs the fast paths decline for the rules of [`PERCENT_GENERAL`],
+/// [`QUERY_GENERAL`] and [`ESCAPE_GENERAL`].
 #[derive(Clone, Copy, Debug)]
-struct DeclineOn {
+pub(super) struct DeclineOn {
     /// URLs with a `%`.
-    percent: bool,
+    pub(super) percent: bool,
     /// URLs with a query that `form-encode-query` changes.
-    query: bool,
+    pub(super) query: bool,
+    /// URLs that [`escapes_change`].
+    pub(super) escapes: bool,
 }
 
-/// The straight line of canonicalizers with rules of [`PERCENT_GENERAL`]
-/// or [`QUERY_GENERAL`]: declines the URLs those may change, and runs
+impl DeclineOn {
+    fn any(self) -> bool {
+        self.percent || self.query || self.escapes
+    }
+}
+
+/// Whether `encode-hash-space` or `encode-value-equals` may change `url`:
+/// a `#` in its fragment, a space in its opaque path, an `=` in a query
+/// value.
+fn escapes_change(url: &Url) -> bool {
+    url.fragment().is_some_and(|f| f.contains('#'))
+        || url.has_opaque_path() && url.pathname().contains(' ')
+        || url.query().is_some_and(|q| value_has_equals(q.as_bytes()))
+}
+
+/// The straight line of canonicalizers with rules of [`PERCENT_GENERAL`],
+/// [`QUERY_GENERAL`] or [`ESCAPE_GENERAL`]: declines the URLs those may change, and runs
 /// the plan's straight line on the others.
 ///
 /// # Safety
@@ -518,6 +536,7 @@ unsafe fn decline_some(
     let query = url.query().map(str::as_bytes);
     if plan.decline.query && query.is_some_and(|q| form_encode_changes(q, lower, &mut bufs.query))
         || plan.decline.percent && memchr::memchr(b'%', href).is_some()
+        || plan.decline.escapes && escapes_change(url)
     {
         return None;
     }

@@ -1,7 +1,10 @@
-//! Two percent-encoding rules that other canonicalizers apply and that
+//! Percent-encoding rules that other canonicalizers apply and that
 //! their profiles turn on: `decode-path-reserved` (w3lib decodes every
-//! character its path may hold raw) and `encode-bare-percent` (urlcanon
-//! writes a `%` that starts no escape as `%25`).
+//! character its path may hold raw), `encode-bare-percent` (urlcanon
+//! writes a `%` that starts no escape as `%25`), `encode-hash-space`
+//! (urlcanon's encode sets have `#` and the space, which the URL
+//! Standard's fragment and opaque-path sets leave raw) and, for
+//! `encode-value-equals`, whether a query value has an `=`.
 //!
 //! As in `percent.rs`, each function writes into a caller buffer and
 //! reports whether it changed anything; on `false` the caller keeps the
@@ -94,6 +97,49 @@ pub(crate) fn encode_bare_percent(input: &[u8], out: &mut Vec<u8>) -> bool {
     changed
 }
 
+/// `encode-hash-space` on a fragment: each `#` becomes `%23`. urlcanon
+/// encodes the fragment with Safe Browsing's set, which has `#`; the
+/// fragment percent-encode set has not (url.bs "fragment state"), so the
+/// parser keeps a `#` and keeps a `%23`: the output parses to itself.
+pub(crate) fn encode_fragment_hashes(fragment: &[u8], out: &mut Vec<u8>) -> bool {
+    encode_byte(fragment, b'#', b"%23", out)
+}
+
+/// `encode-hash-space` on an opaque path: each space becomes `%20`.
+/// urlcanon's path set has the space; the URL Standard's opaque path
+/// state uses the C0 control percent-encode set, which has not (it writes
+/// `%20` only for a space right before `?` or `#`, url.bs "opaque path
+/// state"), and keeps a `%20`: the output parses to itself.
+pub(crate) fn encode_opaque_spaces(path: &[u8], out: &mut Vec<u8>) -> bool {
+    encode_byte(path, b' ', b"%20", out)
+}
+
+/// Writes `input` with each `byte` replaced by `escape` into `out`, or
+/// returns false when it has none.
+fn encode_byte(input: &[u8], byte: u8, escape: &[u8], out: &mut Vec<u8>) -> bool {
+    if memchr(byte, input).is_none() {
+        return false;
+    }
+    for piece in input.split_inclusive(|&b| b == byte) {
+        match piece.split_last() {
+            Some((&last, rest)) if last == byte => {
+                out.extend_from_slice(rest);
+                out.extend_from_slice(escape);
+            }
+            _ => out.extend_from_slice(piece),
+        }
+    }
+    true
+}
+
+/// Whether a `&`-separated parameter of `query` has an `=` in its value
+/// (after its first `=`), which `encode-value-equals` writes `%3D`.
+pub(crate) fn value_has_equals(query: &[u8]) -> bool {
+    query
+        .split(|&b| b == b'&')
+        .any(|piece| memchr(b'=', piece).is_some_and(|eq| memchr(b'=', &piece[eq + 1..]).is_some()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +176,22 @@ mod tests {
         assert_eq!(encode("/%41%e9%"), "/%41%e9%25");
         assert_eq!(encode("/a"), "/a");
         assert_eq!(encode("%25%"), "%25%25");
+    }
+
+    #[test]
+    fn encodes_hashes_and_spaces() {
+        assert_eq!(run(encode_fragment_hashes, "bar#baz#"), "bar%23baz%23");
+        assert_eq!(run(encode_fragment_hashes, "bar%23 "), "bar%23 ");
+        assert_eq!(run(encode_opaque_spaces, "x x  y"), "x%20x%20%20y");
+        assert_eq!(run(encode_opaque_spaces, "x#y"), "x#y");
+    }
+
+    #[test]
+    fn finds_equals_in_values() {
+        assert!(value_has_equals(b"a=1&b=c=d"));
+        assert!(value_has_equals(b"==&x"));
+        assert!(!value_has_equals(b"a=1&b&c=%3D"));
+        assert!(!value_has_equals(b""));
     }
 
     proptest::proptest! {

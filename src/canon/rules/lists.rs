@@ -17,6 +17,7 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::DomainParams,
     Rule::DropBlankParams,
     Rule::SemicolonSeparators,
+    Rule::SemicolonOnlySeparators,
     Rule::StripTextFragment,
     Rule::KeepSpaFragments,
     Rule::StripScheme,
@@ -30,13 +31,23 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
 /// Rules that change only URLs with a `%` in them: the fast paths decline
 /// those URLs (`fast::decline_some`) and take the others, which the rules
 /// leave as they are.
-pub(crate) const PERCENT_GENERAL: RuleSet =
-    RuleSet::from_rules(&[Rule::DecodePathReserved, Rule::EncodeBarePercent]);
+pub(crate) const PERCENT_GENERAL: RuleSet = RuleSet::from_rules(&[
+    Rule::DecodePathReserved,
+    Rule::DecodeUriPath,
+    Rule::EncodeBarePercent,
+]);
 
 /// Rules that change only URLs with a query: the fast paths decline the
 /// URLs whose query the rule changes (`fast::form_encode_changes`) and
 /// take the others.
 pub(crate) const QUERY_GENERAL: RuleSet = RuleSet::from_rules(&[Rule::FormEncodeQuery]);
+
+/// Rules that change only URLs with a `#` in the fragment, a space in an
+/// opaque path (`encode-hash-space`) or an `=` in a query value
+/// (`encode-value-equals`): the fast paths decline those URLs
+/// (`fast::escapes_change`) and take the others.
+pub(crate) const ESCAPE_GENERAL: RuleSet =
+    RuleSet::from_rules(&[Rule::EncodeHashSpace, Rule::EncodeValueEquals]);
 
 /// `keep-params`'s names and `strip-directory-index`'s extra index files.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 //! `canon/mod.rs` says which function is whose.
 
 pub(crate) mod data_url;
+pub(crate) mod decode_uri;
 pub(crate) mod directory_index;
 pub(crate) mod domain_params;
 pub(crate) mod escapes;

@@ -104,6 +104,14 @@ pub(crate) fn strip_trailing_slash(path: &[u8]) -> &[u8] {
     }
 }
 
+/// `strip-trailing-slash` on a path whose runs of slashes
+/// `keep-nonspecial-slashes` keeps: the path without its trailing run of
+/// `/`, but `/` when it is all slashes.
+pub(crate) fn strip_trailing_slashes(path: &[u8]) -> &[u8] {
+    let end = path.iter().rposition(|&b| b != b'/').map_or(1, |i| i + 1);
+    &path[..end.min(path.len())]
+}
+
 /// `lowercase-path`, `lowercase-query`: ASCII-lowercases into `out` when
 /// there is an uppercase letter (percent-encodings included, as urlcanon and
 /// webarchive-commons do).
@@ -367,6 +375,10 @@ mod tests {
         assert_eq!(strip_trailing_slash(b"/a/"), b"/a");
         assert_eq!(strip_trailing_slash(b"/"), b"/");
         assert_eq!(strip_trailing_slash(b""), b"");
+        assert_eq!(strip_trailing_slashes(b"/a//b//"), b"/a//b");
+        assert_eq!(strip_trailing_slashes(b"///"), b"/");
+        assert_eq!(strip_trailing_slashes(b"/a"), b"/a");
+        assert_eq!(strip_trailing_slashes(b""), b"");
     }
 
     #[test]

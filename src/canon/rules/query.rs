@@ -16,6 +16,7 @@
 
 use std::cmp::Ordering;
 
+use super::escapes;
 use super::percent::{self, QUERY_NAME_MINIMAL, QUERY_VALUE_MINIMAL};
 use crate::canon::form::{self, Piece};
 use crate::canon::{Rule, RuleSet, TrackingParams};
@@ -111,18 +112,25 @@ fn key(raw: &[u8], offset: usize, plain: bool, keys: &mut Vec<u8>, decoded: &mut
 /// and re-encodes only Safe Browsing's set, what the query percent-encode
 /// set needs, and the delimiters (`&` always, `=` in names) so every
 /// parameter keeps its boundaries. (`%2B` does become `+`, as in urlcanon.)
+/// With `equals` (`encode-value-equals`), `=` is re-encoded in values too.
 /// Writes into `out` only when that changes the query.
 pub(crate) fn unescape(
     query: &[u8],
     lower: bool,
+    equals: bool,
     scratch: &mut QueryScratch,
     out: &mut Vec<u8>,
 ) -> bool {
-    if memchr::memchr(b'%', query).is_none() {
+    if memchr::memchr(b'%', query).is_none() && !(equals && escapes::value_has_equals(query)) {
         // Without `%` nothing decodes, and the parser has already encoded
         // every byte of the minimal sets except the delimiters.
         return false;
     }
+    let value_set = if equals {
+        &QUERY_NAME_MINIMAL
+    } else {
+        &QUERY_VALUE_MINIMAL
+    };
     let start = out.len();
     for (i, piece) in form::pieces(query).enumerate() {
         if i > 0 {
@@ -133,7 +141,7 @@ pub(crate) fn unescape(
         if let Some(value) = piece.value(query) {
             out.push(b'=');
             percent::unescape_repeatedly(value, &mut scratch.tmp);
-            percent::encode(&scratch.tmp, &QUERY_VALUE_MINIMAL, lower, out);
+            percent::encode(&scratch.tmp, value_set, lower, out);
         }
     }
     if out[start..] == *query {
@@ -916,7 +924,13 @@ mod tests {
     fn unescapes_but_keeps_boundaries() {
         let un = |q: &str| {
             let mut out = Vec::new();
-            if unescape(q.as_bytes(), false, &mut QueryScratch::default(), &mut out) {
+            if unescape(
+                q.as_bytes(),
+                false,
+                false,
+                &mut QueryScratch::default(),
+                &mut out,
+            ) {
                 String::from_utf8(out).unwrap()
             } else {
                 q.to_owned()
