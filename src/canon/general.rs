@@ -9,7 +9,7 @@ use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
     data_url, directory_index, escapes, form_encode, fragment, host, params as param_rules, path,
-    redirect, scheme as key, separators,
+    query_session, redirect, scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -445,27 +445,63 @@ fn query_component(
             return true;
         }
     }
-    let mut gone = false;
-    if !rules.intersection(query::Params::RULES).is_empty() {
-        let config = query::Params {
-            rules,
-            tracking: &config.tracking,
-            host: final_host,
-            starts: None,
-        };
-        let mut outcome = query::Outcome::default();
-        work.rewrite(|q, out| {
-            outcome = query::apply(q, &config, params, out);
-            outcome.changed
-        });
-        *fired = fired.union(outcome.fired);
-        gone = outcome.stripped_all;
-    }
+    let config = query::Params {
+        rules,
+        tracking: &config.tracking,
+        host: final_host,
+        starts: None,
+    };
+    let mut gone = parameter_rules(&config, work, params, fired);
     if !gone && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
     }
     gone
+}
+
+/// The parameter rules ([`query::apply`]) and, with
+/// `session-ids-anywhere`, the query's session ids by webarchive-commons'
+/// regexes ([`query_session::strip`]) instead of by parameter. Returns
+/// whether the query is gone (every parameter stripped).
+fn parameter_rules(
+    config: &query::Params<'_>,
+    work: &mut Work<'_, '_>,
+    params: &mut QueryScratch,
+    fired: &mut RuleSet,
+) -> bool {
+    let anywhere = query_session::on(config.rules);
+    let config = query::Params {
+        rules: query_session::param_rules(config.rules),
+        ..*config
+    };
+    // The regexes run once, then the sort; as that can bring an id the
+    // regexes did not take to where they take it (a second `sid=`, `cfid`
+    // after `cftoken`), both run again until no id is left: the output
+    // must be idempotent. (The reference's own output is not, there.)
+    loop {
+        if anywhere {
+            let changed = work.rewrite(query_session::strip);
+            fired.insert_if(Rule::StripSessionIds, changed);
+            if changed && work.get().is_empty() {
+                // As when every parameter is stripped: no `?` either.
+                return true;
+            }
+        }
+        if !config.rules.intersection(query::Params::RULES).is_empty() {
+            let mut outcome = query::Outcome::default();
+            work.rewrite(|q, out| {
+                outcome = query::apply(q, &config, params, out);
+                outcome.changed
+            });
+            *fired = fired.union(outcome.fired);
+            if outcome.stripped_all {
+                return true;
+            }
+        }
+        if !anywhere || !query_session::found(work.get()) {
+            return false;
+        }
+    }
 }
 
 /// `drop-fragment`, or the percent rules on a fragment that stays.

@@ -47,7 +47,8 @@ pub enum Profile {
     /// The canonicalization of webarchive-commons' WaybackURLKeyMaker (CDX
     /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
     /// `www\d*.` stripped, path and query lowercased, session ids stripped
-    /// (but a path's `;jsessionid=`, which CDX keys keep),
+    /// (but a path's `;jsessionid=`, which CDX keys keep; in the query
+    /// wherever they start, as its regexes do),
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
@@ -111,6 +112,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::UnescapePath,
     Rule::StripSessionIds,
     Rule::KeepPathJsessionid,
+    Rule::SessionIdsAnywhere,
     Rule::CollapseSlashes,
     Rule::LowercasePath,
     Rule::StripTrailingSlash,

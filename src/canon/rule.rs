@@ -81,6 +81,14 @@ pub enum Rule {
     /// (the CDX keys) and the Python `surt` package do: they strip session
     /// ids from the query and ASP.NET segments from the path only.
     KeepPathJsessionid,
+    /// `session-ids-anywhere`: with `strip-session-ids`, strip the query's
+    /// session ids as webarchive-commons' `URLRegexTransformer` (the CDX
+    /// keys) and the Python `surt` package do: by regexes on the whole
+    /// query, wherever an id starts (`id=7;jsessionid=<32>` keeps `id=7;`),
+    /// the last id of each kind, leaving a `&` before it, instead of whole
+    /// parameters. Repeated (with the sort) until no id is left, so that
+    /// the output is idempotent.
+    SessionIdsAnywhere,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
@@ -152,7 +160,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 40] = [
+    pub const ALL: [Rule; 41] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -169,6 +177,7 @@ impl Rule {
         Rule::EncodeBarePercent,
         Rule::StripSessionIds,
         Rule::KeepPathJsessionid,
+        Rule::SessionIdsAnywhere,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
         Rule::LowercasePath,
@@ -220,6 +229,7 @@ impl Rule {
             Rule::EncodeBarePercent => "encode-bare-percent",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::KeepPathJsessionid => "keep-path-jsessionid",
+            Rule::SessionIdsAnywhere => "session-ids-anywhere",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
             Rule::LowercasePath => "lowercase-path",
@@ -297,6 +307,9 @@ impl Rule {
             }
             Rule::KeepPathJsessionid => {
                 "with strip-session-ids: keep a path's ;jsessionid= as CDX keys do (webarchive-commons, surt)"
+            }
+            Rule::SessionIdsAnywhere => {
+                "with strip-session-ids: strip query session ids as CDX keys do (webarchive-commons, surt): wherever one starts (id=7;jsessionid=<32> keeps id=7;), the last of each kind"
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::KeepSchemeSlashes => {
