@@ -532,6 +532,12 @@ fn session_ids_anywhere() {
             ),
             ("http://a.com/?cftoken=3&cfid=2", "http://a.com/"),
             (&format!("http://a.com/?b=1;SID={id}"), "http://a.com/?b=1;"),
+            // What the regexes join is a piece for the query rules again:
+            // `a%3D` was a name, is a value, and unescapes.
+            (
+                &format!("http://a.com/?q=SID={id}&a%3D=%26"),
+                "http://a.com/?q=a==%26",
+            ),
         ],
     );
     // Whole parameters without it (`aggressive`'s, Heritrix's).

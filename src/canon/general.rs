@@ -376,10 +376,13 @@ fn path_component(
     }
 }
 
-/// The query rules on a query that is there: `unescape-query` (or the
-/// percent rules), `lowercase-query`, the parameter rules
-/// ([`query::apply`]) and `drop-empty-query`. Returns whether the query is
-/// gone (every parameter stripped, or empty and dropped).
+/// The query rules on a query that is there ([`query_rules`]), again
+/// while `session-ids-anywhere` stripped an id or finds one. Its regexes
+/// join what comes before an id to the piece after it (`q=` and `a%3D=1`
+/// make `q=a%3D=1`, a value to unescape), and the sort can bring
+/// `cfid` before `cftoken`: the rules then have more to do, and the
+/// output must be idempotent. (The reference's keys are not, there.)
+/// Returns whether the query is gone.
 fn query_component(
     config: &Config,
     url: &Url,
@@ -389,6 +392,36 @@ fn query_component(
     params: &mut QueryScratch,
     fired: &mut RuleSet,
 ) -> bool {
+    // Each round but the last strips an id (of 16 bytes or more): a bound
+    // on the rounds that no input reaches, so that none loops.
+    let rounds = 2 + work.get().len() / 16;
+    for _ in 0..rounds {
+        let (gone, stripped) =
+            query_rules(config, url, final_host, percent_rules, work, params, fired);
+        if gone
+            || !query_session::on(config.rules)
+            || !(stripped || query_session::found(work.get()))
+        {
+            return gone;
+        }
+    }
+    false
+}
+
+/// One round of the query rules: `unescape-query` (or the percent rules),
+/// `lowercase-query`, the parameter rules ([`query::apply`]) and
+/// `drop-empty-query`. Returns whether the query is gone (every parameter
+/// stripped, or empty and dropped), and whether `session-ids-anywhere`
+/// stripped an id.
+fn query_rules(
+    config: &Config,
+    url: &Url,
+    final_host: &[u8],
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    params: &mut QueryScratch,
+    fired: &mut RuleSet,
+) -> (bool, bool) {
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
     let special = url.scheme_type().is_special();
@@ -442,7 +475,7 @@ fn query_component(
         });
         *fired = fired.union(outcome.fired);
         if outcome.gone {
-            return true;
+            return (true, false);
         }
     }
     let config = query::Params {
@@ -451,57 +484,45 @@ fn query_component(
         host: final_host,
         starts: None,
     };
-    let mut gone = parameter_rules(&config, work, params, fired);
+    let (mut gone, stripped) = parameter_rules(&config, work, params, fired);
     if !gone && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
     }
-    gone
+    (gone, stripped)
 }
 
-/// The parameter rules ([`query::apply`]) and, with
+/// The parameter rules ([`query::apply`]) and, first, with
 /// `session-ids-anywhere`, the query's session ids by webarchive-commons'
 /// regexes ([`query_session::strip`]) instead of by parameter. Returns
-/// whether the query is gone (every parameter stripped).
+/// whether the query is gone (every parameter stripped), and whether the
+/// regexes stripped an id.
 fn parameter_rules(
     config: &query::Params<'_>,
     work: &mut Work<'_, '_>,
     params: &mut QueryScratch,
     fired: &mut RuleSet,
-) -> bool {
-    let anywhere = query_session::on(config.rules);
+) -> (bool, bool) {
+    let stripped = query_session::on(config.rules) && work.rewrite(query_session::strip);
+    fired.insert_if(Rule::StripSessionIds, stripped);
+    if stripped && work.get().is_empty() {
+        // As when every parameter is stripped: no `?` either.
+        return (true, true);
+    }
     let config = query::Params {
         rules: query_session::param_rules(config.rules),
         ..*config
     };
-    // The regexes run once, then the sort; as that can bring an id the
-    // regexes did not take to where they take it (a second `sid=`, `cfid`
-    // after `cftoken`), both run again until no id is left: the output
-    // must be idempotent. (The reference's own output is not, there.)
-    loop {
-        if anywhere {
-            let changed = work.rewrite(query_session::strip);
-            fired.insert_if(Rule::StripSessionIds, changed);
-            if changed && work.get().is_empty() {
-                // As when every parameter is stripped: no `?` either.
-                return true;
-            }
-        }
-        if !config.rules.intersection(query::Params::RULES).is_empty() {
-            let mut outcome = query::Outcome::default();
-            work.rewrite(|q, out| {
-                outcome = query::apply(q, &config, params, out);
-                outcome.changed
-            });
-            *fired = fired.union(outcome.fired);
-            if outcome.stripped_all {
-                return true;
-            }
-        }
-        if !anywhere || !query_session::found(work.get()) {
-            return false;
-        }
+    if config.rules.intersection(query::Params::RULES).is_empty() {
+        return (false, stripped);
     }
+    let mut outcome = query::Outcome::default();
+    work.rewrite(|q, out| {
+        outcome = query::apply(q, &config, params, out);
+        outcome.changed
+    });
+    *fired = fired.union(outcome.fired);
+    (outcome.stripped_all, stripped)
 }
 
 /// `drop-fragment`, or the percent rules on a fragment that stays.
