@@ -396,12 +396,9 @@ fn query_component(
     // on the rounds that no input reaches, so that none loops.
     let rounds = 2 + work.get().len() / 16;
     for _ in 0..rounds {
-        let (gone, stripped) =
+        let (gone, again) =
             query_rules(config, url, final_host, percent_rules, work, params, fired);
-        if gone
-            || !query_session::on(config.rules)
-            || !(stripped || query_session::found(work.get()))
-        {
+        if gone || !again {
             return gone;
         }
     }
@@ -411,8 +408,8 @@ fn query_component(
 /// One round of the query rules: `unescape-query` (or the percent rules),
 /// `lowercase-query`, the parameter rules ([`query::apply`]) and
 /// `drop-empty-query`. Returns whether the query is gone (every parameter
-/// stripped, or empty and dropped), and whether `session-ids-anywhere`
-/// stripped an id.
+/// stripped, or empty and dropped), and whether the rules must run again
+/// (see [`parameter_rules`]).
 fn query_rules(
     config: &Config,
     url: &Url,
@@ -484,45 +481,52 @@ fn query_rules(
         host: final_host,
         starts: None,
     };
-    let (mut gone, stripped) = parameter_rules(&config, work, params, fired);
+    let (mut gone, again) = parameter_rules(&config, work, params, fired);
     if !gone && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
     }
-    (gone, stripped)
+    (gone, again)
 }
 
 /// The parameter rules ([`query::apply`]) and, first, with
 /// `session-ids-anywhere`, the query's session ids by webarchive-commons'
 /// regexes ([`query_session::strip`]) instead of by parameter. Returns
 /// whether the query is gone (every parameter stripped), and whether the
-/// regexes stripped an id.
+/// query rules must run again: the regexes stripped an id, or find one in
+/// what the parameter rules made.
 fn parameter_rules(
     config: &query::Params<'_>,
     work: &mut Work<'_, '_>,
     params: &mut QueryScratch,
     fired: &mut RuleSet,
 ) -> (bool, bool) {
-    let stripped = query_session::on(config.rules) && work.rewrite(query_session::strip);
+    // One look at most queries (`may_strip` says no, and so would `found`
+    // after the parameter rules), instead of one per pattern and another
+    // after them.
+    let maybe = query_session::on(config.rules) && query_session::may_strip(work.get());
+    let stripped = maybe && work.rewrite(query_session::strip);
     fired.insert_if(Rule::StripSessionIds, stripped);
     if stripped && work.get().is_empty() {
         // As when every parameter is stripped: no `?` either.
-        return (true, true);
+        return (true, false);
     }
     let config = query::Params {
         rules: query_session::param_rules(config.rules),
         ..*config
     };
-    if config.rules.intersection(query::Params::RULES).is_empty() {
-        return (false, stripped);
+    let mut gone = false;
+    if !config.rules.intersection(query::Params::RULES).is_empty() {
+        let mut outcome = query::Outcome::default();
+        work.rewrite(|q, out| {
+            outcome = query::apply(q, &config, params, out);
+            outcome.changed
+        });
+        *fired = fired.union(outcome.fired);
+        gone = outcome.stripped_all;
     }
-    let mut outcome = query::Outcome::default();
-    work.rewrite(|q, out| {
-        outcome = query::apply(q, &config, params, out);
-        outcome.changed
-    });
-    *fired = fired.union(outcome.fired);
-    (outcome.stripped_all, stripped)
+    let again = maybe && !gone && (stripped || query_session::found(work.get()));
+    (gone, again)
 }
 
 /// `drop-fragment`, or the percent rules on a fragment that stays.

@@ -150,7 +150,7 @@ impl<'a> Bare<'a> {
             return None;
         }
         // Before writing anything: `params_outcome` declines these too.
-        if plan.session_ids(query) {
+        if plan.session_ids(query, false) {
             return None;
         }
         let head = self.cut_to(mark);

@@ -327,14 +327,20 @@ impl Plan {
     /// looked up.
     #[inline(always)]
     fn keeps_single(&self, query: &[u8]) -> bool {
-        !query.is_empty() && !self.param_starts.may_remove(query) && !self.session_ids(query)
+        !query.is_empty() && !self.param_starts.may_remove(query) && !self.session_ids(query, true)
     }
 
     /// Whether `session-ids-anywhere` may strip a session id from `query`
-    /// (see [`query_session::may_strip`]): a job for the general path.
+    /// (see [`query_session::may_strip`]; `single` says that it has no
+    /// `&`): a job for the general path.
     #[inline(always)]
-    fn session_ids(&self, query: &[u8]) -> bool {
-        self.sessions_anywhere && query_session::may_strip(query)
+    fn session_ids(&self, query: &[u8], single: bool) -> bool {
+        self.sessions_anywhere
+            && if single {
+                query_session::may_strip_single(query)
+            } else {
+                query_session::may_strip(query)
+            }
     }
 }
 

@@ -58,7 +58,7 @@ pub(super) fn params_outcome(
     if rules.intersection(query::Params::RULES).is_empty() {
         return Some(query::Outcome::default());
     }
-    if plan.session_ids(query) {
+    if plan.session_ids(query, single) {
         return None;
     }
     let config = query::Params {

@@ -128,21 +128,13 @@ fn last_cfid(piece: &[u8]) -> Option<usize> {
 }
 
 /// Whether one of the patterns matches `query`: whether [`strip`] would
-/// change it. (The fast paths decline these queries.)
+/// change it.
 #[inline]
 pub(crate) fn found(query: &[u8]) -> bool {
-    // Every id ends a piece with `=` and 32 (or 24) bytes, or is a
-    // `cftoken=` piece: a look at two bytes per piece rules most out.
-    pieces_rev(query).any(|(start, end)| {
-        let piece = &query[start..end];
-        let at = |back: usize| piece.len().checked_sub(back).map(|i| piece[i]);
-        let maybe = at(33) == Some(b'=')
-            || at(25) == Some(b'=')
-            || piece.first().is_some_and(|b| b.eq_ignore_ascii_case(&b'c'));
-        maybe
-            && PATTERNS
-                .iter()
-                .any(|p| p.start_in(query, start, end).is_some())
+    scan(query, |start| {
+        // The `cftoken=` piece ends at the next `&`, or the end.
+        let end = memchr::memchr(b'&', &query[start..]).map_or(query.len(), |n| start + n);
+        start > 0 && Pattern::ColdFusion.start_in(query, start, end).is_some()
     })
 }
 
@@ -153,12 +145,71 @@ pub(crate) fn found(query: &[u8]) -> bool {
 /// fast paths decline these queries.
 #[inline]
 pub(crate) fn may_strip(query: &[u8]) -> bool {
-    found(query)
-        || (memchr::memchr(b'&', query).is_some()
-            && pieces_rev(query).any(|(start, end)| {
-                let piece = &query[start..end];
-                piece.len() > 8 && piece[..8].eq_ignore_ascii_case(b"cftoken=")
-            }))
+    scan(query, |start| start > 0 || query.contains(&b'&'))
+}
+
+/// [`may_strip`] for a query of one parameter (no `&`): two bytes tell
+/// most queries apart. (Of a query with `&`, it tells of the last piece
+/// only: `copy::bare_query` asks before it looks for a `&`, and keeps
+/// no such query.)
+#[inline(always)]
+pub(crate) fn may_strip_single(query: &[u8]) -> bool {
+    id_ends_at(query, query.len())
+}
+
+/// Whether the piece that ends at `end` ends with an id of the first four
+/// patterns. (Their ids have no `&`: one that ends at `end` lies in the
+/// piece, whichever start it is given.) Most pieces fail the first test:
+/// no `=` 33 (or 25) bytes before the end.
+#[inline(always)]
+fn id_ends_at(query: &[u8], end: usize) -> bool {
+    ((end >= 36 && query[end - 33] == b'=') || (end >= 45 && query[end - 25] == b'='))
+        && PATTERNS[..4]
+            .iter()
+            .any(|p| p.start_in(query, 0, end).is_some())
+}
+
+/// Whether the piece at `start` is `cftoken=` and a value.
+#[inline(always)]
+fn is_cftoken(query: &[u8], start: usize) -> bool {
+    // Its first byte rules out most pieces, before the compare of 8.
+    query.get(start).is_some_and(|&b| b | 0x20 == b'c')
+        && query
+            .get(start..start + 9)
+            .is_some_and(|p| p[..8].eq_ignore_ascii_case(b"cftoken=") && p[8] != b'&')
+}
+
+/// The shortest query a pattern matches: `cfid=1&cftoken=2`.
+const SHORTEST: usize = 16;
+
+/// Whether a piece ends with an id of the first four patterns, or is a
+/// `cftoken=` piece for whose start `cftoken` says yes. The `&`s come from
+/// one vector pass (most queries are too short for any id, and most
+/// pieces fail [`id_ends_at`]'s first test): no call per piece.
+#[inline]
+fn scan(query: &[u8], cftoken: impl Fn(usize) -> bool) -> bool {
+    if query.len() < SHORTEST {
+        return false;
+    }
+    let mut start = 0;
+    let found = crate::simd::find_in_windows(query, 0, [b'&'], |base, [mut amps]| {
+        while amps != 0 {
+            let end = base + amps.trailing_zeros() as usize;
+            amps &= amps - 1;
+            if piece_at(query, start, end, &cftoken) {
+                return Some(());
+            }
+            start = end + 1;
+        }
+        None
+    });
+    found.is_some() || piece_at(query, start, query.len(), &cftoken)
+}
+
+/// [`scan`]'s test of the piece `query[start..end]`.
+#[inline(always)]
+fn piece_at(query: &[u8], start: usize, end: usize, cftoken: &impl Fn(usize) -> bool) -> bool {
+    id_ends_at(query, end) || (is_cftoken(query, start) && cftoken(start))
 }
 
 /// Applies the five patterns to `query` in order, each once, writing the
@@ -193,7 +244,12 @@ mod tests {
     fn stripped(query: &str) -> String {
         let mut out = Vec::new();
         let changed = strip(query.as_bytes(), &mut out);
-        assert_eq!(changed, found(query.as_bytes()), "{query}");
+        let bytes = query.as_bytes();
+        assert_eq!(changed, found(bytes), "{query}");
+        assert!(!changed || may_strip(bytes), "{query}");
+        if !query.contains('&') {
+            assert_eq!(may_strip_single(bytes), may_strip(bytes), "{query}");
+        }
         if changed {
             String::from_utf8(out).unwrap()
         } else {
