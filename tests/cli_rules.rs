@@ -264,3 +264,20 @@ fn wayback_strips_query_session_ids_as_cdx_keys_do() {
         "{rules}"
     );
 }
+
+/// `urlcanon-session-ids` (in `urlcanon-aggressive`): urlcanon's session
+/// id patterns, `$` and 10 bytes in a `jsessionid` (urlcanon's own suite).
+#[test]
+fn urlcanon_aggressive_strips_urlcanons_session_ids() {
+    let input = "http://example.com/?a=1&CFID=3304324&CFTOKEN=57491900&jsessionid=a63098d96360$B0$D9$A&foo=bar\nhttp://example.com/?sessionid=0123456789abcdef&b\n";
+    assert_eq!(
+        ok(&["-p", "urlcanon-aggressive"], input),
+        "http://example.com/?a=1&foo=bar\nhttp://example.com/?b\n"
+    );
+    assert_eq!(
+        ok(&["-p", "urlcanon-aggressive", "--rules", "-urlcanon-session-ids"], input),
+        "http://example.com/?a=1&foo=bar&jsessionid=a63098d96360$b0$d9$a\nhttp://example.com/?b&sessionid=0123456789abcdef\n"
+    );
+    let rules = ok(&["rules"], "");
+    assert!(rules.contains("  urlcanon-session-ids "), "{rules}");
+}

@@ -61,7 +61,8 @@ pub enum Profile {
     UrlcanonSemantic,
     /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
     /// `www\d*.` stripped, path and query lowercased and unescaped, query
-    /// sorted by value too. Assumes `http` like `urlcanon-semantic`.
+    /// sorted by value too, urlcanon's session id patterns. Assumes `http`
+    /// like `urlcanon-semantic`.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
     /// fingerprints): `semantic`, reserved characters of the path decoded,
@@ -136,6 +137,7 @@ const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
 ]));
 
 const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
+    Rule::UrlcanonSessionIds,
     Rule::ForceHttp,
     Rule::StripWwwDigits,
     Rule::LowercasePath,

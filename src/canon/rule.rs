@@ -89,6 +89,13 @@ pub enum Rule {
     /// parameters. Repeated (with the sort) until no id is left, so that
     /// the output is idempotent.
     SessionIdsAnywhere,
+    /// `urlcanon-session-ids`: with `strip-session-ids`, strip the query
+    /// parameters urlcanon's `aggressive` takes for session ids:
+    /// `jsessionid` with 10 or more letters, digits or `$`; `sessionid`,
+    /// `phpsessid`, `sid` and `aspsessionid` plus 8 letters with 16 or
+    /// more letters or digits; `cfid` with digits and `cftoken` with
+    /// letters, digits or `-`, both present.
+    UrlcanonSessionIds,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
@@ -160,7 +167,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 41] = [
+    pub const ALL: [Rule; 42] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -178,6 +185,7 @@ impl Rule {
         Rule::StripSessionIds,
         Rule::KeepPathJsessionid,
         Rule::SessionIdsAnywhere,
+        Rule::UrlcanonSessionIds,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
         Rule::LowercasePath,
@@ -230,6 +238,7 @@ impl Rule {
             Rule::StripSessionIds => "strip-session-ids",
             Rule::KeepPathJsessionid => "keep-path-jsessionid",
             Rule::SessionIdsAnywhere => "session-ids-anywhere",
+            Rule::UrlcanonSessionIds => "urlcanon-session-ids",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
             Rule::LowercasePath => "lowercase-path",
@@ -307,6 +316,9 @@ impl Rule {
             }
             Rule::KeepPathJsessionid => {
                 "with strip-session-ids: keep a path's ;jsessionid= as CDX keys do (webarchive-commons, surt)"
+            }
+            Rule::UrlcanonSessionIds => {
+                "with strip-session-ids: urlcanon's query session ids (jsessionid= 10+ of A-Z a-z 0-9 $; sessionid, phpsessid, sid, aspsessionid*= 16+ letters or digits; cfid=digits with cftoken)"
             }
             Rule::SessionIdsAnywhere => {
                 "with strip-session-ids: strip query session ids as CDX keys do (webarchive-commons, surt): wherever one starts (id=7;jsessionid=<32> keeps id=7;), the last of each kind"

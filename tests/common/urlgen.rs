@@ -261,7 +261,7 @@ pub fn relative_like() -> impl Strategy<Value = String> {
 
 /// The rules of issue 29, which the tests also run one by one on top of
 /// `aggressive`; [`canon_url`] has pieces that make them fire.
-pub const NEW_RULES: [&str; 19] = [
+pub const NEW_RULES: [&str; 20] = [
     "unwrap-redirects",
     "decode-path-reserved",
     "encode-bare-percent",
@@ -281,6 +281,7 @@ pub const NEW_RULES: [&str; 19] = [
     "drop-empty-fragment",
     "strip-root-slash",
     "session-ids-anywhere",
+    "urlcanon-session-ids",
 ];
 
 /// A well-formed URL built from the pieces canonicalization rules look at
@@ -378,6 +379,11 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "xcfid=1",
         "CFTOKEN=a=b",
         "jsessionid=0123456789abcdef0123456789abcdef0",
+        // urlcanon's: `$`, 10 or 16 bytes and more.
+        "jsessionid=a63098d96360$B0$D9$A",
+        "sessionid=0123456789abcdef",
+        "SID=0123456789abcdefXYZ",
+        "CFTOKEN=ab-12",
         "a%3D=%26",
         "%61=%62",
         "%61=1",
