@@ -254,7 +254,7 @@ fn urlcanon_semantic_precise_suite() {
 /// collapsed in special URLs only, sort by value too).
 fn urlcanon_aggressive() -> Canonicalizer {
     let canon = Canonicalizer::new(Profile::UrlcanonAggressive);
-    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+encode-value-equals,+encode-hash-space,+keep-nonspecial-slashes,+sort-query-values";
+    let edits = "+force-http,+strip-www-digits,+lowercase-path,+lowercase-query,+unescape-path,+unescape-query,+encode-value-equals,+encode-hash-space,+keep-nonspecial-slashes,+sort-query-values,+urlcanon-session-ids";
     assert_eq!(
         canon.rules(),
         with_rules(Profile::Aggressive, edits).rules()

@@ -573,3 +573,80 @@ fn keep_path_jsessionid() {
         .rules()
         .contains(Rule::KeepPathJsessionid));
 }
+
+/// `session-ids-anywhere` (in `wayback`): the query's session ids as the
+/// regexes of webarchive-commons and the surt package find them, wherever
+/// they start in a piece, the last of each kind; then, unlike them, again
+/// after the sort until none is left, so that the output is idempotent.
+#[test]
+fn session_ids_anywhere() {
+    let id = "0123456789ABCDEF0123456789abcdef";
+    let lower = id.to_ascii_lowercase();
+    let anywhere = canon(Profile::Whatwg, "+strip-session-ids,+session-ids-anywhere");
+    check(
+        &anywhere,
+        &[
+            (
+                &format!("http://a.com/?id=7;jsessionid={id}"),
+                "http://a.com/?id=7;",
+            ),
+            (
+                &format!("http://a.com/?xsid={id}&b=2"),
+                "http://a.com/?xb=2",
+            ),
+            (&format!("http://a.com/?a=1&SID={id}"), "http://a.com/?a=1&"),
+            (&format!("http://a.com/?SID={id}"), "http://a.com/"),
+            (
+                "http://a.com/?a=1&CFID=2&CFTOKEN=3&b",
+                "http://a.com/?a=1&b",
+            ),
+            (
+                "http://a.com/?cftoken=3&cfid=2",
+                "http://a.com/?cftoken=3&cfid=2",
+            ),
+            // Once each, and again until none is left.
+            (&format!("http://a.com/?sid={id}&sid={id}"), "http://a.com/"),
+        ],
+    );
+    let wayback = canon(Profile::Wayback, "");
+    check(
+        &wayback,
+        &[
+            (&format!("http://a.com/?a=1&sid={id}"), "http://a.com/?&a=1"),
+            // The sort brings what the regexes left to them again.
+            (
+                &format!("http://a.com/?sid={id}&sid={id}"),
+                "http://a.com/?&",
+            ),
+            ("http://a.com/?cftoken=3&cfid=2", "http://a.com/"),
+            (&format!("http://a.com/?b=1;SID={id}"), "http://a.com/?b=1;"),
+            // What the regexes join is a piece for the query rules again:
+            // `a%3D` was a name, is a value, and unescapes.
+            (
+                &format!("http://a.com/?q=SID={id}&a%3D=%26"),
+                "http://a.com/?q=a==%26",
+            ),
+        ],
+    );
+    // Whole parameters without it (`aggressive`'s, Heritrix's).
+    check(
+        &canon(Profile::Whatwg, "+strip-session-ids"),
+        &[
+            (
+                &format!("http://a.com/?id=7;jsessionid={id}"),
+                &format!("http://a.com/?id=7;jsessionid={id}"),
+            ),
+            (&format!("http://a.com/?a=1&SID={id}"), "http://a.com/?a=1"),
+        ],
+    );
+    // Alone it does nothing: it says how strip-session-ids works.
+    let input = format!("http://a.com/?x;sid={lower}");
+    check(
+        &canon(Profile::Whatwg, "+session-ids-anywhere"),
+        &[(&input, &input)],
+    );
+    assert!(Profile::Wayback.rules().contains(Rule::SessionIdsAnywhere));
+    assert!(!Profile::Aggressive
+        .rules()
+        .contains(Rule::SessionIdsAnywhere));
+}

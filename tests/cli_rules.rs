@@ -274,3 +274,62 @@ fn a_bad_rule_is_reported_before_a_missing_list() {
         assert!(!ran.stderr.contains("/nonexistent/list"), "{args:?}");
     }
 }
+
+/// `session-ids-anywhere` (issue 29): `--profile wayback --get surt` strips
+/// the query's session ids where the CDX keys of webarchive-commons and the
+/// surt package do (`id=7;jsessionid=<32>` keeps `id=7;`, a `&` before an
+/// id stays and sorts first), and `-session-ids-anywhere` brings back the
+/// whole-parameter stripping.
+#[test]
+fn wayback_strips_query_session_ids_as_cdx_keys_do() {
+    let id = "0123456789ABCDEF0123456789ABCDEF";
+    let input = format!(
+        "http://EXAMPLE.com//a///c?id=7;jsessionid={id}\nhttp://e.com/?a=1&sid={id}\nhttp://e.com/?xsid={id}&b=2\n"
+    );
+    assert_eq!(
+        ok(&["-p", "wayback", "--get", "surt", "--explain"], &input),
+        "com,example)/a/c?id=7;\tstrip-session-ids,collapse-slashes,lowercase-query\n\
+         com,e)/?&a=1\tstrip-session-ids,lowercase-query,sort-query\n\
+         com,e)/?xb=2\tstrip-session-ids,lowercase-query\n"
+    );
+    let lower = id.to_ascii_lowercase();
+    assert_eq!(
+        ok(
+            &[
+                "-p",
+                "wayback",
+                "--get",
+                "surt",
+                "--rules",
+                "-session-ids-anywhere"
+            ],
+            &input
+        ),
+        format!(
+            "com,example)/a/c?id=7;jsessionid={lower}\ncom,e)/?a=1\ncom,e)/?b=2&xsid={lower}\n"
+        )
+    );
+    let rules = ok(&["rules"], "");
+    assert!(
+        rules.contains("session-ids-anywhere")
+            && rules.contains("id=7;jsessionid=<32> keeps id=7;"),
+        "{rules}"
+    );
+}
+
+/// `urlcanon-session-ids` (in `urlcanon-aggressive`): urlcanon's session
+/// id patterns, `$` and 10 bytes in a `jsessionid` (urlcanon's own suite).
+#[test]
+fn urlcanon_aggressive_strips_urlcanons_session_ids() {
+    let input = "http://example.com/?a=1&CFID=3304324&CFTOKEN=57491900&jsessionid=a63098d96360$B0$D9$A&foo=bar\nhttp://example.com/?sessionid=0123456789abcdef&b\n";
+    assert_eq!(
+        ok(&["-p", "urlcanon-aggressive"], input),
+        "http://example.com/?a=1&foo=bar\nhttp://example.com/?b\n"
+    );
+    assert_eq!(
+        ok(&["-p", "urlcanon-aggressive", "--rules", "-urlcanon-session-ids"], input),
+        "http://example.com/?a=1&foo=bar&jsessionid=a63098d96360$b0$d9$a\nhttp://example.com/?b&sessionid=0123456789abcdef\n"
+    );
+    let rules = ok(&["rules"], "");
+    assert!(rules.contains("  urlcanon-session-ids "), "{rules}");
+}

@@ -9,7 +9,7 @@ use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
     data_url, decode_uri, directory_index, escapes, form_encode, fragment, host,
-    params as param_rules, path, redirect, scheme as key, separators,
+    params as param_rules, path, query_session, redirect, scheme as key, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -387,10 +387,13 @@ fn path_component(
     }
 }
 
-/// The query rules on a query that is there: `unescape-query` (or the
-/// percent rules), `lowercase-query`, the parameter rules
-/// ([`query::apply`]) and `drop-empty-query`. Returns whether the query is
-/// gone (every parameter stripped, or empty and dropped).
+/// The query rules on a query that is there ([`query_rules`]), again
+/// while `session-ids-anywhere` stripped an id or finds one. Its regexes
+/// join what comes before an id to the piece after it (`q=` and `a%3D=1`
+/// make `q=a%3D=1`, a value to unescape), and the sort can bring
+/// `cfid` before `cftoken`: the rules then have more to do, and the
+/// output must be idempotent. (The reference's keys are not, there.)
+/// Returns whether the query is gone.
 fn query_component(
     config: &Config,
     url: &Url,
@@ -400,6 +403,33 @@ fn query_component(
     params: &mut QueryScratch,
     fired: &mut RuleSet,
 ) -> bool {
+    // Each round but the last strips an id (of 16 bytes or more): a bound
+    // on the rounds that no input reaches, so that none loops.
+    let rounds = 2 + work.get().len() / 16;
+    for _ in 0..rounds {
+        let (gone, again) =
+            query_rules(config, url, final_host, percent_rules, work, params, fired);
+        if gone || !again {
+            return gone;
+        }
+    }
+    false
+}
+
+/// One round of the query rules: `unescape-query` (or the percent rules),
+/// `lowercase-query`, the parameter rules ([`query::apply`]) and
+/// `drop-empty-query`. Returns whether the query is gone (every parameter
+/// stripped, or empty and dropped), and whether the rules must run again
+/// (see [`parameter_rules`]).
+fn query_rules(
+    config: &Config,
+    url: &Url,
+    final_host: &[u8],
+    percent_rules: PercentRules,
+    work: &mut Work<'_, '_>,
+    params: &mut QueryScratch,
+    fired: &mut RuleSet,
+) -> (bool, bool) {
     let rules = config.rules;
     let lower = rules.contains(Rule::LowercaseQuery);
     let special = url.scheme_type().is_special();
@@ -454,25 +484,16 @@ fn query_component(
         });
         *fired = fired.union(outcome.fired);
         if outcome.gone {
-            return true;
+            return (true, false);
         }
     }
-    let mut gone = false;
-    if !rules.intersection(query::Params::RULES).is_empty() {
-        let config = query::Params {
-            rules,
-            tracking: &config.tracking,
-            host: final_host,
-            starts: None,
-        };
-        let mut outcome = query::Outcome::default();
-        work.rewrite(|q, out| {
-            outcome = query::apply(q, &config, params, out);
-            outcome.changed
-        });
-        *fired = fired.union(outcome.fired);
-        gone = outcome.stripped_all;
-    }
+    let config = query::Params {
+        rules,
+        tracking: &config.tracking,
+        host: final_host,
+        starts: None,
+    };
+    let (mut gone, again) = parameter_rules(&config, work, params, fired);
     if !gone && work.get().is_empty() && rules.contains(Rule::DropEmptyQuery) {
         gone = true;
         fired.insert(Rule::DropEmptyQuery);
@@ -481,7 +502,47 @@ fn query_component(
         // Part of the rule, which fired if it encoded an `&`.
         work.rewrite(separators::amps_to_semicolons);
     }
-    gone
+    (gone, again)
+}
+
+/// The parameter rules ([`query::apply`]) and, first, with
+/// `session-ids-anywhere`, the query's session ids by webarchive-commons'
+/// regexes ([`query_session::strip`]) instead of by parameter. Returns
+/// whether the query is gone (every parameter stripped), and whether the
+/// query rules must run again: the regexes stripped an id, or find one in
+/// what the parameter rules made.
+fn parameter_rules(
+    config: &query::Params<'_>,
+    work: &mut Work<'_, '_>,
+    params: &mut QueryScratch,
+    fired: &mut RuleSet,
+) -> (bool, bool) {
+    // One look at most queries (`may_strip` says no, and so would `found`
+    // after the parameter rules), instead of one per pattern and another
+    // after them.
+    let maybe = query_session::on(config.rules) && query_session::may_strip(work.get());
+    let stripped = maybe && work.rewrite(query_session::strip);
+    fired.insert_if(Rule::StripSessionIds, stripped);
+    if stripped && work.get().is_empty() {
+        // As when every parameter is stripped: no `?` either.
+        return (true, false);
+    }
+    let config = query::Params {
+        rules: query_session::param_rules(config.rules),
+        ..*config
+    };
+    let mut gone = false;
+    if !config.rules.intersection(query::Params::RULES).is_empty() {
+        let mut outcome = query::Outcome::default();
+        work.rewrite(|q, out| {
+            outcome = query::apply(q, &config, params, out);
+            outcome.changed
+        });
+        *fired = fired.union(outcome.fired);
+        gone = outcome.stripped_all;
+    }
+    let again = maybe && !gone && (stripped || query_session::found(work.get()));
+    (gone, again)
 }
 
 /// `semicolon-separators` (`;` written `&`), or `semicolon-only-separators`

@@ -47,7 +47,8 @@ pub enum Profile {
     /// The canonicalization of webarchive-commons' WaybackURLKeyMaker (CDX
     /// `urlkey`s): Safe Browsing-style unescaping plus the IA rules:
     /// `www\d*.` stripped, path and query lowercased, session ids stripped
-    /// (but a path's `;jsessionid=`, which CDX keys keep),
+    /// (but a path's `;jsessionid=`, which CDX keys keep; in the query
+    /// wherever they start, as its regexes do),
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
@@ -63,7 +64,8 @@ pub enum Profile {
     /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
     /// `www\d*.` stripped, path and query lowercased and unescaped (`=` in
     /// values too), a space in an opaque path encoded, slashes collapsed in
-    /// special URLs only, query sorted by value too. Assumes `http` like `urlcanon-semantic`.
+    /// special URLs only, query sorted by value too, urlcanon's session id
+    /// patterns. Assumes `http` like `urlcanon-semantic`.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
     /// fingerprints): `semantic`, reserved characters of the path decoded,
@@ -114,6 +116,7 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::UnescapePath,
     Rule::StripSessionIds,
     Rule::KeepPathJsessionid,
+    Rule::SessionIdsAnywhere,
     Rule::CollapseSlashes,
     Rule::LowercasePath,
     Rule::StripTrailingSlash,
@@ -140,6 +143,7 @@ const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
 ]));
 
 const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
+    Rule::UrlcanonSessionIds,
     Rule::ForceHttp,
     Rule::StripWwwDigits,
     Rule::LowercasePath,

@@ -90,6 +90,21 @@ pub enum Rule {
     /// (the CDX keys) and the Python `surt` package do: they strip session
     /// ids from the query and ASP.NET segments from the path only.
     KeepPathJsessionid,
+    /// `session-ids-anywhere`: with `strip-session-ids`, strip the query's
+    /// session ids as webarchive-commons' `URLRegexTransformer` (the CDX
+    /// keys) and the Python `surt` package do: by regexes on the whole
+    /// query, wherever an id starts (`id=7;jsessionid=<32>` keeps `id=7;`),
+    /// the last id of each kind, leaving a `&` before it, instead of whole
+    /// parameters. Repeated (with the sort) until no id is left, so that
+    /// the output is idempotent.
+    SessionIdsAnywhere,
+    /// `urlcanon-session-ids`: with `strip-session-ids`, strip the query
+    /// parameters urlcanon's `aggressive` takes for session ids:
+    /// `jsessionid` with 10 or more letters, digits or `$`; `sessionid`,
+    /// `phpsessid`, `sid` and `aspsessionid` plus 8 letters with 16 or
+    /// more letters or digits; `cfid` with digits and `cftoken` with
+    /// letters, digits or `-`, both present.
+    UrlcanonSessionIds,
     /// `collapse-slashes`: replace runs of `/` in the path by one.
     CollapseSlashes,
     /// `keep-scheme-slashes`: with `collapse-slashes`, keep the `//` of a
@@ -171,7 +186,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 45] = [
+    pub const ALL: [Rule; 47] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -190,6 +205,8 @@ impl Rule {
         Rule::EncodeHashSpace,
         Rule::StripSessionIds,
         Rule::KeepPathJsessionid,
+        Rule::SessionIdsAnywhere,
+        Rule::UrlcanonSessionIds,
         Rule::CollapseSlashes,
         Rule::KeepSchemeSlashes,
         Rule::KeepNonspecialSlashes,
@@ -246,6 +263,8 @@ impl Rule {
             Rule::EncodeHashSpace => "encode-hash-space",
             Rule::StripSessionIds => "strip-session-ids",
             Rule::KeepPathJsessionid => "keep-path-jsessionid",
+            Rule::SessionIdsAnywhere => "session-ids-anywhere",
+            Rule::UrlcanonSessionIds => "urlcanon-session-ids",
             Rule::CollapseSlashes => "collapse-slashes",
             Rule::KeepSchemeSlashes => "keep-scheme-slashes",
             Rule::KeepNonspecialSlashes => "keep-nonspecial-slashes",
@@ -332,6 +351,12 @@ impl Rule {
             }
             Rule::KeepPathJsessionid => {
                 "with strip-session-ids: keep a path's ;jsessionid= as CDX keys do (webarchive-commons, surt)"
+            }
+            Rule::UrlcanonSessionIds => {
+                "with strip-session-ids: urlcanon's query session ids (jsessionid= 10+ of A-Z a-z 0-9 $; sessionid, phpsessid, sid, aspsessionid*= 16+ letters or digits; cfid=digits with cftoken)"
+            }
+            Rule::SessionIdsAnywhere => {
+                "with strip-session-ids: strip query session ids as CDX keys do (webarchive-commons, surt): wherever one starts (id=7;jsessionid=<32> keeps id=7;), the last of each kind"
             }
             Rule::CollapseSlashes => "replace runs of / in the path by one /",
             Rule::KeepSchemeSlashes => {

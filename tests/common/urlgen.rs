@@ -261,7 +261,7 @@ pub fn relative_like() -> impl Strategy<Value = String> {
 
 /// The rules of issue 29, which the tests also run one by one on top of
 /// `aggressive`; [`canon_url`] has pieces that make them fire.
-pub const NEW_RULES: [&str; 23] = [
+pub const NEW_RULES: [&str; 25] = [
     "unwrap-redirects",
     "decode-path-reserved",
     "decode-uri-path",
@@ -285,6 +285,8 @@ pub const NEW_RULES: [&str; 23] = [
     "normalize-data-urls",
     "drop-empty-fragment",
     "strip-root-slash",
+    "session-ids-anywhere",
+    "urlcanon-session-ids",
 ];
 
 /// A well-formed URL built from the pieces canonicalization rules look at
@@ -373,6 +375,22 @@ pub fn canon_url() -> impl Strategy<Value = String> {
         "sid=0123456789abcdef0123456789abcdef",
         "CFID=1",
         "cftoken=2",
+        // Session ids where `session-ids-anywhere` finds them: inside a
+        // parameter, after `;`, in a value; of each kind, and ColdFusion's
+        // pair in either order and inside names.
+        "id=7;jsessionid=0123456789ABCDEF0123456789abcdef",
+        "xsid=0123456789abcdef0123456789ABCDEF",
+        "q=SID=0123456789abcdef0123456789abcdef",
+        "PHPSESSID=0123456789abcdef0123456789abcdef",
+        "b;aspsessionidAQBSDSRT=EOHBLBDDPFCLHKPGGKLILNAM",
+        "xcfid=1",
+        "CFTOKEN=a=b",
+        "jsessionid=0123456789abcdef0123456789abcdef0",
+        // urlcanon's: `$`, 10 or 16 bytes and more.
+        "jsessionid=a63098d96360$B0$D9$A",
+        "sessionid=0123456789abcdef",
+        "SID=0123456789abcdefXYZ",
+        "CFTOKEN=ab-12",
         "a%3D=%26",
         "%61=%62",
         "%61=1",

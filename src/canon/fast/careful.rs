@@ -60,7 +60,7 @@ pub(super) fn tail(
                 params,
                 tmp: &mut bufs.query,
             }
-            .apply(&mut edit);
+            .apply(&mut edit)?;
         }
     }
     if layout.fragment.is_some() && rules.contains(Rule::DropFragment) {
@@ -189,7 +189,7 @@ pub(super) fn rewrite(
             params,
             tmp: &mut bufs.query,
         }
-        .apply(&mut edit);
+        .apply(&mut edit)?;
         if lower.query && !edit.new_query && !edit.drop_query {
             // No parameter rule changed the lowercased query: it is the
             // new one.

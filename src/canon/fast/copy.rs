@@ -149,6 +149,10 @@ impl<'a> Bare<'a> {
         {
             return None;
         }
+        // Before writing anything: `params_outcome` declines these too.
+        if plan.session_ids(query, false) {
+            return None;
+        }
         let head = self.cut_to(mark);
         let start = out.len();
         // SAFETY: the caller's.
@@ -171,7 +175,8 @@ impl<'a> Bare<'a> {
         let single =
             !unsafe { any_in::<{ Features::AMP.bits() }, WIDE>(href, mark + 1, href.len()) };
         let mark = out.len();
-        let outcome = params_outcome(setup, host, query, single, scratch, out);
+        // (Never `None`: the session ids were looked for above.)
+        let outcome = params_outcome(setup, host, query, single, scratch, out)?;
         match query_fate(rules, &outcome, query, &out[mark..], &mut fired) {
             QueryFate::Keep => out.extend_from_slice(query),
             QueryFate::Drop => out.truncate(mark - 1),

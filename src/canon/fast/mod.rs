@@ -30,6 +30,7 @@ use super::rules::escapes::value_has_equals;
 use super::rules::form_encode::form_encode;
 use super::rules::lists::{ESCAPE_GENERAL, GENERAL_ONLY, PERCENT_GENERAL, QUERY_GENERAL};
 use super::rules::public_suffix::Suffixes;
+use super::rules::query_session;
 use super::surt::Parts;
 use super::{general, Scratch};
 use super::{host, OutputForm, Rule, RuleSet, TrackingParams};
@@ -99,6 +100,11 @@ pub(super) struct Plan {
     /// a query of one parameter that starts otherwise stays as it is,
     /// with no decoding and no name lookup.
     param_starts: query::RemovableStarts,
+    /// `session-ids-anywhere` with `strip-session-ids`: the query's
+    /// session ids may start anywhere in a parameter, so the fast paths
+    /// decline a query where [`query_session::may_strip`] says one may be, and run
+    /// the parameter rules on the others without `strip-session-ids`.
+    sessions_anywhere: bool,
     /// Whether the scan of a [`Bare`] URL's host and path looks for all
     /// that `query` does, so that it may go on over a query of one
     /// parameter (see [`Bare::kept`]).
@@ -265,7 +271,8 @@ impl Plan {
             cuts,
             whole: !cuts && path.contains_all(query.union(fragment)),
             simple,
-            param_starts: query::removable_starts(rules, tracking),
+            param_starts: query::removable_starts(query_session::param_rules(rules), tracking),
+            sessions_anywhere: query_session::on(rules),
             // `fused` picks its instance as the straight line does. With
             // `lowercase-path`, the scan looks for uppercase letters too,
             // and finds them in most queries (`wayback`: 95 instructions
@@ -321,7 +328,20 @@ impl Plan {
     /// looked up.
     #[inline(always)]
     fn keeps_single(&self, query: &[u8]) -> bool {
-        !query.is_empty() && !self.param_starts.may_remove(query)
+        !query.is_empty() && !self.param_starts.may_remove(query) && !self.session_ids(query, true)
+    }
+
+    /// Whether `session-ids-anywhere` may strip a session id from `query`
+    /// (see [`query_session::may_strip`]; `single` says that it has no
+    /// `&`): a job for the general path.
+    #[inline(always)]
+    fn session_ids(&self, query: &[u8], single: bool) -> bool {
+        self.sessions_anywhere
+            && if single {
+                query_session::may_strip_single(query)
+            } else {
+                query_session::may_strip(query)
+            }
     }
 }
 

@@ -17,9 +17,10 @@ pub(super) struct QueryRules<'a> {
 
 impl QueryRules<'_> {
     /// Runs the parameter rules and `drop-empty-query`; a rewritten query
-    /// is left in `tmp` (see [`Edit::new_query`]).
+    /// is left in `tmp` (see [`Edit::new_query`]). `None` declines (see
+    /// [`params_outcome`]).
     #[inline(never)]
-    pub(super) fn apply(self, edit: &mut Edit) {
+    pub(super) fn apply(self, edit: &mut Edit) -> Option<()> {
         let rules = self.setup.plan.rules;
         self.tmp.clear();
         let outcome = params_outcome(
@@ -29,18 +30,20 @@ impl QueryRules<'_> {
             self.single,
             self.params,
             self.tmp,
-        );
+        )?;
         match query_fate(rules, &outcome, self.query, self.tmp, &mut edit.fired) {
             QueryFate::Keep => {}
             QueryFate::Drop => edit.drop_query = true,
             QueryFate::New => edit.new_query = true,
         }
+        Some(())
     }
 }
 
 /// Runs the parameter rules on `query` of a URL whose (final) host is
 /// `host`, appending the new query to `out` when they change it. `single`
-/// says that the query has no `&`.
+/// says that the query has no `&`. `None`, having written nothing, when
+/// `session-ids-anywhere` finds a session id (the general path's).
 #[inline(always)]
 pub(super) fn params_outcome(
     setup: &Setup,
@@ -49,25 +52,28 @@ pub(super) fn params_outcome(
     single: bool,
     scratch: &mut QueryScratch,
     out: &mut Vec<u8>,
-) -> query::Outcome {
+) -> Option<query::Outcome> {
     let (plan, config) = (&setup.plan, &setup.config);
     let rules = plan.rules;
     if rules.intersection(query::Params::RULES).is_empty() {
-        return query::Outcome::default();
+        return Some(query::Outcome::default());
+    }
+    if plan.session_ids(query, single) {
+        return None;
     }
     let config = query::Params {
-        rules,
+        rules: query_session::param_rules(rules),
         tracking: &config.tracking,
         host,
         starts: Some(&plan.param_starts),
     };
     // (`apply_plain` gives the same for a query without `&`, at some
     // cost.)
-    if single {
+    Some(if single {
         query::apply_single(query, &config, scratch)
     } else {
         query::apply_plain(query, &config, scratch, out)
-    }
+    })
 }
 
 /// What becomes of a query once the parameter rules have run.

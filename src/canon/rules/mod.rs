@@ -19,6 +19,7 @@ pub(crate) mod path;
 pub(crate) mod percent;
 pub(crate) mod public_suffix;
 pub(crate) mod query;
+pub(crate) mod query_session;
 pub(crate) mod redirect;
 pub(crate) mod scheme;
 pub(crate) mod separators;

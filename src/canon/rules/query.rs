@@ -186,7 +186,8 @@ impl Params<'_> {
         if !self.rules.contains(Rule::StripSessionIds) {
             return Verdict::Keep;
         }
-        match session_id(name, value) {
+        let urlcanon = self.rules.contains(Rule::UrlcanonSessionIds);
+        match session_id(name, value, urlcanon) {
             Session::Id => Verdict::Strip(Rule::StripSessionIds),
             Session::Cfid => Verdict::Cfid,
             Session::Cftoken => Verdict::Cftoken,
@@ -332,7 +333,8 @@ fn judge_pieces(
         stripped_any |= entry.removed && !piece.is_empty();
         entries.push(entry);
     }
-    if cfid && cftoken && strip_coldfusion_pair(query, keys, entries, fired) {
+    let urlcanon = rules.contains(Rule::UrlcanonSessionIds);
+    if cfid && cftoken && strip_coldfusion_pair(query, keys, entries, fired, urlcanon) {
         (removed_any, stripped_any) = (true, true);
     }
     (removed_any, stripped_any)
@@ -347,11 +349,21 @@ fn strip_coldfusion_pair(
     keys: &[u8],
     entries: &mut [Entry],
     fired: &mut RuleSet,
+    urlcanon: bool,
 ) -> bool {
     let mut removed = false;
     for entry in entries.iter_mut().filter(|e| !e.removed) {
         let name = entry.name.get(query, keys);
-        if matches!(session_id(name, b"x"), Session::Cfid | Session::Cftoken) {
+        // Heritrix's pattern takes any value here; urlcanon's must fit.
+        let value = if urlcanon {
+            entry.piece.value(query).unwrap_or(b"")
+        } else {
+            b"x"
+        };
+        if matches!(
+            session_id(name, value, urlcanon),
+            Session::Cfid | Session::Cftoken
+        ) {
             entry.removed = true;
             removed = true;
             fired.insert(Rule::StripSessionIds);
@@ -676,7 +688,10 @@ pub(crate) fn removable_starts(rules: RuleSet, tracking: &TrackingParams) -> Rem
     if session {
         // Matched case-insensitively: both cases of the first letter (a
         // second byte's class is the same in both cases).
-        for name in SESSION_NAMES {
+        let urlcanon = rules
+            .contains(Rule::UrlcanonSessionIds)
+            .then_some(b"sessionid".as_slice());
+        for name in SESSION_NAMES.into_iter().chain(urlcanon) {
             for first in [name[0], name[0].to_ascii_uppercase()] {
                 starts.mark(first, Some(name[1]));
             }
@@ -774,6 +789,42 @@ const SESSION_NAMES: [&[u8]; 5] = [
     b"cfid",
 ];
 
+/// `urlcanon-session-ids`: the parameters urlcanon's
+/// `QUERY_SESSIONID_RE` (canon.py) matches, a whole `&`-separated piece
+/// each: `jsessionid=[0-9a-z$]{10,}`, `(sessionid|phpsessid|sid)=[0-9a-z]{16,}`,
+/// `aspsessionid[a-z]{8}=[0-9a-z]{16,}` and `cfid=[0-9]+&cftoken=[0-9a-z-]+`,
+/// case-insensitively.
+fn urlcanon_session_id(name: &[u8], value: &[u8]) -> Session {
+    // At least `n` letters or digits, or `extra` bytes.
+    let at_least = |n: usize, extra: Option<u8>| {
+        value.len() >= n
+            && value
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || Some(b) == extra)
+    };
+    let id = |is: bool| if is { Session::Id } else { Session::No };
+    let some = !value.is_empty();
+    match name.len() {
+        3 if name.eq_ignore_ascii_case(b"sid") => id(at_least(16, None)),
+        9 if name.eq_ignore_ascii_case(b"phpsessid") || name.eq_ignore_ascii_case(b"sessionid") => {
+            id(at_least(16, None))
+        }
+        10 if name.eq_ignore_ascii_case(b"jsessionid") => id(at_least(10, Some(b'$'))),
+        20 if name[..12].eq_ignore_ascii_case(b"aspsessionid")
+            && name[12..].iter().all(u8::is_ascii_alphabetic) =>
+        {
+            id(at_least(16, None))
+        }
+        4 if some && name.eq_ignore_ascii_case(b"cfid") && value.iter().all(u8::is_ascii_digit) => {
+            Session::Cfid
+        }
+        7 if some && name.eq_ignore_ascii_case(b"cftoken") && at_least(1, Some(b'-')) => {
+            Session::Cftoken
+        }
+        _ => Session::No,
+    }
+}
+
 /// Orders equal names by value, a missing value (`a`) before an empty one
 /// (`a=`), as webarchive-commons' `alphaReorderQuery` does.
 fn cmp_values(a: &Entry, b: &Entry, query: &[u8], keys: &[u8]) -> Ordering {
@@ -795,9 +846,13 @@ enum Session {
 /// The query session ids of Heritrix's `StripSessionIDs` and
 /// `StripSessionCFIDs` and webarchive-commons' `URLRegexTransformer`:
 /// `jsessionid`, `phpsessid` or `sid` with 32 letters or digits,
-/// `aspsessionid` plus 8 letters with 24 letters, and `cfid` + `cftoken`.
-/// Names match case-insensitively.
-fn session_id(name: &[u8], value: &[u8]) -> Session {
+/// `aspsessionid` plus 8 letters with 24 letters, and `cfid` + `cftoken`;
+/// or, when `urlcanon`, urlcanon's ([`urlcanon_session_id`]). Names match
+/// case-insensitively.
+fn session_id(name: &[u8], value: &[u8], urlcanon: bool) -> Session {
+    if urlcanon {
+        return urlcanon_session_id(name, value);
+    }
     let alnum = |n: usize| value.len() == n && value.iter().all(u8::is_ascii_alphanumeric);
     let id = |is: bool| if is { Session::Id } else { Session::No };
     // By length first: most names have none of these lengths, and the
@@ -921,6 +976,46 @@ mod tests {
     }
 
     #[test]
+    fn urlcanon_session_ids() {
+        // What urlcanon 0.3.1's QUERY_SESSIONID_RE.sub leaves of each
+        // (before its removal of redundant `&`s, which drop-empty-params
+        // does here).
+        let rules = [
+            Rule::StripSessionIds,
+            Rule::UrlcanonSessionIds,
+            Rule::DropEmptyParams,
+        ];
+        let strip = |q: &str| run(q, &rules).0;
+        for (query, expected) in [
+            ("a=1&jsessionid=a63098d96360$b0$d9$a&foo=bar", "a=1&foo=bar"),
+            ("jsessionid=a63098d963", ""),
+            ("jsessionid=a63098d96", "jsessionid=a63098d96"),
+            ("sessionid=0123456789abcdef", ""),
+            ("sessionid=0123456789abcde", "sessionid=0123456789abcde"),
+            ("sid=0123456789abcdefxyz", ""),
+            ("phpsessid=0123456789abcdef0", ""),
+            ("aspsessionidaqbsdsrt=0123456789abcdef", ""),
+            (
+                "aspsessionidaqbsdsr1=0123456789abcdef",
+                "aspsessionidaqbsdsr1=0123456789abcdef",
+            ),
+            ("cfid=123&cftoken=ab-12", ""),
+            ("cfid=12a&cftoken=ab", "cfid=12a&cftoken=ab"),
+            ("x=1&sid=0123456789abcdef$", "x=1&sid=0123456789abcdef$"),
+        ] {
+            assert_eq!(strip(query), expected, "{query}");
+        }
+        // Heritrix's 32 are not urlcanon's only: without the rule, none
+        // of these go.
+        let heritrix = |q: &str| run(q, &[Rule::StripSessionIds]).0;
+        assert_eq!(heritrix("jsessionid=a63098d963"), "jsessionid=a63098d963");
+        assert_eq!(
+            heritrix("sessionid=0123456789abcdef"),
+            "sessionid=0123456789abcdef"
+        );
+    }
+
+    #[test]
     fn unescapes_but_keeps_boundaries() {
         let un = |q: &str| {
             let mut out = Vec::new();
@@ -973,6 +1068,9 @@ mod tests {
             "%zz=1",
             "x%FFy=1",
             "x%C3%A9",
+            "sessionid=0123456789abcdef",
+            "%53essionid=0123456789abcdef",
+            "jsessionid=a63098d96360$B0$D9$A",
         ];
         let extras = [
             None,
@@ -989,6 +1087,7 @@ mod tests {
             RuleSet::from_rules(&[Rule::StripTracking]),
             RuleSet::from_rules(&[Rule::StripSessionIds]),
             RuleSet::from_rules(&[Rule::StripTracking, Rule::StripSessionIds]),
+            RuleSet::from_rules(&[Rule::StripSessionIds, Rule::UrlcanonSessionIds]),
         ];
         for extra in extras {
             let mut tracking = TrackingParams::default();
@@ -1008,6 +1107,10 @@ mod tests {
                         apply_single(param.as_bytes(), &params, &mut QueryScratch::default());
                     assert!(
                         !outcome.changed || starts.may_remove_decoded(param.as_bytes()),
+                        "{param} with {extra:?} under {rules}"
+                    );
+                    assert!(
+                        !outcome.changed || starts.may_remove(param.as_bytes()),
                         "{param} with {extra:?} under {rules}"
                     );
                 }
@@ -1041,7 +1144,7 @@ mod tests {
             ],
             host in proptest::sample::select(vec!["example.com", "axs.com", "a.axs.com"]),
             rules in proptest::sample::subsequence(
-                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5),
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::UrlcanonSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..6),
         ) {
             let tracking = TrackingParams::default();
             let params = Params {
@@ -1073,11 +1176,13 @@ mod tests {
                     "Sid=0123456789abcdef0123456789abcdef", "cFtOkEn=2",
                     "%D8lejr=1", "%C3%A9t%C3%A9=1", "%C3%A9", "%E9t%E9=1", "+%75tm_source=1",
                     "%2B", "%3D=1", "%73%69%64=0123456789abcdef0123456789abcdef",
+                    "sessionid=0123456789abcdef", "SessionId=0123456789ABCDEF0", "jsessionid=a63098d96360$B0$D9$A",
+                    "cfid=12&cftoken=ab-1",
                 ]).prop_map(str::to_owned),
             ],
             extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y", "été", "é*", "\u{fffd}*", " x"])),
             rules in proptest::sample::subsequence(
-                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery], 0..4),
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::UrlcanonSessionIds, Rule::DropEmptyParams, Rule::SortQuery], 0..5),
         ) {
             let mut tracking = TrackingParams::default();
             if let Some(extra) = extra {
@@ -1099,7 +1204,7 @@ mod tests {
             query in "(utm_[a-z]{0,2}|[a-zA-Z_%5F2B+]{0,6}|sid|SID|cfid|cftoken|fbclid|gs_l)(=[a-z0-9]{0,3})?(&(utm_[a-z]{0,2}|[a-zA-Z_%5F2B+]{0,6}|sid|cfid|CFTOKEN|fbclid|gclid)(=[a-z0-9]{0,3})?){0,4}",
             extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y"])),
             rules in proptest::sample::subsequence(
-                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5),
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::UrlcanonSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..6),
         ) {
             // `apply` with the table that keeps parameters without a
             // lookup writes and reports what it does without it.
@@ -1128,7 +1233,7 @@ mod tests {
             extra in proptest::option::of(proptest::sample::select(vec!["ref", "mc_*", "Q", "%x", "x*", "y"])),
             host in proptest::sample::select(vec!["example.com", "axs.com"]),
             rules in proptest::sample::subsequence(
-                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5),
+                vec![Rule::StripTracking, Rule::StripSessionIds, Rule::UrlcanonSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..6),
         ) {
             // Long queries cross the 64-bit words of the masks, and past
             // `PLAIN_LEN` bytes go to `apply`.
@@ -1154,7 +1259,7 @@ mod tests {
 
         #[test]
         fn rules_are_idempotent(query in "[ab%2B36=&]{0,20}", rules in proptest::sample::subsequence(
-            vec![Rule::StripTracking, Rule::StripSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..5)) {
+            vec![Rule::StripTracking, Rule::StripSessionIds, Rule::UrlcanonSessionIds, Rule::DropEmptyParams, Rule::SortQuery, Rule::SortQueryValues], 0..6)) {
             let (once, _) = run(&query, &rules);
             let (twice, outcome) = run(&once, &rules);
             prop_assert_eq!(&twice, &once);
