@@ -135,9 +135,17 @@ fn encode_byte(input: &[u8], byte: u8, escape: &[u8], out: &mut Vec<u8>) -> bool
 /// Whether a `&`-separated parameter of `query` has an `=` in its value
 /// (after its first `=`), which `encode-value-equals` writes `%3D`.
 pub(crate) fn value_has_equals(query: &[u8]) -> bool {
-    query
-        .split(|&b| b == b'&')
-        .any(|piece| memchr(b'=', piece).is_some_and(|eq| memchr(b'=', &piece[eq + 1..]).is_some()))
+    // One pass, a byte at a time: queries are short.
+    let mut equals = 0u8;
+    for &b in query {
+        match b {
+            b'&' => equals = 0,
+            b'=' if equals == 1 => return true,
+            b'=' => equals = 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
