@@ -399,7 +399,7 @@ impl Walk {
 }
 
 /// Where the public suffixes of a domain start, as
-/// [`PublicSuffixList::split`] found them: byte offsets, [`ABSENT`] for
+/// [`PublicSuffixList::split`] found them: byte offsets, `u32::MAX` for
 /// none (not `Option<usize>`s: the split of a cached host is then five
 /// small numbers, which stay in registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
