@@ -233,10 +233,11 @@ impl Plan {
         // The straight line takes queries of one parameter only.
         let query_params = !rules.intersection(query::Params::RULES).is_empty();
         let (scanned, narrow, wide) = row(STRAIGHT, path);
-        let (narrow, wide) = if rules.intersection(GENERAL_ONLY).is_empty() {
-            (narrow, wide)
-        } else {
+        let general_only = !rules.intersection(GENERAL_ONLY).is_empty();
+        let (narrow, wide) = if general_only {
             (decline_all as Straight, decline_all as Straight)
+        } else {
+            (narrow, wide)
         };
         // The safety condition of the wide instances.
         let inner = if wide_available() { wide } else { narrow };
@@ -246,8 +247,9 @@ impl Plan {
             escapes: !rules.intersection(ESCAPE_GENERAL).is_empty(),
         };
         // The other profiles call the straight line as they did: no test
-        // for these rules on their line.
-        let straight = if decline.any() {
+        // for these rules on their line. Nor do those that decline every
+        // URL: the tests would only scan it first.
+        let straight = if decline.any() && !general_only {
             decline_some as Straight
         } else {
             inner
