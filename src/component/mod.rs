@@ -333,7 +333,7 @@ const SLOTS: usize = 65536;
 const HOST_MAX: usize = 24;
 
 /// One host and its split.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 #[repr(align(32))]
 struct CachedSplit {
     /// The host's first and last words (`psl::hash::words`), and its
@@ -424,17 +424,9 @@ impl SplitCache {
                     split: split.pack(),
                 };
             }
-            None if self.slots.is_empty() && (1..=HOST_MAX).contains(&host.len()) => {
-                let empty = CachedSplit {
-                    head: 0,
-                    tail: 0,
-                    middle: 0,
-                    len: 0,
-                    split: split.pack(),
-                };
-                self.slots = vec![empty; SLOTS];
-                // Kept the next time.
-            }
+            // The first lookup: empty slots (length 0) match no host. Kept
+            // the next time.
+            None if self.slots.is_empty() => self.slots = vec![CachedSplit::default(); SLOTS],
             None => {}
         }
         split

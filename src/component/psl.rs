@@ -423,7 +423,7 @@ const ABSENT: u32 = u32::MAX;
 
 /// A [`Split`] of a domain of at most 254 bytes, each offset a byte (255
 /// for [`ABSENT`]): what [`SplitCache`](super::SplitCache) keeps.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PackedSplit([u8; 4], bool);
 
 impl PackedSplit {
