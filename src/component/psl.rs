@@ -64,6 +64,10 @@ const EXCEPTION: u8 = EXCEPTION_ICANN | EXCEPTION_PRIVATE;
 pub struct PublicSuffixList {
     /// Open addressing, a power of two long; `flags == 0` is a free slot.
     slots: Vec<Slot>,
+    /// Each slot's tag (bits of its name's hash, never 0), 0 for a free
+    /// slot: a probe reads this small table, which stays in the
+    /// processor's cache, and the slot only when the tag is the name's.
+    tags: Vec<u16>,
     /// `slots.len() - 1`.
     mask: usize,
     /// The suffixes of the slots, one after another.
@@ -105,6 +109,13 @@ impl fmt::Debug for PublicSuffixList {
             .field("rules", &self.rules)
             .finish_non_exhaustive()
     }
+}
+
+/// A slot's tag from its name's key: bits that [`PublicSuffixList::index`]
+/// does not use, never 0.
+#[inline(always)]
+fn tag(key: u64) -> u16 {
+    (key >> 8) as u16 | 1
 }
 
 /// Where the label that ends at `end` (exclusive) starts: after the last
@@ -207,16 +218,19 @@ impl PublicSuffixList {
         let size = (rules.len() * 2).next_power_of_two().max(16);
         let mut list = PublicSuffixList {
             slots: vec![Slot::default(); size],
+            tags: vec![0; size],
             mask: size - 1,
             names: String::new(),
             rules: rules.iter().filter(|(_, f)| f & !EXTENDED != 0).count(),
         };
         for (name, flags) in rules {
             let (head, tail) = words(name.as_bytes());
-            let mut i = list.index(mix(head, tail, name.len()));
+            let key = mix(head, tail, name.len());
+            let mut i = list.index(key);
             while list.slots[i].flags != 0 {
                 i = (i + 1) & list.mask;
             }
+            list.tags[i] = tag(key);
             list.slots[i] = Slot {
                 head,
                 tail,
@@ -268,18 +282,23 @@ impl PublicSuffixList {
     fn flags(&self, suffix: &[u8]) -> u8 {
         let (head, tail) = words(suffix);
         let n = suffix.len();
-        let mut i = self.index(mix(head, tail, n));
+        let key = mix(head, tail, n);
+        let tag = tag(key);
+        let mut i = self.index(key);
         loop {
-            let slot = &self.slots[i];
-            if slot.flags == 0 {
-                return 0;
-            }
-            if slot.head == head
-                && slot.tail == tail
-                && usize::from(slot.len) == n
-                && (n <= 16 || self.name(slot) == suffix)
-            {
-                return slot.flags;
+            match self.tags[i] {
+                0 => return 0,
+                t if t == tag => {
+                    let slot = &self.slots[i];
+                    if slot.head == head
+                        && slot.tail == tail
+                        && usize::from(slot.len) == n
+                        && (n <= 16 || self.name(slot) == suffix)
+                    {
+                        return slot.flags;
+                    }
+                }
+                _ => {}
             }
             i = (i + 1) & self.mask;
         }
