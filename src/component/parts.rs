@@ -63,7 +63,20 @@ impl<'a> HostParts<'a> {
     /// ```
     #[inline]
     pub fn of_canonical_input(input: &'a str) -> Option<HostParts<'a>> {
-        let layout = crate::url::staged::check(input.as_bytes())?;
+        Self::of_canonical_input_then(input, |_| ())
+    }
+
+    /// [`HostParts::of_canonical_input`], which calls `on_host` with where
+    /// the hostname (a domain) is in `input` as soon as it is known,
+    /// before the rest of the input is checked, so that the caller can
+    /// prefetch what it will look up; the input may still be declined
+    /// after.
+    #[inline(always)]
+    pub(crate) fn of_canonical_input_then(
+        input: &'a str,
+        on_host: impl FnOnce(std::ops::Range<usize>),
+    ) -> Option<HostParts<'a>> {
+        let layout = crate::url::staged::check_then(input.as_bytes(), on_host)?;
         let colon = layout.scheme_end as usize;
         let host_start = colon + 3;
         let (host_end, port_end) = (layout.host_end as usize, layout.path_start as usize);

@@ -289,6 +289,45 @@ fn split_cache_ranges_are_the_lists() {
     }
 }
 
+/// Hosts of one bucket: the first `2 * PROBES` are kept (each is found
+/// again after the others), more make the first slot of the bucket give
+/// way, and every answer is the list's.
+#[test]
+fn split_cache_keeps_hosts_of_one_bucket() {
+    let psl = PublicSuffixList::bundled();
+    let bucket = |h: &str| {
+        let (head, tail) = psl::hash::words(h.as_bytes());
+        bucket_index(head, tail, h.len())
+    };
+    let target = bucket("h0.example.com");
+    let hosts: Vec<String> = (0..)
+        .map(|i| format!("h{i}.example.com"))
+        .filter(|h| bucket(h) == target)
+        .take(2 * PROBES + 3)
+        .collect();
+    let mut cache = SplitCache::default();
+    // The first lookup allocates the table.
+    cache.split(psl, "a.example.org");
+    for (i, host) in hosts.iter().enumerate() {
+        assert!(cache.lookup(host).is_err(), "{host} before it was split");
+        assert_eq!(cache.split(psl, host), psl.split(host), "{host}");
+        if i < 2 * PROBES {
+            for kept in &hosts[..=i] {
+                assert!(cache.lookup(kept).is_ok(), "{kept} after {host}");
+            }
+        }
+    }
+    for round in 0..2 {
+        for host in &hosts {
+            assert_eq!(
+                cache.split(psl, host),
+                psl.split(host),
+                "{host} round {round}"
+            );
+        }
+    }
+}
+
 /// `extend_short` appends what `extend_from_slice` does, at every length
 /// its copies handle and past them, into buffers with and without room.
 #[test]

@@ -12,6 +12,8 @@
 //! input the fast path accepts, and debug builds re-check every accepted
 //! input against the full parser.
 
+use std::ops::Range;
+
 use super::host::HostKind;
 use super::scheme::SchemeType;
 use super::Url;
@@ -74,6 +76,15 @@ pub(crate) struct Layout {
 /// makes it decline, so the caller need not remove them first.
 #[inline(always)]
 pub(crate) fn check(input: &[u8]) -> Option<Layout> {
+    check_then(input, |_| ())
+}
+
+/// [`check`], which calls `on_host` with where the host (a domain) is as
+/// soon as it is known, before the rest of the input is checked: a caller that
+/// will look the host up in a table can start loading the table's line
+/// while the path is scanned. The input may still be declined after.
+#[inline(always)]
+pub(crate) fn check_then(input: &[u8], on_host: impl FnOnce(Range<usize>)) -> Option<Layout> {
     if input.len() >= u32::MAX as usize - 1 {
         return None;
     }
@@ -93,6 +104,7 @@ pub(crate) fn check(input: &[u8]) -> Option<Layout> {
         {
             return None;
         }
+        on_host(host_start..host_end);
         HostKind::Domain
     };
     let mut i = host_end;
@@ -256,6 +268,31 @@ mod tests {
             "https:///example.com/",
         ] {
             assert!(check(input.as_bytes()).is_none(), "{input}");
+        }
+    }
+
+    /// `check_then` names the host of each input whose host is a domain,
+    /// the host the layout gives when the input is accepted, and no
+    /// other.
+    #[test]
+    fn check_then_names_the_domain() {
+        for (input, host) in [
+            ("https://www.example.com:81/a?b#c", Some("www.example.com")),
+            ("http://a.b/", Some("a.b")),
+            ("https://example.com", Some("example.com")),
+            // Declined after the host: named all the same.
+            ("https://example.com/a b", Some("example.com")),
+            ("file:///x", None),
+            ("https://127.0.0.1/", None),
+            ("HTTPS://example.com/", None),
+        ] {
+            let mut named = None;
+            let layout = check_then(input.as_bytes(), |r| named = Some(input[r].to_owned()));
+            assert_eq!(named.as_deref(), host, "{input}");
+            if let (Some(layout), Some(host)) = (layout, host) {
+                let start = layout.scheme_end as usize + 3;
+                assert_eq!(&input[start..layout.host_end as usize], host, "{input}");
+            }
         }
     }
 }

@@ -39,7 +39,7 @@ pub(crate) mod tables;
 /// The parser in two steps, for [`Canonicalizer::parse_apply`](crate::canon::Canonicalizer::parse_apply),
 /// which looks at the fast path's result before the URL is stored.
 pub(crate) mod staged {
-    pub(crate) use super::fast::{check, Layout};
+    pub(crate) use super::fast::{check, check_then, Layout};
     pub(crate) use super::parser::trim;
     use super::{fast, parser, ParseError, Url};
 
