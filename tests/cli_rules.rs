@@ -317,6 +317,34 @@ fn wayback_strips_query_session_ids_as_cdx_keys_do() {
     );
 }
 
+/// `--query-separators ';'` with `wayback`'s session ids: the regexes run
+/// on the `;`-separated pieces as they do on `&`-separated ones (an `&` is
+/// data there, as a `;` is in an `&`-separated query), the separator after
+/// an id goes with it, an empty piece sorts first, and a second run changes
+/// nothing.
+#[test]
+fn wayback_session_ids_with_semicolon_separators() {
+    let id = "0123456789ABCDEF0123456789ABCDEF";
+    let input = format!(
+        "http://e.com/?b=2;sid={id};a=1\nhttp://e.com/?a=1&sid={id};c=3\nhttp://e.com/?x=1;jsessionid={id}\n"
+    );
+    let args = ["-p", "wayback", "--query-separators", ";"];
+    let once = ok(&args, &input);
+    assert_eq!(
+        once,
+        "http://e.com/?a=1;b=2\nhttp://e.com/?a=1%26c=3\nhttp://e.com/?;x=1\n"
+    );
+    assert_eq!(ok(&args, &once), once);
+    // The same queries with the separators swapped, without the option.
+    let swapped = format!(
+        "http://e.com/?b=2&sid={id}&a=1\nhttp://e.com/?a=1;sid={id}&c=3\nhttp://e.com/?x=1&jsessionid={id}\n"
+    );
+    assert_eq!(
+        ok(&["-p", "wayback"], &swapped),
+        "http://e.com/?a=1&b=2\nhttp://e.com/?a=1;c=3\nhttp://e.com/?&x=1\n"
+    );
+}
+
 /// `urlcanon-session-ids` (in `urlcanon-aggressive`): urlcanon's session
 /// id patterns, `$` and 10 bytes in a `jsessionid` (urlcanon's own suite).
 #[test]
