@@ -205,6 +205,19 @@ fn split_cache_answers_for_each_host_its_own_split() {
     }
 }
 
+/// The cache's split of each host is the list's, twice over.
+fn assert_splits_twice(cache: &mut SplitCache, psl: &PublicSuffixList, hosts: &[String]) {
+    for round in 0..2 {
+        for host in hosts {
+            assert_eq!(
+                cache.split(psl, host),
+                psl.split(host),
+                "{host} round {round}"
+            );
+        }
+    }
+}
+
 /// The cache gives the list's answer for every host, whatever came
 /// before: hosts that share a slot, hosts of every length around the
 /// longest it holds, and the same hosts again.
@@ -220,15 +233,7 @@ fn split_cache_gives_the_lists_answers() {
         hosts.push(format!("{i}.ck"));
     }
     hosts.extend(["a", "co.uk", "www.ck", "com", "a.b"].map(String::from));
-    for round in 0..2 {
-        for host in &hosts {
-            assert_eq!(
-                cache.split(psl, host),
-                psl.split(host),
-                "{host} round {round}"
-            );
-        }
-    }
+    assert_splits_twice(&mut cache, psl, &hosts);
 }
 
 /// Hosts of the same length and the same first and last 8 bytes share a
@@ -317,15 +322,7 @@ fn split_cache_keeps_hosts_of_one_bucket() {
             }
         }
     }
-    for round in 0..2 {
-        for host in &hosts {
-            assert_eq!(
-                cache.split(psl, host),
-                psl.split(host),
-                "{host} round {round}"
-            );
-        }
-    }
+    assert_splits_twice(&mut cache, psl, &hosts);
 }
 
 /// `extend_short` appends what `extend_from_slice` does, at every length
