@@ -226,7 +226,7 @@ impl Normalizer {
         // path takes it (most lines): no copy, no second scan.
         let canonical = match self.canon_is_identity {
             // The list's components look the host up in the split cache:
-            // its slot loads while the rest of the line is checked.
+            // its bucket loads while the rest of the line is checked.
             true => HostParts::of_canonical_input_then(text, |host| {
                 if self.needs_psl {
                     let host = text.as_bytes().get(host).unwrap_or_default();

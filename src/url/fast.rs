@@ -80,9 +80,10 @@ pub(crate) fn check(input: &[u8]) -> Option<Layout> {
 }
 
 /// [`check`], which calls `on_host` with where the host (a domain) is as
-/// soon as it is known, before the rest of the input is checked: a caller that
-/// will look the host up in a table can start loading the table's line
-/// while the path is scanned. The input may still be declined after.
+/// soon as it is known, before the rest of the input is checked: a
+/// caller that will look the host up in a table can start loading the
+/// table's line while the path is scanned. The input may still be
+/// declined after.
 #[inline(always)]
 pub(crate) fn check_then(input: &[u8], on_host: impl FnOnce(Range<usize>)) -> Option<Layout> {
     if input.len() >= u32::MAX as usize - 1 {
