@@ -1,8 +1,9 @@
-//! The hash of a domain name that three tables share: the list's
-//! ([`PublicSuffixList`](super::PublicSuffixList)), the `strip-www`
-//! guard's (`canon::rules::public_suffix`) and the components'
-//! [`SplitCache`](crate::component::SplitCache). It is the name's first
-//! and last 8 bytes and its length, from two word loads.
+//! The hash of a domain name that two tables share: the list's
+//! ([`PublicSuffixList`](super::PublicSuffixList)) and the `strip-www`
+//! guard's (`canon::rules::public_suffix`). It is the name's first and
+//! last 8 bytes and its length, from two word loads. The components'
+//! [`SplitCache`](crate::component::SplitCache) keys hosts by the same
+//! words, with one multiplication of them for its index.
 
 /// A hash of the first and last 8 bytes and the length (the two loads
 /// overlap for names under 16 bytes, and are padded under 8), which tell
