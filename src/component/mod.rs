@@ -387,12 +387,10 @@ impl SplitCache {
     /// stalls the lookup.
     #[inline(always)]
     pub(crate) fn prefetch(&self, h: &[u8]) {
-        let n = h.len();
-        if n == 0 || n > HOST_MAX || self.buckets.is_empty() {
+        let Some((home, _, _)) = self.home(h) else {
             return;
-        }
-        let (head, tail) = psl::hash::words(h);
-        let bucket = &self.buckets[bucket_index(head, tail, n)];
+        };
+        let bucket = &self.buckets[home];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch reads nothing the program sees and never
         // faults; the address is that of a bucket.
@@ -404,17 +402,26 @@ impl SplitCache {
         let _ = bucket;
     }
 
+    /// The bucket host `h` is kept from, with its first and last words;
+    /// `None` for a host the cache does not hold, or before the table is
+    /// allocated.
+    #[inline(always)]
+    fn home(&self, h: &[u8]) -> Option<(usize, u64, u64)> {
+        let n = h.len();
+        if n == 0 || n > HOST_MAX || self.buckets.is_empty() {
+            return None;
+        }
+        let (head, tail) = psl::hash::words(h);
+        Some((bucket_index(head, tail, n), head, tail))
+    }
+
     /// The split kept for `host`, or where to keep it.
     #[inline(always)]
     fn lookup(&self, host: &str) -> Result<PackedSplit, Miss> {
         let h = host.as_bytes();
         let n = h.len();
-        if n == 0 || n > HOST_MAX || self.buckets.is_empty() {
-            return Err(None);
-        }
-        let (head, tail) = psl::hash::words(h);
+        let (home, head, tail) = self.home(h).ok_or(None)?;
         let middle = middle_word(h);
-        let home = bucket_index(head, tail, n);
         let mut b = home;
         for _ in 0..PROBES {
             for (way, slot) in self.buckets[b].0.iter().enumerate() {
