@@ -13,6 +13,7 @@
 use memchr::memchr;
 
 use super::percent::{escape_at, is_unreserved, makes_escape};
+use crate::url::percent::push_percent_encoded;
 
 /// Whether w3lib leaves `b` decoded in a path: `quote(path, _path_safe_chars)`
 /// keeps RFC 3986's reserved and unreserved characters and `|`, but `#`;
@@ -102,7 +103,7 @@ pub(crate) fn encode_bare_percent(input: &[u8], out: &mut Vec<u8>) -> bool {
 /// fragment percent-encode set has not (url.bs "fragment state"), so the
 /// parser keeps a `#` and keeps a `%23`: the output parses to itself.
 pub(crate) fn encode_fragment_hashes(fragment: &[u8], out: &mut Vec<u8>) -> bool {
-    encode_byte(fragment, b'#', b"%23", out)
+    encode_byte(fragment, b'#', out)
 }
 
 /// `encode-hash-space` on an opaque path: each space becomes `%20`.
@@ -111,24 +112,22 @@ pub(crate) fn encode_fragment_hashes(fragment: &[u8], out: &mut Vec<u8>) -> bool
 /// `%20` only for a space right before `?` or `#`, url.bs "opaque path
 /// state"), and keeps a `%20`: the output parses to itself.
 pub(crate) fn encode_opaque_spaces(path: &[u8], out: &mut Vec<u8>) -> bool {
-    encode_byte(path, b' ', b"%20", out)
+    encode_byte(path, b' ', out)
 }
 
-/// Writes `input` with each `byte` replaced by `escape` into `out`, or
-/// returns false when it has none.
-fn encode_byte(input: &[u8], byte: u8, escape: &[u8], out: &mut Vec<u8>) -> bool {
-    if memchr(byte, input).is_none() {
+/// Writes `input` with each `byte` percent-encoded into `out`, or returns
+/// false when it has none.
+fn encode_byte(input: &[u8], byte: u8, out: &mut Vec<u8>) -> bool {
+    let mut start = 0;
+    for at in memchr::memchr_iter(byte, input) {
+        out.extend_from_slice(&input[start..at]);
+        push_percent_encoded(byte, out);
+        start = at + 1;
+    }
+    if start == 0 {
         return false;
     }
-    for piece in input.split_inclusive(|&b| b == byte) {
-        match piece.split_last() {
-            Some((&last, rest)) if last == byte => {
-                out.extend_from_slice(rest);
-                out.extend_from_slice(escape);
-            }
-            _ => out.extend_from_slice(piece),
-        }
-    }
+    out.extend_from_slice(&input[start..]);
     true
 }
 
