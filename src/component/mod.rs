@@ -88,8 +88,10 @@ use crate::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
 use crate::{HostKind, Url};
 
 pub use parts::HostParts;
-use psl::{PackedSplit, Part};
+use psl::PackedSplit;
+pub(crate) use psl::Part;
 pub use psl::{PslError, PublicSuffixList, Split, BUNDLED_DATE};
+pub(crate) use template::render_psl_part_inline;
 pub use template::Template;
 
 macro_rules! components {
@@ -323,7 +325,8 @@ pub struct Fields<'a> {
 /// longer hosts walk the list each time. For one list only.
 #[derive(Debug, Default)]
 pub struct SplitCache {
-    buckets: Vec<Bucket>,
+    /// `None` until the first lookup.
+    buckets: Option<Box<[Bucket; BUCKETS]>>,
 }
 
 /// Buckets of a [`SplitCache`] (a power of two).
@@ -341,12 +344,12 @@ const HOST_MAX: usize = 24;
 #[repr(align(64))]
 struct Bucket([CachedSplit; 2]);
 
-/// One host and its split.
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// One host and its split (32 bytes).
 #[derive(Clone, Copy, Debug, Default)]
 struct CachedSplit {
-    /// The host's first and last words (`psl::hash::words`), and its
-    /// bytes 8 to 16 when it is longer than 16 (else 0): with its length,
-    /// the host.
+    /// [`HostKey`]'s words of the host.
     head: u64,
     tail: u64,
     middle: u64,
@@ -356,41 +359,95 @@ struct CachedSplit {
     split: PackedSplit,
 }
 
+impl CachedSplit {
+    /// Whether this is the slot of `key`'s host. Word by word: an array
+    /// comparison went through the stack.
+    #[inline(always)]
+    fn holds(&self, key: &HostKey) -> bool {
+        self.len == key.len
+            && self.head == key.head
+            && self.tail == key.tail
+            && self.middle == key.middle
+    }
+}
+
+/// A host of at most [`HOST_MAX`] bytes, which a [`SplitCache`] may hold,
+/// and its bucket: computed once a line, when the host is first known
+/// ([`SplitCache::key`], which the caller hands to
+/// [`SplitCache::prefetch`] and then to [`SplitCache::range`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HostKey {
+    /// The host's first and last words (`psl::hash::words`), and its
+    /// bytes 8 to 16 when it is longer than 16 (else 0): with its length,
+    /// the host.
+    head: u64,
+    tail: u64,
+    middle: u64,
+    len: u8,
+    home: usize,
+}
+
 /// Where [`SplitCache::lookup`] found no split: the slot to fill (bucket
 /// and way), and the host's words, or `None` when the host is not one the
 /// cache holds.
-type Miss = Option<(usize, usize, [u64; 3])>;
+type Miss = Option<(usize, usize, HostKey)>;
 
 impl SplitCache {
     /// `psl.split(host)`, or the answer kept for `host`.
     #[inline(always)]
     pub fn split(&mut self, psl: &PublicSuffixList, host: &str) -> Split {
-        match self.lookup(host) {
+        match self.lookup(self.key(host.as_bytes())) {
             Ok(packed) => packed.unpack(),
             Err(miss) => self.fill(psl, host, miss),
         }
     }
 
     /// Where `part` of `host` (a domain) is: [`SplitCache::split`]'s
-    /// [`Split::range`], the five numbers of a hit left in registers.
+    /// [`Split::range`], a hit's offsets read from its slot. `key` is
+    /// `self.key(host)`, computed when the caller prefetched its bucket.
     #[inline(always)]
-    pub(crate) fn range(&mut self, psl: &PublicSuffixList, host: &str, part: Part) -> Range<usize> {
-        match self.lookup(host) {
-            Ok(packed) => packed.unpack().range(host.as_bytes(), part),
+    pub(crate) fn range(
+        &mut self,
+        psl: &PublicSuffixList,
+        host: &str,
+        key: Option<HostKey>,
+        part: Part,
+    ) -> Range<usize> {
+        debug_assert_eq!(key, self.key(host.as_bytes()), "{host}");
+        match self.lookup(key) {
+            Ok(packed) => packed.range(host.as_bytes(), part),
             Err(miss) => self.fill_range(psl, host, miss, part),
         }
     }
 
-    /// Starts loading the bucket of host `h` into the processor's cache,
-    /// for a [`SplitCache::range`] of it a little later: a bucket of the
-    /// 2 MiB table is often not in the cache, and the load otherwise
-    /// stalls the lookup.
+    /// The key of host `h`; `None` for a host the cache does not hold, or
+    /// before the table is allocated (the first lookup allocates it).
     #[inline(always)]
-    pub(crate) fn prefetch(&self, h: &[u8]) {
-        let Some((home, _, _)) = self.home(h) else {
+    pub(crate) fn key(&self, h: &[u8]) -> Option<HostKey> {
+        let n = h.len();
+        if n == 0 || n > HOST_MAX || self.buckets.is_none() {
+            return None;
+        }
+        let (head, tail) = psl::hash::words(h);
+        Some(HostKey {
+            head,
+            tail,
+            middle: middle_word(h),
+            len: n as u8,
+            home: bucket_index(head, tail, n),
+        })
+    }
+
+    /// Starts loading the bucket of `key` into the processor's cache, for
+    /// a [`SplitCache::range`] of it a little later: a bucket of the 2 MiB
+    /// table is often not in the cache, and the load otherwise stalls the
+    /// lookup.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: &HostKey) {
+        let Some(buckets) = &self.buckets else {
             return;
         };
-        let bucket = &self.buckets[home];
+        let bucket = &buckets[key.home];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch reads nothing the program sees and never
         // faults; the address is that of a bucket.
@@ -402,46 +459,31 @@ impl SplitCache {
         let _ = bucket;
     }
 
-    /// The bucket host `h` is kept from, with its first and last words;
-    /// `None` for a host the cache does not hold, or before the table is
-    /// allocated.
+    /// The split kept for the host of `key`, or where to keep it.
     #[inline(always)]
-    fn home(&self, h: &[u8]) -> Option<(usize, u64, u64)> {
-        let n = h.len();
-        if n == 0 || n > HOST_MAX || self.buckets.is_empty() {
-            return None;
-        }
-        let (head, tail) = psl::hash::words(h);
-        Some((bucket_index(head, tail, n), head, tail))
-    }
-
-    /// The split kept for `host`, or where to keep it.
-    #[inline(always)]
-    fn lookup(&self, host: &str) -> Result<PackedSplit, Miss> {
-        let h = host.as_bytes();
-        let n = h.len();
-        let (home, head, tail) = self.home(h).ok_or(None)?;
-        let middle = middle_word(h);
-        let mut b = home;
+    fn lookup(&self, key: Option<HostKey>) -> Result<PackedSplit, Miss> {
+        let (Some(key), Some(buckets)) = (key, &self.buckets) else {
+            return Err(None);
+        };
+        let mut b = key.home;
         for _ in 0..PROBES {
-            for (way, slot) in self.buckets[b].0.iter().enumerate() {
-                // Word by word: an array comparison went through the stack.
-                if usize::from(slot.len) == n
-                    && slot.head == head
-                    && slot.tail == tail
-                    && slot.middle == middle
-                {
-                    return Ok(slot.split);
-                }
-                // Slots are never emptied: no host is kept past an empty
-                // one.
-                if slot.len == 0 {
-                    return Err(Some((b, way, [head, tail, middle])));
-                }
+            let [first, second] = &buckets[b].0;
+            if first.holds(&key) {
+                return Ok(first.split);
+            }
+            // Slots are never emptied: no host is kept past an empty one.
+            if first.len == 0 {
+                return Err(Some((b, 0, key)));
+            }
+            if second.holds(&key) {
+                return Ok(second.split);
+            }
+            if second.len == 0 {
+                return Err(Some((b, 1, key)));
             }
             b = (b + 1) & (BUCKETS - 1);
         }
-        Err(Some((home, 0, [head, tail, middle])))
+        Err(Some((key.home, 0, key)))
     }
 
     /// [`SplitCache::fill`]'s [`Split::range`].
@@ -461,20 +503,23 @@ impl SplitCache {
     #[inline(never)]
     fn fill(&mut self, psl: &PublicSuffixList, host: &str, miss: Miss) -> Split {
         let split = psl.split(host);
-        match miss {
-            Some((b, way, [head, tail, middle])) => {
-                self.buckets[b].0[way] = CachedSplit {
-                    head,
-                    tail,
-                    middle,
-                    len: host.len() as u8,
+        match (miss, &mut self.buckets) {
+            (Some((b, way, key)), Some(buckets)) => {
+                buckets[b].0[way] = CachedSplit {
+                    head: key.head,
+                    tail: key.tail,
+                    middle: key.middle,
+                    len: key.len,
                     split: split.pack(),
                 };
             }
             // The first lookup: empty slots (length 0) match no host. Kept
             // the next time.
-            None if self.buckets.is_empty() => self.buckets = vec![Bucket::default(); BUCKETS],
-            None => {}
+            (_, buckets @ None) => {
+                let slots = vec![Bucket::default(); BUCKETS].into_boxed_slice();
+                *buckets = Some(slots.try_into().expect("BUCKETS buckets"));
+            }
+            (None, Some(_)) => {}
         }
         split
     }
@@ -592,8 +637,10 @@ impl<'a> Fields<'a> {
             UrlHost5thLastPart => self.label(4),
             c => match c.psl_part() {
                 Some(part) => {
-                    let range = |host: &str, part| self.split().range(host.as_bytes(), part);
-                    return write_psl_part(part, parts, range, out);
+                    if let Some(host) = split_host(parts) {
+                        write_psl_part(out, host, self.split().range(host.as_bytes(), part));
+                    }
+                    return;
                 }
                 None => return self.write_of_url(c, scratch, out),
             },
@@ -651,24 +698,18 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Appends `part` of the host of `parts`, if a domain, to `out`; `range`
-/// splits the host.
+/// The host name of `parts` that the list splits: a domain's, with its
+/// trailing dots (`Split` knows where the domain ends); `None` for other
+/// hosts, whose components of the list are empty.
 #[inline(always)]
-fn write_psl_part(
-    part: Part,
-    parts: &HostParts<'_>,
-    range: impl FnOnce(&str, Part) -> Range<usize>,
-    out: &mut Vec<u8>,
-) {
-    if parts.kind != HostKind::Domain {
-        return;
-    }
-    // With its trailing dots: `Split` knows where the domain ends.
-    let range = range(parts.hostname, part);
-    extend_short(
-        out,
-        parts.hostname.as_bytes().get(range).unwrap_or_default(),
-    );
+fn split_host<'a>(parts: &HostParts<'a>) -> Option<&'a str> {
+    (parts.kind == HostKind::Domain).then_some(parts.hostname)
+}
+
+/// Appends `range` of `host`, a part of its split, to `out`.
+#[inline(always)]
+fn write_psl_part(out: &mut Vec<u8>, host: &str, range: Range<usize>) {
+    extend_short(out, host.as_bytes().get(range).unwrap_or_default());
 }
 
 /// `out.extend_from_slice(bytes)` for the short values of the host's

@@ -446,6 +446,26 @@ const ABSENT: u32 = u32::MAX;
 pub(crate) struct PackedSplit([u8; 4], bool);
 
 impl PackedSplit {
+    /// [`Split::range`] of the split this is, read off the bytes for the
+    /// parts that are one offset to the end.
+    #[inline(always)]
+    pub(crate) fn range(self, domain: &[u8], part: Part) -> Range<usize> {
+        let [end, suffix, domain_start, icann_suffix] = self.0;
+        let from = |start: u8| match start {
+            255 => 0..0,
+            s => usize::from(s)..usize::from(end),
+        };
+        let listed = |start: u8| if self.1 { start } else { 255 };
+        match part {
+            Part::PublicSuffix => from(suffix),
+            Part::ListedSuffix => from(listed(suffix)),
+            Part::IcannSuffix => from(icann_suffix),
+            Part::RegisteredDomain => from(domain_start),
+            Part::ListedDomain => from(listed(domain_start)),
+            Part::IcannDomain | Part::Subdomain => self.unpack().range(domain, part),
+        }
+    }
+
     /// The split this is.
     #[inline(always)]
     pub(crate) fn unpack(self) -> Split {

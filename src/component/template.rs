@@ -7,7 +7,9 @@ use std::str::FromStr;
 use std::cell::RefCell;
 
 use super::psl::Part;
-use super::{write_psl_part, Component, Fields, HostParts, PublicSuffixList, SplitCache};
+use super::{
+    split_host, write_psl_part, Component, Fields, HostKey, HostParts, PublicSuffixList, SplitCache,
+};
 use crate::canon::Scratch;
 
 /// What `--get` writes: one component, or a template such as
@@ -50,18 +52,34 @@ enum Piece {
     Component(Component),
 }
 
-/// [`Template::render_host`] of a template that is `part` alone. Out of
-/// line, so that templates of other components keep their registers.
+/// [`Template::render_host`] of a template that is `part` alone, with
+/// `key`, `cache`'s [`SplitCache::key`] of the host name. Out of line, so
+/// that templates of other components keep their registers.
 #[inline(never)]
 fn render_psl_part(
     part: Part,
     parts: &HostParts<'_>,
+    key: Option<HostKey>,
     psl: &PublicSuffixList,
-    cache: &RefCell<SplitCache>,
+    cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {
-    let cache = &mut *cache.borrow_mut();
-    write_psl_part(part, parts, |host, part| cache.range(psl, host, part), out)
+    render_psl_part_inline(part, parts, key, psl, cache, out)
+}
+
+/// [`render_psl_part`], inlined: for a caller that has the registers.
+#[inline(always)]
+pub(crate) fn render_psl_part_inline(
+    part: Part,
+    parts: &HostParts<'_>,
+    key: Option<HostKey>,
+    psl: &PublicSuffixList,
+    cache: &mut SplitCache,
+    out: &mut Vec<u8>,
+) {
+    if let Some(host) = split_host(parts) {
+        write_psl_part(out, host, cache.range(psl, host, key, part));
+    }
 }
 
 /// Why a template does not parse.
@@ -166,21 +184,31 @@ impl Template {
         })
     }
 
+    /// What of a split domain the template is, when it is one component
+    /// of the Public Suffix List.
+    pub(crate) fn psl_part(&self) -> Option<Part> {
+        self.psl_part
+    }
+
     /// Appends the template with the components of a host alone to `out`
     /// (as [`Template::render`] of [`Fields::of_host`]). A template that
     /// is one component of the Public Suffix List asks `cache` directly,
     /// without the general writer's dispatch and lazy split.
     #[inline(always)]
-    pub fn render_host(
+    pub(crate) fn render_host(
         &self,
         parts: HostParts<'_>,
         psl: &PublicSuffixList,
-        cache: &RefCell<SplitCache>,
+        cache: &mut RefCell<SplitCache>,
         scratch: &mut Scratch,
         out: &mut Vec<u8>,
     ) {
         match self.psl_part {
-            Some(part) => render_psl_part(part, &parts, psl, cache, out),
+            Some(part) => {
+                let cache = cache.get_mut();
+                let key = cache.key(parts.hostname.as_bytes());
+                render_psl_part(part, &parts, key, psl, cache, out)
+            }
             None => self.render(&Fields::of_host(parts, psl, cache), scratch, out),
         }
     }

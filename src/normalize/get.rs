@@ -6,13 +6,15 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::{parse_into, Fired, Invalid, Normalizer, Stats};
 use crate::canon::{RuleSet, Scratch};
 use crate::component::{
-    json, Component, Fields, HostParts, PublicSuffixList, SplitCache, Template,
+    json, render_psl_part_inline, Component, Fields, HostKey, HostParts, Part, PublicSuffixList,
+    SplitCache, Template,
 };
 use crate::pipeline::Output;
 use crate::{Mode, QueryEncoding, Url};
@@ -122,6 +124,15 @@ pub(super) fn needs_psl(get: Option<&Get>) -> bool {
     }
 }
 
+/// The part of the Public Suffix List that `get` is, when it is one
+/// component of the list.
+pub(super) fn psl_part(get: Option<&Get>) -> Option<Part> {
+    match get {
+        Some(Get::Template(t)) => t.psl_part(),
+        _ => None,
+    }
+}
+
 /// Whether `get` is a template of the scheme and host only
 /// ([`Component::of_host`]).
 pub(super) fn of_host(get: Option<&Get>) -> bool {
@@ -129,6 +140,17 @@ pub(super) fn of_host(get: Option<&Get>) -> bool {
         Some(Get::Template(t)) => t.components().all(Component::of_host),
         _ => false,
     }
+}
+
+/// Starts loading the split cache's bucket of the host at `host` in
+/// `text`, and returns its key.
+#[inline(always)]
+fn prefetch(cache: &SplitCache, text: &str, host: Range<usize>) -> Option<HostKey> {
+    let key = cache.key(text.as_bytes().get(host).unwrap_or_default());
+    if let Some(key) = &key {
+        cache.prefetch(key);
+    }
+    key
 }
 
 /// A worker's buffers for [`Get`]: the URL after the profile's rules,
@@ -225,22 +247,59 @@ impl Normalizer {
         // The canonical URL is the input itself when the parser's fast
         // path takes it (most lines): no copy, no second scan.
         let canonical = match self.canon_is_identity {
-            // The list's components look the host up in the split cache:
-            // its bucket loads while the rest of the line is checked.
             true => HostParts::of_canonical_input_then(text, |host| {
+                // The list's components look the host up in the split
+                // cache: its bucket loads while the rest of the line is
+                // checked.
                 if self.needs_psl {
-                    let host = text.as_bytes().get(host).unwrap_or_default();
-                    buffers.suffixes.borrow().prefetch(host);
+                    prefetch(buffers.suffixes.get_mut(), text, host);
                 }
             }),
             false => None,
         };
         let result = match canonical {
             Some(parts) => {
-                t.render_host(parts, self.psl(), &buffers.suffixes, scratch, out);
+                t.render_host(parts, self.psl(), &mut buffers.suffixes, scratch, out);
                 Ok(RuleSet::EMPTY)
             }
             None => self.parse_render_host(t, text, url, buffers, scratch, out),
+        };
+        if cfg!(debug_assertions) {
+            self.debug_check_host_get(text, result, &out[start..]);
+        }
+        result
+    }
+
+    /// [`Normalizer::write_host_get`] of a template that is `part` of the
+    /// Public Suffix List alone, without rules ([`Normalizer::psl_part`]),
+    /// in one call from the lines' loop: the host's key in the split
+    /// cache is computed once, when the check finds the host, and its
+    /// bucket loads while the rest of the line is checked.
+    #[inline(never)]
+    pub(super) fn write_psl_part(
+        &self,
+        part: Part,
+        text: &str,
+        url: &mut Url,
+        scratch: &mut Scratch,
+        buffers: &mut GetBuffers,
+        out: &mut Vec<u8>,
+    ) -> Result<RuleSet, Invalid> {
+        let start = out.len();
+        let cache = buffers.suffixes.get_mut();
+        let mut key = None;
+        let parts =
+            HostParts::of_canonical_input_then(text, |host| key = prefetch(cache, text, host));
+        let result = match (parts, &self.options.get) {
+            (Some(parts), _) => {
+                render_psl_part_inline(part, &parts, key, self.psl(), cache, out);
+                Ok(RuleSet::EMPTY)
+            }
+            (None, Some(Get::Template(t))) => {
+                self.parse_render_host(t, text, url, buffers, scratch, out)
+            }
+            // Not a template, which `psl_part` is not without one.
+            (None, _) => self.parse_write_host(text, url, scratch, buffers, out),
         };
         if cfg!(debug_assertions) {
             self.debug_check_host_get(text, result, &out[start..]);
