@@ -404,11 +404,12 @@ impl SplitCache {
 
     /// Where `part` of `host` (a domain) is: [`SplitCache::split`]'s
     /// [`Split::range`], a hit's offsets read from its slot. `key` is
-    /// `self.key(host)`, computed when the caller prefetched its bucket.
+    /// `self.key(host)`, computed when the caller prefetched its bucket;
+    /// `psl` gives the list, asked only on a miss.
     #[inline(always)]
-    pub(crate) fn range(
+    pub(crate) fn range<'p>(
         &mut self,
-        psl: &PublicSuffixList,
+        psl: impl FnOnce() -> &'p PublicSuffixList,
         host: &str,
         key: Option<HostKey>,
         part: Part,
@@ -416,7 +417,7 @@ impl SplitCache {
         debug_assert_eq!(key, self.key(host.as_bytes()), "{host}");
         match self.lookup(key) {
             Ok(packed) => packed.range(host.as_bytes(), part),
-            Err(miss) => self.fill_range(psl, host, miss, part),
+            Err(miss) => self.fill_range(psl(), host, miss, part),
         }
     }
 

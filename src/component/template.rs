@@ -64,16 +64,17 @@ fn render_psl_part(
     cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {
-    render_psl_part_inline(part, parts, key, psl, cache, out)
+    render_psl_part_inline(part, parts, key, || psl, cache, out)
 }
 
 /// [`render_psl_part`], inlined: for a caller that has the registers.
+/// `psl` gives the list, asked only when the cache does not hold the host.
 #[inline(always)]
-pub(crate) fn render_psl_part_inline(
+pub(crate) fn render_psl_part_inline<'p>(
     part: Part,
     parts: &HostParts<'_>,
     key: Option<HostKey>,
-    psl: &PublicSuffixList,
+    psl: impl FnOnce() -> &'p PublicSuffixList,
     cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {

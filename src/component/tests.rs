@@ -285,7 +285,7 @@ fn split_cache_ranges_are_the_lists() {
             ] {
                 let expected = psl.split(host).range(host.as_bytes(), part);
                 assert_eq!(
-                    cache.range(psl, host, cache.key(host.as_bytes()), part),
+                    cache.range(|| psl, host, cache.key(host.as_bytes()), part),
                     expected,
                     "{host} {part:?} round {round}"
                 );

@@ -292,7 +292,7 @@ impl Normalizer {
             HostParts::of_canonical_input_then(text, |host| key = prefetch(cache, text, host));
         let result = match (parts, &self.options.get) {
             (Some(parts), _) => {
-                render_psl_part_inline(part, &parts, key, self.psl(), cache, out);
+                render_psl_part_inline(part, &parts, key, || self.psl(), cache, out);
                 Ok(RuleSet::EMPTY)
             }
             (None, Some(Get::Template(t))) => {
