@@ -92,6 +92,24 @@ impl<'a> HostParts<'a> {
         })
     }
 
+    /// The host name of `input` when the parser's fast path accepts it
+    /// (as [`HostParts::of_canonical_input_then`]), if it is a domain
+    /// (else `Some(None)`: a `file:` URL's empty host): the one part the
+    /// components of the Public Suffix List read, without slicing the
+    /// others (each a check of a char boundary).
+    #[inline(always)]
+    pub(crate) fn domain_of_canonical_input_then(
+        input: &'a str,
+        on_host: impl FnOnce(std::ops::Range<usize>),
+    ) -> Option<Option<&'a str>> {
+        let layout = crate::url::staged::check_then(input.as_bytes(), on_host)?;
+        let host_start = layout.scheme_end as usize + 3;
+        Some(match layout.host_kind {
+            HostKind::Domain => input.get(host_start..layout.host_end as usize),
+            _ => None,
+        })
+    }
+
     /// The parts of `href`, a URL's serialization, when they are
     /// certainly those that parsing it would give: the URL has a special
     /// scheme (so a host, and an authority after `//`),
@@ -405,6 +423,32 @@ mod tests {
         ] {
             assert!(check(href), "{href} not read");
         }
+    }
+
+    /// The domain read off an accepted input is the parts' host name; a
+    /// `file:` URL's empty host is no domain; a declined input is `None`.
+    #[test]
+    fn domain_of_canonical_input_is_the_parts_hostname() {
+        for input in [
+            "https://www.example.co.uk/a?b#c",
+            "http://a.b-c_d.example:8080",
+            "ws://x.example./",
+            "file:///etc/passwd",
+            "file://host.example/x",
+            "HTTPS://www.example.com/",
+            "http://1.2.3.4/",
+            "https://u@example.com/",
+            "not a url",
+        ] {
+            let expected = HostParts::of_canonical_input(input)
+                .map(|p| (p.kind == HostKind::Domain).then_some(p.hostname));
+            let domain = HostParts::domain_of_canonical_input_then(input, |_| ());
+            assert_eq!(domain, expected, "{input}");
+        }
+        let domain = HostParts::domain_of_canonical_input_then("file:///x", |_| ());
+        assert_eq!(domain, Some(None));
+        let domain = HostParts::domain_of_canonical_input_then("https://a.example/", |_| ());
+        assert_eq!(domain, Some(Some("a.example")));
     }
 
     /// The windows' answer, when they give one, is the byte loop's, on

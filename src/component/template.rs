@@ -64,7 +64,7 @@ fn render_psl_part(
     cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {
-    render_psl_part_inline(part, parts, key, || psl, cache, out)
+    render_psl_part_inline(part, split_host(parts), key, || psl, cache, out)
 }
 
 /// [`render_psl_part`], inlined: for a caller that has the registers.
@@ -72,13 +72,13 @@ fn render_psl_part(
 #[inline(always)]
 pub(crate) fn render_psl_part_inline<'p>(
     part: Part,
-    parts: &HostParts<'_>,
+    domain: Option<&str>,
     key: Option<HostKey>,
     psl: impl FnOnce() -> &'p PublicSuffixList,
     cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {
-    if let Some(host) = split_host(parts) {
+    if let Some(host) = domain {
         write_psl_part(out, host, cache.range(psl, host, key, part));
     }
 }

@@ -288,11 +288,12 @@ impl Normalizer {
         let start = out.len();
         let cache = buffers.suffixes.get_mut();
         let mut key = None;
-        let parts =
-            HostParts::of_canonical_input_then(text, |host| key = prefetch(cache, text, host));
-        let result = match (parts, &self.options.get) {
-            (Some(parts), _) => {
-                render_psl_part_inline(part, &parts, key, || self.psl(), cache, out);
+        let domain = HostParts::domain_of_canonical_input_then(text, |host| {
+            key = prefetch(cache, text, host)
+        });
+        let result = match (domain, &self.options.get) {
+            (Some(domain), _) => {
+                render_psl_part_inline(part, domain, key, || self.psl(), cache, out);
                 Ok(RuleSet::EMPTY)
             }
             (None, Some(Get::Template(t))) => {
