@@ -639,7 +639,7 @@ impl<'a> Fields<'a> {
             c => match c.psl_part() {
                 Some(part) => {
                     if let Some(host) = split_host(parts) {
-                        write_psl_part(out, host, self.split().range(host.as_bytes(), part));
+                        write_host_range(out, host, self.split().range(host.as_bytes(), part));
                     }
                     return;
                 }
@@ -709,7 +709,7 @@ fn split_host<'a>(parts: &HostParts<'a>) -> Option<&'a str> {
 
 /// Appends `range` of `host`, a part of its split, to `out`.
 #[inline(always)]
-fn write_psl_part(out: &mut Vec<u8>, host: &str, range: Range<usize>) {
+fn write_host_range(out: &mut Vec<u8>, host: &str, range: Range<usize>) {
     extend_short(out, host.as_bytes().get(range).unwrap_or_default());
 }
 

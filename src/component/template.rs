@@ -8,7 +8,8 @@ use std::cell::RefCell;
 
 use super::psl::Part;
 use super::{
-    split_host, write_psl_part, Component, Fields, HostKey, HostParts, PublicSuffixList, SplitCache,
+    split_host, write_host_range, Component, Fields, HostKey, HostParts, PublicSuffixList,
+    SplitCache,
 };
 use crate::canon::Scratch;
 
@@ -52,23 +53,24 @@ enum Piece {
     Component(Component),
 }
 
-/// [`Template::render_host`] of a template that is `part` alone, with
-/// `key`, `cache`'s [`SplitCache::key`] of the host name. Out of line, so
-/// that templates of other components keep their registers.
+/// [`Template::render_host`] of a template that is `part` alone. Out of
+/// line, so that templates of other components keep their registers.
 #[inline(never)]
 fn render_psl_part(
     part: Part,
     parts: &HostParts<'_>,
-    key: Option<HostKey>,
     psl: &PublicSuffixList,
     cache: &mut SplitCache,
     out: &mut Vec<u8>,
 ) {
+    let key = cache.key(parts.hostname.as_bytes());
     render_psl_part_inline(part, split_host(parts), key, || psl, cache, out)
 }
 
-/// [`render_psl_part`], inlined: for a caller that has the registers.
-/// `psl` gives the list, asked only when the cache does not hold the host.
+/// [`render_psl_part`], inlined: for a caller that has the registers and
+/// has computed `key`, `cache`'s [`SplitCache::key`] of `domain`, to
+/// prefetch its bucket. `psl` gives the list, asked only when the cache
+/// does not hold the host.
 #[inline(always)]
 pub(crate) fn render_psl_part_inline<'p>(
     part: Part,
@@ -79,7 +81,7 @@ pub(crate) fn render_psl_part_inline<'p>(
     out: &mut Vec<u8>,
 ) {
     if let Some(host) = domain {
-        write_psl_part(out, host, cache.range(psl, host, key, part));
+        write_host_range(out, host, cache.range(psl, host, key, part));
     }
 }
 
@@ -205,11 +207,7 @@ impl Template {
         out: &mut Vec<u8>,
     ) {
         match self.psl_part {
-            Some(part) => {
-                let cache = cache.get_mut();
-                let key = cache.key(parts.hostname.as_bytes());
-                render_psl_part(part, &parts, key, psl, cache, out)
-            }
+            Some(part) => render_psl_part(part, &parts, psl, cache.get_mut(), out),
             None => self.render(&Fields::of_host(parts, psl, cache), scratch, out),
         }
     }
