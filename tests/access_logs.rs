@@ -216,6 +216,104 @@ fn vhost_combined_lines() {
     assert_eq!(ran.out(), "http://b.example/rel\n");
 }
 
+/// An origin-form request target is a path on the site's host (RFC 9112
+/// section 3.2.1), never a network-path reference naming another host:
+/// `//evil.example/x` is the path `//evil.example/x`. An absolute-form
+/// target (a proxy's request) names its own host.
+#[test]
+fn origin_form_targets_stay_on_the_site() {
+    let line =
+        |target: &str| format!("1.2.3.4 - - [d +0] \"GET {target} HTTP/1.1\" 200 1 \"-\" \"ua\"\n");
+    let cases = [
+        ("//evil.example/x", "https://site.example//evil.example/x"),
+        ("///x", "https://site.example///x"),
+        ("/\\evil.example/x", "https://site.example//evil.example/x"),
+        ("/\t/evil.example/x", "https://site.example//evil.example/x"),
+        ("//evil.example/../x?q", "https://site.example//x?q"),
+        ("//", "https://site.example//"),
+        ("/a//b", "https://site.example/a//b"),
+        ("/a?b=//c", "https://site.example/a?b=//c"),
+        ("http://proxy.example/p", "http://proxy.example/p"),
+    ];
+    let input: String = cases.iter().map(|(t, _)| line(t)).collect();
+    let args = [
+        "--format",
+        "combined",
+        "--base",
+        "https://site.example/",
+        "--only-field",
+    ];
+    let ran = run(&args, input.as_bytes()).ok();
+    let expected: Vec<&str> = cases.iter().map(|(_, u)| *u).collect();
+    assert_eq!(lines(&ran.stdout), expected);
+    // The site of a vhost_combined line, likewise.
+    let vhost = "site.example:443 1.2.3.4 - - [d +0] \"GET //evil.example/x HTTP/1.1\" 200 1 \"-\" \"ua\"\n";
+    for extra in [&[][..], &["--default-scheme", "http"][..]] {
+        let args = [&["--format", "vhost-combined", "--only-field"][..], extra].concat();
+        let ran = run(&args, vhost.as_bytes()).ok();
+        assert_eq!(
+            ran.out(),
+            "https://site.example//evil.example/x\n",
+            "{extra:?}"
+        );
+    }
+}
+
+/// The `%v:%p` column of vhost_combined: a port other than 80 and 443 is
+/// kept, and an IPv6 site (`[2001:db8::1]:8080`, which begins like a
+/// timestamp) is read as the site.
+#[test]
+fn vhost_sites_keep_their_port() {
+    let rest = " 1.2.3.4 - - [d +0] \"GET /p?q HTTP/1.1\" 200 1 \"/r\" \"ua\"\n";
+    let cases = [
+        ("sub.example.org:8080", "http://sub.example.org:8080/p?q"),
+        ("sub.example.org:80", "http://sub.example.org/p?q"),
+        ("sub.example.org:443", "https://sub.example.org/p?q"),
+        ("sub.example.org", "http://sub.example.org/p?q"),
+        ("[2001:db8::1]:8080", "http://[2001:db8::1]:8080/p?q"),
+        ("[2001:db8::1]:443", "https://[2001:db8::1]/p?q"),
+        ("[2001:DB8::1]", "http://[2001:db8::1]/p?q"),
+    ];
+    let input: String = cases
+        .iter()
+        .map(|(site, _)| format!("{site}{rest}"))
+        .collect();
+    let ran = run(
+        &["--format", "vhost-combined", "--only-field"],
+        input.as_bytes(),
+    )
+    .ok();
+    let expected: Vec<&str> = cases.iter().map(|(_, u)| *u).collect();
+    assert_eq!(lines(&ran.stdout), expected);
+    // The referrer resolves against the same site.
+    let ran = run(
+        &[
+            "--format",
+            "vhost-combined",
+            "--log-field",
+            "referrer",
+            "--only-field",
+        ],
+        format!("[2001:db8::1]:8080{rest}").as_bytes(),
+    )
+    .ok();
+    assert_eq!(ran.out(), "http://[2001:db8::1]:8080/r\n");
+    // A port that is not one is the base's error, not another site's.
+    let ran = run(
+        &[
+            "--format",
+            "vhost-combined",
+            "--only-field",
+            "--on-invalid=skip",
+            "--stats",
+        ],
+        format!("a.example:99999{rest}").as_bytes(),
+    )
+    .ok();
+    assert_eq!(ran.out(), "");
+    assert_eq!(stat(&ran.stderr, "invalid"), Some(1), "{}", ran.stderr);
+}
+
 /// `common`: no referrer; the request as in combined.
 #[test]
 fn common_lines() {

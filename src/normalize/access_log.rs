@@ -9,8 +9,10 @@
 //! * `vhost_combined`: `%v:%p` then `combined`'s fields.
 //!
 //! `%r`, the request line, is `METHOD TARGET VERSION` (RFC 9112 section
-//! 3); its target is a path (origin-form) to resolve against the site, or
-//! an absolute URL (absolute-form, sent to proxies), taken as it is.
+//! 3); its target is a path (origin-form), a path on the site's host, or
+//! an absolute URL (absolute-form, sent to proxies), taken as it is. An
+//! origin-form target is never a reference to another host: `//evil.example/x`
+//! is the path `//evil.example/x` of the site ([`as_path`]).
 
 use std::fmt;
 use std::ops::Range;
@@ -129,7 +131,15 @@ impl AccessLog {
             LogPart::Referrer if self.format.has_referrer() => self.format.request_index() + 3,
             LogPart::Referrer => return Err(Invalid::MissingField),
         };
-        let field = nth_field(line, index).ok_or(Invalid::MissingField)?;
+        let field = if self.format.has_host() {
+            // The site column is read as it is: an IPv6 site starts with
+            // `[` like a timestamp.
+            let skip = first_field(line).end;
+            nth_field(&line[skip..], index - 1).map(|r| r.start + skip..r.end + skip)
+        } else {
+            nth_field(line, index)
+        }
+        .ok_or(Invalid::MissingField)?;
         let quoted = field.len() >= 2 && line[field.start] == b'"' && line[field.end - 1] == b'"';
         if !quoted {
             return Err(Invalid::MissingField);
@@ -146,19 +156,17 @@ impl AccessLog {
     }
 
     /// With [`LogFormat::VhostCombined`], the base URL of `line`'s
-    /// requests written into `out`: `http://HOST/` from its `HOST:PORT`
-    /// column, `https://HOST/` when the port is 443 (the log does not say
-    /// the scheme; 443 is HTTPS's port). `false` for other formats, or a
-    /// line without the column (then `out` is not touched).
+    /// requests written into `out`, from its `HOST:PORT` column (Apache's
+    /// `%v:%p`): `https://HOST/` when the port is 443 (the log does not
+    /// say the scheme; 443 is HTTPS's port), `http://HOST/` when it is 80
+    /// or missing, and `http://HOST:PORT/` for any other port, which the
+    /// parser then checks. `false` for other formats, or a line without
+    /// the column (then `out` is not touched).
     pub(super) fn host_base(self, line: &[u8], out: &mut Vec<u8>) -> bool {
         if !self.format.has_host() {
             return false;
         }
-        let end = line
-            .iter()
-            .position(|&b| b == b' ' || b == b'\t')
-            .unwrap_or(line.len());
-        let column = &line[..end];
+        let column = &line[first_field(line)];
         // `[::1]:443` and `host:443`: the port is after the last colon,
         // unless that colon is inside an IPv6 literal.
         let (host, port) = match column.iter().rposition(|&b| b == b':') {
@@ -175,9 +183,59 @@ impl AccessLog {
             b"http://"
         });
         out.extend_from_slice(host);
+        if !port.is_empty() && port != b"80" && port != b"443" {
+            out.push(b':');
+            out.extend_from_slice(port);
+        }
         out.push(b'/');
         true
     }
+}
+
+/// Whether an access log's request target, `target`, is in origin-form
+/// (RFC 9112 section 3.2.1: `absolute-path [ "?" query ]`, a path on the
+/// host the request was sent to): `None` for any other form, else whether
+/// the URL Standard's parser would read it as a reference to another host
+/// and it must go through [`as_path`].
+///
+/// The parser reads `//evil.example/x` (and `/\evil.example/x` in a
+/// special URL, or `/<TAB>/evil.example/x`, since it removes tabs and
+/// newlines) as a network-path reference, so a log line could name any
+/// host.
+pub(super) fn origin_form(target: &str) -> Option<bool> {
+    // The parser strips leading C0 controls and spaces.
+    let trimmed = target.trim_start_matches(|c: char| c <= ' ');
+    let rest = trimmed.strip_prefix('/')?;
+    let next = rest.bytes().find(|b| !matches!(b, b'\t' | b'\n' | b'\r'));
+    Some(matches!(next, Some(b'/' | b'\\')))
+}
+
+/// An origin-form `target` that [`origin_form`] says the parser would read
+/// as a reference to another host, as a path: `/.` followed by it. The
+/// single-dot segment leaves the path state with nothing appended (the URL
+/// Standard's path state: a single-dot segment followed by `/` adds no
+/// segment), and what follows is the path, empty segments and all:
+/// `https://site.example//evil.example/x`, as RFC 9112 section 3.3
+/// rebuilds the target URI from the authority and the path. `buf` holds
+/// the text.
+pub(super) fn as_path<'a>(target: &str, buf: &'a mut String) -> &'a str {
+    buf.clear();
+    buf.push_str("/.");
+    buf.push_str(target.trim_start_matches(|c: char| c <= ' '));
+    buf
+}
+
+/// The range of a line's first field after any blanks: Apache's `%v:%p`
+/// column of `vhost_combined`, a run of non-blank bytes
+/// (`[2001:db8::1]:8080` is not a `[...]` timestamp).
+fn first_field(line: &[u8]) -> Range<usize> {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+    let len = line[start..]
+        .iter()
+        .position(blank)
+        .unwrap_or(line.len() - start);
+    start..start + len
 }
 
 /// The range of field `n` (from 0) of an access log line: a run of

@@ -315,8 +315,7 @@ impl Normalizer {
                 }
                 _ => Ok(o.base.as_ref()),
             };
-            let url_text = self.field_text(line, text, at, scratch, unquoted)?;
-            let url_text = self.with_default_scheme(url_text, scheme_buf);
+            let url_text = self.url_text(line, text, at, scratch, unquoted, scheme_buf)?;
             return match line_base {
                 Ok(b) => parse_into(url, url_text, b, mode, encoding).map_err(Invalid::Url),
                 Err(why) => parse_into(url, url_text, None, mode, encoding).map_err(|e| match e {
@@ -397,6 +396,42 @@ impl Normalizer {
                 .apply(&line[range], scratch)
                 .ok_or(Invalid::Utf8),
         }
+    }
+
+    /// The text to parse for the URL at `at` in `line`:
+    /// [`Normalizer::field_text`], then for an access log's request target
+    /// in origin-form a path on the site's host
+    /// ([`access_log::origin_form`]), and for anything else
+    /// [`Normalizer::with_default_scheme`]. `buf` holds a prefixed text.
+    #[inline]
+    fn url_text<'a>(
+        &self,
+        line: &'a [u8],
+        text: Option<&'a str>,
+        at: &Located,
+        scratch: &'a mut Vec<u8>,
+        unquoted: &'a mut Vec<u8>,
+        buf: &'a mut String,
+    ) -> Result<&'a str, Invalid> {
+        let url_text = self.field_text(line, text, at, scratch, unquoted)?;
+        if let Select::Log {
+            log:
+                AccessLog {
+                    part: LogPart::Request,
+                    ..
+                },
+            ..
+        } = self.options.select
+        {
+            // A path is never given a scheme: with `--default-scheme`,
+            // `//evil.example/x` would be a URL of that host.
+            match access_log::origin_form(url_text) {
+                Some(true) => return Ok(access_log::as_path(url_text, buf)),
+                Some(false) => return Ok(url_text),
+                None => {}
+            }
+        }
+        Ok(self.with_default_scheme(url_text, buf))
     }
 
     /// `text`, or with `--default-scheme` and no scheme, the scheme and
@@ -506,8 +541,7 @@ impl Normalizer {
             unquoted,
             ..
         } = buffers;
-        let url_text = self.field_text(line, text, at, scratch, unquoted)?;
-        let url_text = self.with_default_scheme(url_text, scheme_buf);
+        let url_text = self.url_text(line, text, at, scratch, unquoted, scheme_buf)?;
         let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
         self.emit(line, at, out, |data| {
             let start = data.len();
