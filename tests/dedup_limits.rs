@@ -202,6 +202,36 @@ mod interrupted {
         interrupted_while_spilled(libc::SIGHUP);
     }
 
+    /// The spilled records are the input's: the spill directory is its
+    /// owner's alone (0700) and so is each file in it (0600), whatever the
+    /// umask, as GNU sort's and mkstemp's temporary files are.
+    #[test]
+    fn spill_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let input = numbered_urls(20_000);
+        let script = r#"umask 000; exec "$0" "$@""#;
+        let mut running = start(tmp.path(), &input, Some(script));
+        wait_for_spill(tmp.path());
+        let dir = tmp.path().join(&entries(tmp.path())[0]);
+        wait_for("spill files", || {
+            std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some())
+        });
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        for file in &files {
+            assert_eq!(mode(file), 0o600, "{}", file.display());
+        }
+        drop(running.stdin.take());
+        let (status, out) = running.end();
+        assert_eq!(status.code(), Some(0));
+        assert_eq!(out, input);
+    }
+
     #[test]
     fn an_ignored_sighup_stays_ignored() {
         // As under nohup: the command started with SIGHUP ignored.

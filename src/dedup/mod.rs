@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 mod spill_dir;
 
 pub use spill_dir::remove_spill_dirs;
-use spill_dir::{Registry, TempDir};
+use spill_dir::{create_private_dir, create_private_file, Registry, TempDir};
 
 /// How many hash partitions deferred keys are spread over (and how many
 /// sub-partitions a partition that is still too big is split into).
@@ -461,7 +461,7 @@ impl Spill {
         let dir = TempDir::new(temp_dir, &SPILL_DIRS)?;
         let create = |name: String, capacity: usize| {
             let path = dir.path.join(name);
-            File::create(&path)
+            create_private_file(&path)
                 .map(|f| BufWriter::with_capacity(capacity, f))
                 .map_err(|e| error_at(&dir.path, "cannot create", &path, e))
         };
@@ -610,7 +610,7 @@ impl<'a> Finish<'a> {
     /// and decides each part.
     fn split(&mut self, path: &Path, level: u32, entries: u64) -> io::Result<()> {
         let dir = path.with_extension(format!("split{level}"));
-        fs::create_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
+        create_private_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
         let counts = self.split_into(path, &dir, level)?;
         fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))?;
         // If every entry landed in one sub-partition (one key repeated, or
@@ -630,7 +630,7 @@ impl<'a> Finish<'a> {
         let mut parts = (0..PARTITIONS)
             .map(|p| {
                 let part = dir.join(format!("p{p}"));
-                File::create(&part)
+                create_private_file(&part)
                     .map(|f| (BufWriter::with_capacity(self.budget.unit, f), part.clone()))
                     .map_err(|e| error_at(root, "cannot create", &part, e))
             })

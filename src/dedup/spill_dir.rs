@@ -54,6 +54,26 @@ pub fn remove_spill_dirs() {
     super::SPILL_DIRS.remove_all();
 }
 
+/// Creates the directory `path` readable by its owner alone (mode 0700 on
+/// Unix, as GNU sort's and `mkdtemp`'s are): the spilled records are the
+/// input's, and on a shared machine nobody else is to read them.
+pub(super) fn create_private_dir(path: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(path)
+}
+
+/// Creates (or truncates) the file `path` for writing, readable by its
+/// owner alone (mode 0600 on Unix, as `mkstemp`'s files are).
+pub(super) fn create_private_file(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
 /// A uniquely named directory, listed in a [`Registry`] and removed (best
 /// effort) when dropped.
 pub(super) struct TempDir {
@@ -77,7 +97,7 @@ impl TempDir {
         };
         for attempt in 0..100u32 {
             let path = parent.join(format!("{name}-{attempt}"));
-            match fs::create_dir(&path) {
+            match create_private_dir(&path) {
                 Ok(()) => {
                     list.push(path.clone());
                     return Ok(TempDir { path, registry });
