@@ -1,6 +1,6 @@
-//! Compressed output (issue 32): `-o out.gz`, `-o out.zst`, `--compress`
-//! on standard output, and a rejects file named `.gz` or `.zst`, through
-//! the binary. Each must decompress, with a standard decoder, to exactly
+//! Compressed output (issue 32): `-o out.gz`, `.zst`, `.bz2`, `.xz`,
+//! `--compress` on standard output, and a rejects file named so, through
+//! the binary; names of compressions normurl does not write refused. Each must decompress, with a standard decoder, to exactly
 //! the uncompressed output, at every -j.
 
 mod common;
@@ -34,6 +34,22 @@ fn unzstd(bytes: &[u8]) -> Vec<u8> {
     zstd::stream::decode_all(bytes).unwrap()
 }
 
+fn bunzip2(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    bzip2::read::MultiBzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+fn unxz(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    lzma_rust2::XzReader::new(bytes, true)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
 #[test]
 fn compressed_outputs_decode_to_the_plain_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -45,9 +61,21 @@ fn compressed_outputs_decode_to_the_plain_output() {
     let plain = run(&["-j", "1", &path, "--rejects", tsv], b"").ok().stdout;
     let rejects = std::fs::read(tsv).unwrap();
     assert!(plain.len() > 2 << 20 && !rejects.is_empty());
-    let decoders: [(&str, Decode); 2] = [("gz", gunzip), ("zst", unzstd)];
-    for (ext, decode) in decoders {
-        for j in ["1", "3"] {
+    let decoders: [(&str, &str, Decode); 4] = [
+        ("gz", "gzip", gunzip),
+        ("zst", "zstd", unzstd),
+        ("bz2", "bzip2", bunzip2),
+        ("xz", "xz", unxz),
+    ];
+    for (ext, format, decode) in decoders {
+        // bzip2 and xz are slow to write: one thread count is enough for
+        // them (the blocks are the same code as gzip's and zstd's).
+        let threads: &[&str] = if matches!(ext, "gz" | "zst") {
+            &["1", "3"]
+        } else {
+            &["3"]
+        };
+        for &j in threads {
             let out = dir.path().join(format!("out.{ext}"));
             let out = out.to_str().unwrap();
             let rej = dir.path().join(format!("rejects.tsv.{ext}"));
@@ -65,7 +93,6 @@ fn compressed_outputs_decode_to_the_plain_output() {
             let again = run(&["-j", j, out], b"").ok().stdout;
             assert!(again == plain, "{ext} -j {j}: read back");
             // On standard output, when asked.
-            let format = if ext == "gz" { "gzip" } else { "zstd" };
             let ran = run(&["-j", j, "--compress", format, &path], b"").ok();
             assert!(decode(&ran.stdout) == plain, "{ext} -j {j} on stdout");
         }
@@ -90,7 +117,12 @@ fn the_standard_tools_decode_it() {
     let text = input(30_000);
     let path = file(&dir, "in.txt", text.as_bytes());
     let plain = run(&[&path], b"").ok().stdout;
-    for (ext, tool) in [("gz", "gzip"), ("zst", "zstd")] {
+    for (ext, tool) in [
+        ("gz", "gzip"),
+        ("zst", "zstd"),
+        ("bz2", "bzip2"),
+        ("xz", "xz"),
+    ] {
         let out = dir.path().join(format!("out.{ext}"));
         let out = out.to_str().unwrap();
         run(&["-j", "2", &path, "-o", out], b"").ok();
@@ -101,4 +133,63 @@ fn the_standard_tools_decode_it() {
         assert!(decoded.status.success(), "{tool}");
         assert!(decoded.stdout == plain, "{tool} -dc");
     }
+}
+
+/// An output named for a compression normurl does not write is refused
+/// before anything is written: `-o out.lz4` holding plain text would be
+/// misread by every tool that trusts the name. `--compress` overrides the
+/// name, as for any output.
+#[test]
+fn unwritten_compressions_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, "in.txt", input(10).as_bytes());
+    for ext in ["lz4", "zip", "Z", "lz", "7z", "br"] {
+        let out = dir.path().join(format!("out.{ext}"));
+        let out = out.to_str().unwrap();
+        let ran = run(&[&path, "-o", out], b"");
+        assert_eq!(ran.code, Some(2), "{ext}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains("does not write"),
+            "{ext}: {}",
+            ran.stderr
+        );
+        assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+        assert!(!std::path::Path::new(out).exists(), "{ext}: created");
+        let rej = dir.path().join(format!("rejects.{ext}"));
+        let ran = run(&[&path, "--rejects", rej.to_str().unwrap()], b"");
+        assert_eq!(ran.code, Some(2), "{ext}: {}", ran.stderr);
+        assert!(ran.stdout.is_empty());
+    }
+    let out = dir.path().join("out.lz4");
+    let out = out.to_str().unwrap();
+    run(&[&path, "-o", out, "--compress", "zstd"], b"").ok();
+    assert!(unzstd(&std::fs::read(out).unwrap()) == run(&[&path], b"").ok().stdout);
+}
+
+/// `normurl warc -o` is compressed as its name says too, and refuses the
+/// names the line command refuses.
+#[test]
+fn warc_output_is_compressed_by_name() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats/whirlwind.warc.gz");
+    let sample = sample.to_str().unwrap();
+    let plain = run(&["warc", sample], b"").ok().stdout;
+    assert!(!plain.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let decoders: [(&str, Decode); 4] = [
+        ("gz", gunzip),
+        ("zst", unzstd),
+        ("bz2", bunzip2),
+        ("xz", unxz),
+    ];
+    for (ext, decode) in decoders {
+        let out = dir.path().join(format!("index.{ext}"));
+        let out = out.to_str().unwrap();
+        run(&["warc", sample, "-o", out], b"").ok();
+        assert!(decode(&std::fs::read(out).unwrap()) == plain, "{ext}");
+    }
+    let out = dir.path().join("index.lz4");
+    let ran = run(&["warc", sample, "-o", out.to_str().unwrap()], b"");
+    assert_eq!(ran.code, Some(2), "{}", ran.stderr);
+    assert!(!out.exists());
 }

@@ -1,11 +1,14 @@
-//! Compressed output: `-o out.gz`, `-o out.zst`, `--compress gzip|zstd`,
-//! and a rejects file whose name ends in `.gz` or `.zst`.
+//! Compressed output: `-o out.gz`, `.zst`, `.bz2`, `.xz`, `--compress
+//! gzip|zstd|bzip2|xz`, and a rejects file with one of those names. An
+//! output named for a compression normurl does not write (`.lz4`, `.zip`,
+//! `.Z`, ...) is refused before anything is written ([`refuse_unwritten`]).
 //!
 //! The output is cut into blocks of [`BLOCK`] bytes, each compressed on
-//! its own (a gzip member, a zstd frame) on the run's threads and written
-//! in order: compression at the speed of the cores, and the result is a
-//! stream that `gzip -dc` and `zstd -dc` decode as a whole (they read
-//! concatenated members and frames), and that normurl decodes in parallel.
+//! its own (a gzip member, a zstd frame, a bzip2 or xz stream) on the
+//! run's threads and written in order: compression at the speed of the
+//! cores, and the result is a stream that `gzip -dc`, `zstd -dc`,
+//! `bzip2 -dc` and `xz -dc` decode as a whole (they read concatenated
+//! members, frames and streams), and that normurl decodes.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -25,11 +28,13 @@ const BLOCK: usize = 1 << 20;
 /// The options of this file, flattened into the command line.
 #[derive(Debug, Default, clap::Args)]
 pub struct CompressArgs {
-    /// Compress the output (standard output or -o FILE): gzip, zstd, or
-    /// none. Default: from the output file's name (.gz, .zst), none on
-    /// standard output. A --rejects file is compressed when its name ends
-    /// in .gz or .zst. Written in independent members (frames) of 1 MiB,
-    /// compressed on all threads.
+    /// Compress the output (standard output or -o FILE): gzip, zstd,
+    /// bzip2, xz, or none. Default: from the output file's name (.gz,
+    /// .zst, .bz2, .xz), none on standard output. A --rejects file is
+    /// compressed when its name ends in one of those. Written in
+    /// independent members (frames, streams) of 1 MiB, compressed on all
+    /// threads. A file named for another compression (.lz4, .zip, .Z,
+    /// .lz, .7z, .br) is refused.
     #[arg(long, value_name = "FORMAT")]
     pub compress: Option<Codec>,
 }
@@ -39,6 +44,8 @@ pub struct CompressArgs {
 pub enum Codec {
     Gzip,
     Zstd,
+    Bzip2,
+    Xz,
     None,
 }
 
@@ -48,8 +55,43 @@ impl Codec {
         match path.extension().and_then(|e| e.to_str()) {
             Some("gz") => Codec::Gzip,
             Some("zst") => Codec::Zstd,
+            Some("bz2") => Codec::Bzip2,
+            Some("xz") => Codec::Xz,
             _ => Codec::None,
         }
+    }
+}
+
+/// The compressions whose usual file names say them but that normurl does
+/// not write, by extension.
+const UNWRITTEN: [(&str, &str); 8] = [
+    ("lz4", "lz4"),
+    ("zip", "zip"),
+    ("Z", "compress"),
+    ("lz", "lzip"),
+    ("lzma", "lzma"),
+    ("7z", "7z"),
+    ("br", "brotli"),
+    ("sz", "snappy"),
+];
+
+/// An error for an output file `path` whose name asks for a compression
+/// normurl does not write, unless `--compress` says how to write it: a
+/// file named `out.lz4` holding plain text would be misread by every
+/// tool that trusts the name.
+pub fn refuse_unwritten(path: &Path, compress: Option<Codec>) -> Result<(), String> {
+    if compress.is_some() {
+        return Ok(());
+    }
+    let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+        return Ok(());
+    };
+    match UNWRITTEN.iter().find(|(e, _)| *e == ext) {
+        None => Ok(()),
+        Some((_, format)) => Err(format!(
+            "{}: normurl does not write {format}-compressed output (name it .gz, .zst, .bz2 or .xz, or write plain text with --compress none and pipe it through {format})",
+            path.display()
+        )),
     }
 }
 
@@ -62,15 +104,27 @@ pub struct Compression {
 
 /// The configuration of `args`, for the output `output` and a rejects
 /// file `rejects`.
-pub fn config(args: &CompressArgs, output: &Target, rejects: Option<&Path>) -> Compression {
+/// A name that asks for a compression normurl does not write is a usage
+/// error ([`refuse_unwritten`]; `--compress` names the output's).
+pub fn config(
+    args: &CompressArgs,
+    output: &Target,
+    rejects: Option<&Path>,
+) -> Result<Compression, Failure> {
     let by_name = match output {
-        Target::File(p) => Codec::for_path(p),
+        Target::File(p) => {
+            refuse_unwritten(p, args.compress).map_err(Failure::Usage)?;
+            Codec::for_path(p)
+        }
         Target::Stdout => Codec::None,
     };
-    Compression {
+    if let Some(p) = rejects {
+        refuse_unwritten(p, None).map_err(Failure::Usage)?;
+    }
+    Ok(Compression {
         output: args.compress.unwrap_or(by_name),
         rejects: rejects.map_or(Codec::None, Codec::for_path),
-    }
+    })
 }
 
 /// `inner`, compressed with `codec` on `threads` threads if it is not
@@ -185,8 +239,10 @@ impl<W: Write> Write for Compressed<W> {
     }
 }
 
-/// `block` as one gzip member (level 6, gzip's default) or one zstd frame
-/// (level 3, zstd's default).
+/// `block` as one gzip member (level 6, gzip's default), one zstd frame
+/// (level 3, zstd's default), one bzip2 stream (level 9, bzip2's
+/// default) or one xz stream (preset 6, xz's default, with a dictionary
+/// no larger than the block, which is all it can use).
 fn compress(block: &[u8], codec: Codec) -> Vec<u8> {
     match codec {
         Codec::Gzip => {
@@ -197,6 +253,25 @@ fn compress(block: &[u8], codec: Codec) -> Vec<u8> {
             e.finish().unwrap_or_default()
         }
         Codec::Zstd => zstd::bulk::compress(block, 3).unwrap_or_default(),
+        Codec::Bzip2 => {
+            let out = Vec::with_capacity(block.len() / 3);
+            let mut e = bzip2::write::BzEncoder::new(out, bzip2::Compression::best());
+            let _ = e.write_all(block);
+            e.finish().unwrap_or_default()
+        }
+        Codec::Xz => {
+            let mut options = lzma_rust2::XzOptions::with_preset(6);
+            let fits = u32::try_from(block.len()).unwrap_or(u32::MAX);
+            options.lzma_options.dict_size = options.lzma_options.dict_size.min(fits.max(4096));
+            let out = Vec::with_capacity(block.len() / 3);
+            match lzma_rust2::XzWriter::new(out, options) {
+                Ok(mut e) => {
+                    let _ = e.write_all(block);
+                    e.finish().unwrap_or_default()
+                }
+                Err(_) => Vec::new(),
+            }
+        }
         Codec::None => block.to_vec(),
     }
 }
@@ -212,8 +287,13 @@ mod tests {
             .flat_map(|i| format!("http://h{i}.example/{}\n", i % 7).into_bytes())
             .collect();
         assert!(text.len() > 3 * BLOCK);
-        for codec in [Codec::Gzip, Codec::Zstd] {
-            for threads in [1, 3] {
+        for codec in [Codec::Gzip, Codec::Zstd, Codec::Bzip2, Codec::Xz] {
+            // bzip2 and xz are slow to write: one thread count for them.
+            let counts: &[usize] = match codec {
+                Codec::Gzip | Codec::Zstd => &[1, 3],
+                _ => &[3],
+            };
+            for &threads in counts {
                 let mut w = Compressed::new(Vec::new(), codec, threads).unwrap();
                 for piece in text.chunks(100_000) {
                     w.write_all(piece).unwrap();
@@ -222,6 +302,12 @@ mod tests {
                 let mut out = Vec::new();
                 match codec {
                     Codec::Gzip => flate2::read::MultiGzDecoder::new(&w.inner[..])
+                        .read_to_end(&mut out)
+                        .unwrap(),
+                    Codec::Bzip2 => bzip2::read::MultiBzDecoder::new(&w.inner[..])
+                        .read_to_end(&mut out)
+                        .unwrap(),
+                    Codec::Xz => lzma_rust2::XzReader::new(&w.inner[..], true)
                         .read_to_end(&mut out)
                         .unwrap(),
                     _ => zstd::stream::read::Decoder::new(&w.inner[..])
@@ -242,19 +328,24 @@ mod tests {
         let stdout = &Target::Stdout;
         let rej = Some(Path::new("rejects.tsv.zst"));
         assert_eq!(
-            config(&args(None), gz, rej),
+            config(&args(None), gz, rej).unwrap(),
             Compression {
                 output: Codec::Gzip,
                 rejects: Codec::Zstd
             }
         );
-        assert_eq!(config(&args(None), stdout, None).output, Codec::None);
         assert_eq!(
-            config(&args(Some(Codec::None)), gz, None).output,
+            config(&args(None), stdout, None).unwrap().output,
             Codec::None
         );
         assert_eq!(
-            config(&args(Some(Codec::Zstd)), stdout, None).output,
+            config(&args(Some(Codec::None)), gz, None).unwrap().output,
+            Codec::None
+        );
+        assert_eq!(
+            config(&args(Some(Codec::Zstd)), stdout, None)
+                .unwrap()
+                .output,
             Codec::Zstd
         );
     }

@@ -244,7 +244,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));
     Ok(Normalize {
-        compression: super::compress::config(&a.compress, &output, a.rejects.as_deref()),
+        compression: super::compress::config(&a.compress, &output, a.rejects.as_deref())?,
         inputs,
         output,
         terminator,

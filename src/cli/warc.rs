@@ -95,6 +95,9 @@ pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
         .profile
         .parse()
         .map_err(|e| Failure::Usage(format!("--profile: {e}")))?;
+    for p in a.output.iter().chain(&a.rejects) {
+        super::compress::refuse_unwritten(p, None).map_err(Failure::Usage)?;
+    }
     Ok(Warc {
         files: a.files,
         canon: Canonicalizer::new(profile),
@@ -119,13 +122,18 @@ pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
 pub fn run(w: &Warc) -> Result<(), Failure> {
     let (sink, name): (Box<dyn Write>, String) = match &w.output {
         None => (Box::new(io::stdout().lock()), super::STDOUT.to_string()),
-        Some(p) => (
-            Box::new(File::create(p).map_err(|source| Failure::Io {
-                path: p.display().to_string(),
+        Some(p) => {
+            let name = p.display().to_string();
+            let file = File::create(p).map_err(|source| Failure::Io {
+                path: name.clone(),
                 source,
-            })?),
-            p.display().to_string(),
-        ),
+            })?;
+            // Compressed as its name says, as the line command's output.
+            let threads = normurl::pipeline::threads_for(0);
+            let codec = super::compress::Codec::for_path(p);
+            let w = super::compress::writer(Box::new(file), codec, threads, &name)?;
+            (w, name)
+        }
     };
     let mut tally = Tally::new(sink, name, &w.accounting)?;
     let failed = run_files(w, &mut tally).err();

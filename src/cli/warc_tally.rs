@@ -14,6 +14,7 @@ use normurl::dedup::{DedupConfig, Deduper};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
 use normurl::pipeline::{self, Summary};
 
+use super::compress::Codec;
 use super::Failure;
 
 /// What `--on-invalid`, `--rejects`, `--dedup`, `--stats` and
@@ -62,7 +63,7 @@ pub struct Tally<'a> {
     /// Items written other than through the deduper's `offer`.
     written: u64,
     dedup: Option<Deduper>,
-    rejects: Option<(String, BufWriter<File>)>,
+    rejects: Option<(String, BufWriter<Box<dyn Write + 'a>>)>,
     stats_json: Option<(PathBuf, File)>,
     show_stats: bool,
     bytes_in: u64,
@@ -85,7 +86,14 @@ impl<'a> Tally<'a> {
         a: &Accounting,
     ) -> Result<Tally<'a>, Failure> {
         let rejects = match &a.rejects {
-            Some(p) => Some((p.display().to_string(), BufWriter::new(create(p)?))),
+            Some(p) => {
+                // Compressed as its name says, as the line command's.
+                let name = p.display().to_string();
+                let file: Box<dyn Write + 'a> = Box::new(create(p)?);
+                let threads = pipeline::threads_for(0);
+                let w = super::compress::writer(file, Codec::for_path(p), threads, &name)?;
+                Some((name, BufWriter::new(w)))
+            }
             None => None,
         };
         let stats_json = match &a.stats_json {
