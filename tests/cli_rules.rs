@@ -131,6 +131,74 @@ fn redirects_file_adds_redirectors() {
     run(&["--redirects", &bad], input).failed(&["--redirects", "line 1"]);
 }
 
+/// A redirector's path may be a glob (`/*`: every path of the host), and
+/// the bundled list unwraps YouTube's, Reddit's and Google AMP's links.
+#[test]
+fn redirectors_match_path_globs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::bin::file(
+        &dir,
+        "redirects.txt",
+        b"out.example.com /* url\nt.example.com /r/*/go u\n",
+    );
+    let input = concat!(
+        "https://out.example.com/t3_x?url=https%3A%2F%2Fa.com%2F\n",
+        "https://t.example.com/r/1/go?u=https://b.com/\n",
+        "https://t.example.com/r/1/stay?u=https://b.com/\n",
+    );
+    assert_eq!(
+        ok(&["--redirects", &file], input),
+        "https://a.com/\nhttps://b.com/\nhttps://t.example.com/r/1/stay?u=https://b.com/\n"
+    );
+    let bundled = concat!(
+        "https://www.youtube.com/redirect?event=video_description&q=https%3A%2F%2Fa.com%2Fv\n",
+        "https://out.reddit.com/t3_abc?url=https%3A%2F%2Fb.com%2F&token=AQ\n",
+        "https://www.google.com/amp/s/c.com/p\n",
+    );
+    assert_eq!(
+        ok(&["--rules", "+unwrap-redirects"], bundled),
+        "https://a.com/v\nhttps://b.com/\nhttps://c.com/p\n"
+    );
+}
+
+/// `--strip-params` turns strip-tracking on, as `--keep-params` turns its
+/// rule on: under the default profile it strips what it names.
+#[test]
+fn strip_params_turns_its_rule_on() {
+    let input = "https://a.com/p?sid=1&x=2\n";
+    assert_eq!(
+        ok(&["--strip-params", "sid", "--explain"], input),
+        "https://a.com/p?x=2\tstrip-tracking\n"
+    );
+    assert_eq!(
+        ok(
+            &["-p", "wayback", "--strip-params", "sid", "-g", "url"],
+            input
+        ),
+        ok(
+            &[
+                "-p",
+                "wayback",
+                "--rules",
+                "+strip-tracking",
+                "--strip-params",
+                "sid",
+                "-g",
+                "url"
+            ],
+            input
+        )
+    );
+    // A rule edit after it still turns it off.
+    assert_eq!(
+        ok(
+            &["--strip-params", "sid", "--rules", "-strip-tracking"],
+            input
+        ),
+        "https://a.com/p?sid=1&x=2\n"
+    );
+}
+
 #[test]
 fn query_separators() {
     let input = "https://a.com/?b=1;a=2\n";

@@ -86,9 +86,23 @@ impl CanonicalizerBuilder {
 
     /// Adds names to the tracking parameter list (see
     /// [`TrackingParams::add_list`]): `--strip-params NAME,...`, or the text
-    /// of an `@FILE`.
+    /// of an `@FILE`; and turns `strip-tracking` on, as
+    /// [`keep_params`](CanonicalizerBuilder::keep_params) turns its rule
+    /// on: names given to strip are stripped whatever the profile (with
+    /// the rule's default list, as under the profiles that have it).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::canon::{Canonicalizer, Profile};
+    ///
+    /// let canon = Canonicalizer::builder(Profile::Whatwg).strip_params("sid")?.build();
+    /// assert_eq!(canon.canonicalize("https://a.com/?sid=1&x=2").unwrap(), "https://a.com/?x=2");
+    /// # Ok::<(), normurl::canon::ConfigError>(())
+    /// ```
     pub fn strip_params(&mut self, list: &str) -> Result<&mut CanonicalizerBuilder, ConfigError> {
         self.config.tracking.add_list(list)?;
+        self.config.rules.insert(super::Rule::StripTracking);
         Ok(self)
     }
 

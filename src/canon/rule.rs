@@ -33,8 +33,9 @@ use super::ConfigError;
 #[non_exhaustive]
 pub enum Rule {
     /// `unwrap-redirects`: a known redirector's URL (`google.com/url?q=`,
-    /// `l.facebook.com/l.php?u=`, AMP caches, user triples) becomes the
-    /// URL it carries; nothing is fetched.
+    /// `l.facebook.com/l.php?u=`, `youtube.com/redirect?q=`,
+    /// `out.reddit.com/*?url=`, AMP caches and `google.com/amp/s/`, user
+    /// triples) becomes the URL it carries; nothing is fetched.
     UnwrapRedirects,
     /// `force-http`: `https:` becomes `http:` (a port of 80 then disappears).
     ForceHttp,
@@ -309,7 +310,7 @@ impl Rule {
     pub const fn description(self) -> &'static str {
         match self {
             Rule::UnwrapRedirects => {
-                "replace a redirector's URL (google.*/url?q=, facebook.*/l.php?u=, AMP caches, --redirects) by the URL it carries"
+                "replace a redirector's URL (google.*/url?q=, facebook.*/l.php?u=, youtube.com/redirect?q=, out.reddit.com/*?url=, AMP caches, google.*/amp/s/, --redirects) by the URL it carries"
             }
             Rule::ForceHttp => "https: becomes http: (port 80 then disappears)",
             Rule::ForceHttps => "http: becomes https: (port 443 then disappears; wins over force-http)",

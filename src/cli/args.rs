@@ -146,8 +146,10 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "EDITS", allow_hyphen_values = true, action = ArgAction::Append)]
     pub rules: Vec<String>,
 
-    /// More query parameters for the strip-tracking rule: NAME,... or @FILE
-    /// (one name per line); may be repeated.
+    /// More query parameters for the strip-tracking rule (turns the rule
+    /// on, with its default list, under any profile): NAME,... where `*`
+    /// matches any run of bytes, or @FILE (one name per line); may be
+    /// repeated.
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub strip_params: Vec<String>,
 

@@ -10,18 +10,25 @@
 //! the target in `u`) and `ural/infer_redirection.py`'s redirection
 //! domains (`.ampproject.org/c/`, `/v/`, `/c/s/`; `bc.marfeelcache.com/amp/`;
 //! `bc.marfeel.com/`), whose path carries the target's host and path.
+//! Also built in: YouTube's outbound links (`youtube.com/redirect?q=`),
+//! Reddit's (`out.reddit.com/ANY?url=`) and Google's AMP viewer
+//! (`google.com/amp/s/HOST/PATH`, which carries its target's host and path
+//! as the AMP caches do).
 //! ural's catch-all (any parameter named `url`, `next`, `q`, `redirect`...
 //! holding a URL, on any host) is left out on purpose: a search for a URL
 //! or a login page's `?next=` is a page of its own, not a redirect.
 
+use super::glob;
 use crate::canon::form;
 use crate::canon::ConfigError;
 use crate::{HostKind, SchemeType, Url};
 
 /// One redirector: URLs whose host matches `host` (the domain or a
 /// subdomain of it; a last label `*` stands for any suffix, so `google.*`
-/// is `google.com`, `www.google.co.uk`...) and whose path is `path` carry
-/// their target in the query parameter `param`.
+/// is `google.com`, `www.google.co.uk`...) and whose path matches `path`
+/// (the path itself, or with `*` standing for any run of bytes: `/*` is
+/// every path, `/out/*` every path under `/out/`) carry their target in
+/// the query parameter `param`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Redirector {
     host: Box<[u8]>,
@@ -30,10 +37,12 @@ pub(crate) struct Redirector {
 }
 
 /// The built-in redirectors: (host, path, parameter).
-const BUILT_IN: [(&str, &str, &str); 3] = [
+const BUILT_IN: [(&str, &str, &str); 5] = [
     ("google.*", "/url", "q"),
     ("google.*", "/url", "url"),
     ("facebook.*", "/l.php", "u"),
+    ("youtube.com", "/redirect", "q"),
+    ("out.reddit.com", "/*", "url"),
 ];
 
 /// The redirectors `unwrap-redirects` knows: the built-in ones and the
@@ -62,7 +71,8 @@ impl Redirectors {
 
     /// Adds the redirectors of a file's text: one `HOST PATH PARAM` a
     /// line (whitespace-separated, `#` starts a comment), e.g.
-    /// `t.example.com /out u`. `line` in the error is 1-based.
+    /// `t.example.com /out u` or `out.example.com /* url` (`*` in the
+    /// path stands for any run of bytes). `line` in the error is 1-based.
     pub(crate) fn add_text(&mut self, text: &str) -> Result<(), ConfigError> {
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
@@ -94,7 +104,7 @@ impl Redirectors {
             None => {
                 let query = url.query()?.as_bytes();
                 let found = self.0.iter().find_map(|r| {
-                    (*r.path == *path && host_matches(&r.host, host))
+                    (path_matches(&r.path, path) && host_matches(&r.host, host))
                         .then(|| param_value(query, &r.param))
                         .flatten()
                 })?;
@@ -104,6 +114,15 @@ impl Redirectors {
         let target = Url::parse(&target).ok()?;
         matches!(target.scheme_type(), SchemeType::Http | SchemeType::Https).then_some(target)
     }
+}
+
+/// Whether `path` is `pattern`, or matches it with `*` standing for any
+/// run of bytes.
+fn path_matches(pattern: &[u8], path: &[u8]) -> bool {
+    if memchr::memchr(b'*', pattern).is_none() {
+        return pattern == path;
+    }
+    glob::matches(pattern, path)
 }
 
 /// Whether `host` is `pattern`'s domain or a subdomain of it; a `.*` at
@@ -147,9 +166,16 @@ fn param_value(query: &[u8], name: &[u8]) -> Option<String> {
 /// The target of an AMP cache URL from its path, query and fragment
 /// (`path`): `/c/s/HOST/PATH` (and `/v/s/`) is `https://HOST/PATH`,
 /// `/c/HOST/PATH` `http://HOST/PATH`; Marfeel's caches serve `https://`
-/// pages.
+/// pages; Google's AMP viewer's `/amp/s/HOST/PATH` is `https://HOST/PATH`
+/// and `/amp/HOST/PATH` `http://HOST/PATH`.
 fn amp_cache(host: &[u8], path: &[u8]) -> Option<String> {
-    let (scheme, rest) = if host.ends_with(b".ampproject.org") {
+    let (scheme, rest) = if path.starts_with(b"/amp/") && host_matches(b"google.*", host) {
+        let rest = &path[b"/amp/".len()..];
+        match rest.strip_prefix(b"s/") {
+            Some(rest) => ("https://", rest),
+            None => ("http://", rest),
+        }
+    } else if host.ends_with(b".ampproject.org") {
         let rest = path
             .strip_prefix(b"/c/")
             .or_else(|| path.strip_prefix(b"/v/"))?;
@@ -220,6 +246,22 @@ mod tests {
                 "https://bc.marfeelcache.com/amp/a.com/p",
                 Some("https://a.com/p"),
             ),
+            (
+                "https://www.youtube.com/redirect?event=video_description&q=https%3A%2F%2Fa.com%2Fp%3Fx%3D1",
+                Some("https://a.com/p?x=1"),
+            ),
+            (
+                "https://out.reddit.com/t3_abc?url=https%3A%2F%2Fa.com%2F&token=AQ",
+                Some("https://a.com/"),
+            ),
+            (
+                "https://www.google.com/amp/s/www.a.com/p/amp?x=1",
+                Some("https://www.a.com/p/amp?x=1"),
+            ),
+            ("https://www.google.co.uk/amp/a.com/p", Some("http://a.com/p")),
+            ("https://www.google.com/amp/", None),
+            ("https://www.youtube.com/watch?q=https://a.com/", None),
+            ("https://reddit.com/t3_abc?url=https://a.com/", None),
             // Nested: all the way.
             (
                 "https://google.com/url?q=https://l.facebook.com/l.php?u=https://a.com/",
@@ -243,6 +285,16 @@ mod tests {
         r.add_text("# mine\nt.example.com /out u\n\n").unwrap();
         let url = Url::parse("https://x.t.example.com/out?u=https://a.com/").unwrap();
         assert_eq!(unwrap(&r, &url).unwrap().href(), "https://a.com/");
+        // Paths are exact unless they have a `*`.
+        let url = Url::parse("https://t.example.com/out/1?u=https://a.com/").unwrap();
+        assert_eq!(unwrap(&r, &url), None);
+        r.add_text("t.example.com /out/* u\nl.example /*/go u")
+            .unwrap();
+        assert_eq!(unwrap(&r, &url).unwrap().href(), "https://a.com/");
+        let url = Url::parse("https://l.example/x/y/go?u=https://b.com/").unwrap();
+        assert_eq!(unwrap(&r, &url).unwrap().href(), "https://b.com/");
+        let url = Url::parse("https://l.example/x/y/gone?u=https://b.com/").unwrap();
+        assert_eq!(unwrap(&r, &url), None);
         assert_eq!(
             r.add_text("a.com /x u\nb.com x u"),
             Err(ConfigError::BadRedirector(2, "b.com x u".to_owned()))
