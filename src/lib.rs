@@ -31,9 +31,11 @@ pub mod component;
 pub mod dedup;
 pub mod normalize;
 pub mod pipeline;
-mod simd;
-mod url;
 pub mod warc;
+
+// The parser crate under the names the modules of this crate use.
+pub(crate) use normurl_url as url;
+pub(crate) use normurl_url::simd;
 
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.
@@ -59,7 +61,7 @@ pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use crate::url::{
+pub use normurl_url::{
     percent_decode, AsciiSet, HostKind, Mode, Order, ParseError, QueryEncoding, Reference,
     ReferenceError, SchemeType, Url,
 };

@@ -429,3 +429,25 @@ fn urlcanon_aggressive_strips_urlcanons_session_ids() {
     let rules = ok(&["rules"], "");
     assert!(rules.contains("  urlcanon-session-ids "), "{rules}");
 }
+
+/// `--help`'s `--profile` and the error for a wrong name list every
+/// profile, from the one list `normurl rules` prints.
+#[test]
+fn help_names_every_profile() {
+    let help = ok(&["--help"], "");
+    let wrong = run(&["-p", "nonesuch"], "");
+    assert_eq!(wrong.code, Some(2));
+    for p in normurl::canon::Profile::ALL {
+        assert!(help.contains(p.name()), "{} not in --help", p.name());
+        assert!(
+            wrong.stderr.contains(p.name()),
+            "{}: {}",
+            p.name(),
+            wrong.stderr
+        );
+    }
+    assert_eq!(
+        ok(&["-p", "safe-browsing", "-g", "url"], "http://a.com/x\n"),
+        ok(&["-p", "google", "-g", "url"], "http://a.com/x\n")
+    );
+}

@@ -1,5 +1,5 @@
 //! Reference resolution in the three modes of alwinb's URL Specification
-//! (src/url/reference/): RFC 3986's examples, spec-url's own test data,
+//! (crates/normurl-url/src/reference/): RFC 3986's examples, spec-url's own test data,
 //! WPT's cases with a base under generic and legacy resolution (expectations
 //! made by spec-url, scripts/spec-url-expectations.mjs), and WHATWG mode
 //! against `Url::parse_with_base` on every WPT input and corpus line.

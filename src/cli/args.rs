@@ -77,10 +77,24 @@ pub enum Command {
     Warc(super::warc::WarcArgs),
 }
 
+/// The parser of a profile's name: every profile of [`Profile::ALL`], so
+/// that `--help` and the error for a wrong name list them all from the one
+/// list (`safe-browsing` is `google`'s other name).
+pub fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let names = Profile::ALL.map(|p| match p {
+        Profile::SafeBrowsing => PossibleValue::new(p.name()).alias("safe-browsing"),
+        _ => PossibleValue::new(p.name()),
+    });
+    PossibleValuesParser::new(names).try_map(|name| {
+        Profile::from_name(&name).ok_or_else(|| format!("unknown profile {name:?}"))
+    })
+}
+
 #[derive(Debug, ClapArgs)]
 pub struct RulesArgs {
     /// List the rules of this profile only.
-    #[arg(value_name = "PROFILE")]
+    #[arg(value_name = "PROFILE", value_parser = profile_parser())]
     pub profile: Option<Profile>,
 }
 
@@ -135,10 +149,11 @@ pub struct NormalizeArgs {
     /// Canonicalization profile applied after WHATWG parsing: whatwg (the
     /// serialization only), semantic (RFC 3986 safe normalizations),
     /// aggressive (dedup keys: also drops fragments, sorts queries, strips
-    /// tracking parameters, session ids and www.), safe-browsing, wayback.
-    /// `normurl rules` lists profiles and rules. Default: whatwg, or wayback
-    /// with --get surt (the keys of CDX files).
-    #[arg(short = 'p', long, value_name = "NAME")]
+    /// tracking parameters, session ids and www.), or one named after the
+    /// tool whose canonicalization it reproduces. `normurl rules` lists
+    /// profiles and rules. Default: whatwg, or wayback with --get surt (the
+    /// keys of CDX files).
+    #[arg(short = 'p', long, value_name = "NAME", value_parser = profile_parser())]
     pub profile: Option<Profile>,
 
     /// Add or remove single rules on top of the profile, e.g.

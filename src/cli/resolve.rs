@@ -1,5 +1,5 @@
 //! `--resolve`, `--relative`, `--query-encoding`, `--charset-field`: how
-//! references are read and resolved (src/url/reference, src/url/encoding),
+//! references are read and resolved (crates/normurl-url/src/reference, crates/normurl-url/src/encoding.rs),
 //! as options of their own, turned into the normalizer's [`Resolution`] and
 //! base here.
 

@@ -1,5 +1,5 @@
 //! Reference resolution modes in the per-line work (`--resolve`,
-//! `--relative`): the [`Reference`] model of `src/url/reference`, used
+//! `--relative`): the [`Reference`] model of `crates/normurl-url/src/reference`, used
 //! where the WHATWG parser's own resolution is not what is asked for.
 
 use std::num::NonZeroUsize;

@@ -23,7 +23,7 @@ macro_rules! byte_table {
 pub(crate) use byte_table;
 
 /// [Forbidden host code point](https://url.spec.whatwg.org/#forbidden-host-code-point).
-pub(crate) const fn is_forbidden_host(b: u8) -> bool {
+pub const fn is_forbidden_host(b: u8) -> bool {
     matches!(
         b,
         0 | b'\t'
@@ -47,21 +47,21 @@ pub(crate) const fn is_forbidden_host(b: u8) -> bool {
 
 /// [Forbidden domain code point](https://url.spec.whatwg.org/#forbidden-domain-code-point):
 /// a forbidden host code point, a C0 control, `%` or U+007F.
-pub(crate) const fn is_forbidden_domain(b: u8) -> bool {
+pub const fn is_forbidden_domain(b: u8) -> bool {
     is_forbidden_host(b) || b <= 0x1f || b == b'%' || b == 0x7f
 }
 
-pub(crate) static FORBIDDEN_HOST: [bool; 256] = byte_table!(|b| is_forbidden_host(b));
-pub(crate) static FORBIDDEN_DOMAIN: [bool; 256] = byte_table!(|b| is_forbidden_domain(b));
+pub static FORBIDDEN_HOST: [bool; 256] = byte_table!(|b| is_forbidden_host(b));
+pub static FORBIDDEN_DOMAIN: [bool; 256] = byte_table!(|b| is_forbidden_domain(b));
 
 /// [Scheme state](https://url.spec.whatwg.org/#scheme-state): ASCII
 /// alphanumeric, `+`, `-`, `.`.
-pub(crate) static SCHEME_CHAR: [bool; 256] =
+pub static SCHEME_CHAR: [bool; 256] =
     byte_table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
 
 /// [C0 control or space](https://infra.spec.whatwg.org/#c0-control-or-space).
 #[inline]
-pub(crate) fn is_c0_control_or_space(b: u8) -> bool {
+pub fn is_c0_control_or_space(b: u8) -> bool {
     b <= 0x20
 }
 
@@ -70,7 +70,7 @@ pub(crate) fn is_c0_control_or_space(b: u8) -> bool {
 /// does. Only ASCII bytes are removed, so the result is valid UTF-8 when the
 /// input is.
 #[inline]
-pub(crate) fn trim_c0_control_or_space(input: &[u8]) -> &[u8] {
+pub fn trim_c0_control_or_space(input: &[u8]) -> &[u8] {
     let start = input
         .iter()
         .position(|&b| !is_c0_control_or_space(b))
@@ -85,13 +85,13 @@ pub(crate) fn trim_c0_control_or_space(input: &[u8]) -> &[u8] {
 /// Whether the input has an [ASCII tab or newline](https://infra.spec.whatwg.org/#ascii-tab-or-newline),
 /// which the parser must remove. One memchr3 scan; almost always false.
 #[inline]
-pub(crate) fn has_tab_or_newline(input: &[u8]) -> bool {
+pub fn has_tab_or_newline(input: &[u8]) -> bool {
     memchr::memchr3(b'\t', b'\n', b'\r', input).is_some()
 }
 
 /// The input without ASCII tab or newline (the slow path, after
 /// [`has_tab_or_newline`] said there are some).
-pub(crate) fn remove_tab_or_newline(input: &[u8]) -> Vec<u8> {
+pub fn remove_tab_or_newline(input: &[u8]) -> Vec<u8> {
     input
         .iter()
         .copied()

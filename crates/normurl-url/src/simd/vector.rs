@@ -26,7 +26,7 @@ use std::arch::x86_64::{
 /// pointer methods also need `LANES` readable or writable bytes. All
 /// are always inlined, so that in a function with the target feature
 /// the intrinsics are instructions and not calls.
-pub(crate) trait Vector: Copy {
+pub trait Vector: Copy {
     const LANES: usize;
     unsafe fn load(p: *const u8) -> Self;
     unsafe fn store(self, p: *mut u8);
@@ -67,10 +67,10 @@ static BELOW: [u8; 64] = {
 };
 
 #[derive(Clone, Copy)]
-pub(crate) struct Sse2(__m128i);
+pub struct Sse2(__m128i);
 
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2(__m256i);
+pub struct Avx2(__m256i);
 
 // SAFETY (for the `unsafe` blocks in both impls): the methods' callers
 // guarantee the CPU feature and, for `load` and `store`, the bytes;

@@ -33,7 +33,7 @@ use crate::simd::stop::{find, Stop};
 
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.
-pub(crate) fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
+pub fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
     let trimmed = trim(input);
     if fast::try_parse(url, trimmed) {
         debug_check_fast_path(url, trimmed.as_bytes(), base);
@@ -44,7 +44,7 @@ pub(crate) fn parse(url: &mut Url, input: &str, base: Option<&Url>) -> Result<()
 
 /// "Remove any leading and trailing C0 control or space from input."
 #[inline]
-pub(crate) fn trim(input: &str) -> &str {
+pub fn trim(input: &str) -> &str {
     let trimmed = trim_c0_control_or_space(input.as_bytes());
     // Only ASCII bytes were trimmed, so these are char boundaries.
     let start = trimmed.as_ptr() as usize - input.as_ptr() as usize;
@@ -53,11 +53,7 @@ pub(crate) fn trim(input: &str) -> &str {
 
 /// [`parse`] for a trimmed input the fast path declined: the state
 /// machine, on the input without tabs and newlines.
-pub(crate) fn parse_declined(
-    url: &mut Url,
-    trimmed: &[u8],
-    base: Option<&Url>,
-) -> Result<(), ParseError> {
+pub fn parse_declined(url: &mut Url, trimmed: &[u8], base: Option<&Url>) -> Result<(), ParseError> {
     let out = std::mem::take(&mut url.serialization).into_bytes();
     if has_tab_or_newline(trimmed) {
         // "Remove all ASCII tab or newline from input." Rare: copy only here.
@@ -68,7 +64,7 @@ pub(crate) fn parse_declined(
 }
 
 /// In debug builds, the fast path's answer must equal the full parser's.
-pub(crate) fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>) {
+pub fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>) {
     if cfg!(debug_assertions) {
         let mut slow = Url::empty();
         let slow_result = Parser::new(input, base, Vec::new()).run(&mut slow);
@@ -85,7 +81,7 @@ pub(crate) fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>)
 /// [`parse`] with the query encoding override `encoding` (not UTF-8): the
 /// state machine only, so that the UTF-8 path and its fast path stay as
 /// they are.
-pub(crate) fn parse_with_encoding(
+pub fn parse_with_encoding(
     url: &mut Url,
     input: &str,
     base: Option<&Url>,
@@ -106,7 +102,7 @@ pub(crate) fn parse_with_encoding(
 }
 
 /// Parses without the fast path (for tests proving both agree).
-pub(crate) fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
+pub fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
     let out = std::mem::take(&mut url.serialization).into_bytes();
     let trimmed = trim_c0_control_or_space(input.as_bytes());
     if has_tab_or_newline(trimmed) {

@@ -13,7 +13,7 @@ use super::tables::byte_table;
 /// # Example
 ///
 /// ```
-/// use normurl::AsciiSet;
+/// use normurl_url::AsciiSet;
 ///
 /// let mut out = Vec::new();
 /// AsciiSet::PATH.encode("a b/ü?".as_bytes(), &mut out);
@@ -120,7 +120,7 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 /// Appends `%XX` (uppercase hex, as the spec's
 /// [percent-encode](https://url.spec.whatwg.org/#percent-encode) does).
 #[inline]
-pub(crate) fn push_percent_encoded(b: u8, out: &mut Vec<u8>) {
+pub fn push_percent_encoded(b: u8, out: &mut Vec<u8>) {
     out.extend_from_slice(&[
         b'%',
         HEX_UPPER[(b >> 4) as usize],
@@ -130,7 +130,7 @@ pub(crate) fn push_percent_encoded(b: u8, out: &mut Vec<u8>) {
 
 /// The value of an ASCII hex digit.
 #[inline]
-pub(crate) fn hex_value(b: u8) -> Option<u8> {
+pub fn hex_value(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),
@@ -147,7 +147,7 @@ pub(crate) fn hex_value(b: u8) -> Option<u8> {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// normurl::percent_decode(b"a%20b%zz%4", &mut out);
+/// normurl_url::percent_decode(b"a%20b%zz%4", &mut out);
 /// assert_eq!(out, b"a b%zz%4");
 /// ```
 pub fn percent_decode(input: &[u8], out: &mut Vec<u8>) {

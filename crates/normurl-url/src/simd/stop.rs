@@ -4,11 +4,11 @@
 //! which every x86_64 CPU has; otherwise it uses the 256-entry tables,
 //! which are also the reference the tests compare the vector code against.
 
-use crate::url::tables::byte_table;
+use crate::tables::byte_table;
 
 /// The classes the fast path scans for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
+pub enum Stop {
     /// Not a byte the fast path keeps in a host: anything but `a-z`, `0-9`,
     /// `-`, `.`, `_`.
     Host,
@@ -58,7 +58,7 @@ static AUTHORITY_STOP: [bool; 256] = byte_table!(|b| matches!(b, b'/' | b'?' | b
 
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`. Scalar reference implementation.
-pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
+pub fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
     let table = match class {
         Stop::Host => &HOST_STOP,
         Stop::Path => &PATH_STOP,
@@ -84,7 +84,7 @@ pub(crate) fn find_scalar(class: Stop, input: &[u8], start: usize) -> usize {
 /// The first position `>= start` of a byte of class `class`, or
 /// `input.len()`.
 #[inline]
-pub(crate) fn find(class: Stop, input: &[u8], start: usize) -> usize {
+pub fn find(class: Stop, input: &[u8], start: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     if super::VECTORS {
         return sse2::find(class, input, start);

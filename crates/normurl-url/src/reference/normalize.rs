@@ -42,7 +42,7 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// let norm = |s: &str| Reference::parse(s).map(|r| r.normalize().to_string());
     /// assert_eq!(norm("a/../../b")?, "../b");
@@ -51,7 +51,7 @@ impl Reference {
     /// assert_eq!(norm("foo/..")?, "./");
     /// assert_eq!(norm("?q=with-'-sign")?, "?q=with-%27-sign");
     /// assert_eq!(norm("FILE://localhost/C|/x y")?, "file:///C:/x%20y");
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn normalize(&self) -> Reference {
         let mut r = self.clone();

@@ -13,12 +13,12 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{Order, Reference};
+    /// use normurl_url::{Order, Reference};
     ///
     /// assert_eq!(Reference::parse("//h/p")?.order(), Order::Authority);
     /// assert_eq!(Reference::parse("a/b")?.order(), Order::Dir);
     /// assert_eq!(Reference::parse("")?.order(), Order::Fragment);
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn order(&self) -> Order {
         if self.scheme.is_some() {
@@ -47,12 +47,12 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{Order, Reference};
+    /// use normurl_url::{Order, Reference};
     ///
     /// let r = Reference::parse("http://h/a/b?q#f")?;
     /// assert_eq!(r.upto(Order::Dir).to_string(), "http://h/a/");
     /// assert_eq!(r.upto(Order::Root).to_string(), "http://h");
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn upto(&self, order: Order) -> Reference {
         let below = |o: Order| o < order;
@@ -81,13 +81,13 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// let host = Reference::parse("//host")?;
     /// assert_eq!(host.goto(&Reference::parse("foo/bar")?).to_string(), "//host/foo/bar");
     /// let dir = Reference::parse("../lib/")?;
     /// assert_eq!(dir.goto(&Reference::parse("x.js?v=2")?).to_string(), "../lib/x.js?v=2");
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn goto(&self, other: &Reference) -> Reference {
         let mut r = self.upto(other.order());
@@ -128,14 +128,14 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// let base = Reference::parse("http://host")?;
     /// assert_eq!(Reference::parse("http:foo")?.rebase(&base)?.to_string(), "http://host/foo");
     /// let base = Reference::parse("/path/dir/file")?;
     /// assert_eq!(Reference::parse("./")?.rebase(&base)?.to_string(), "/path/dir/./");
     /// assert!(Reference::parse("foo")?.rebase(&Reference::parse("sch:opaque")?).is_err());
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn rebase(&self, base: &Reference) -> Result<Reference, ReferenceError> {
         let mut url = self.clone();
@@ -159,13 +159,13 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// assert_eq!(Reference::parse("http:/example.com/a")?.force()?.to_string(), "http://example.com/a");
     /// assert_eq!(Reference::parse("file:a/b")?.force()?.to_string(), "file:///a/b");
     /// assert!(Reference::parse("http:")?.force().is_err());
     /// assert!(Reference::parse("/no/scheme")?.force().is_err());
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn force(&self) -> Result<Reference, ReferenceError> {
         match ParseMode::of(self) {
@@ -251,14 +251,14 @@ impl Reference {
     /// RFC 3986's example base and an abnormal example of section 5.4.2:
     ///
     /// ```
-    /// use normurl::{Mode, Reference};
+    /// use normurl_url::{Mode, Reference};
     ///
     /// let base = Reference::parse("http://a/b/c/d;p?q")?;
     /// let r = Reference::parse("../../../g")?;
     /// for mode in Mode::ALL {
     ///     assert_eq!(r.resolve(&base, mode)?.normalize().to_string(), "http://a/g");
     /// }
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn resolve(&self, base: &Reference, mode: Mode) -> Result<Reference, ReferenceError> {
         match mode {
@@ -280,14 +280,14 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{Mode, Reference};
+    /// use normurl_url::{Mode, Reference};
     ///
     /// let page = Reference::parse("/docs/guide/intro.html")?;
     /// let link = Reference::parse("../img/a.png")?;
     /// for mode in Mode::ALL {
     ///     assert_eq!(link.rebase_in(&page, mode)?.normalize().to_string(), "/docs/img/a.png");
     /// }
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn rebase_in(&self, base: &Reference, mode: Mode) -> Result<Reference, ReferenceError> {
         match mode {
@@ -312,7 +312,7 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{Mode, Reference, Url};
+    /// use normurl_url::{Mode, Reference, Url};
     ///
     /// let base = Url::parse("http://a/b/c/d;p?q")?;
     /// assert_eq!(Reference::resolve_url("http:g", &base, Mode::Legacy)?.href(), "http://a/b/c/g");
@@ -333,11 +333,11 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// assert_eq!(Reference::parse("HTTP://h:80/a/../b c")?.to_url()?.href(), "http://h/b%20c");
     /// assert!(Reference::parse("/a")?.to_url().is_err());
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn to_url(&self) -> Result<Url, ReferenceError> {
         Url::parse(&self.to_string()).map_err(ReferenceError::Host)
@@ -349,12 +349,12 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{QueryEncoding, Reference};
+    /// use normurl_url::{QueryEncoding, Reference};
     ///
     /// let sjis = QueryEncoding::for_label("shift_jis").unwrap();
     /// let r = Reference::parse("http://h/?q=東京")?;
     /// assert_eq!(r.to_url_with_encoding(sjis)?.href(), "http://h/?q=%93%8C%8B%9E");
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn to_url_with_encoding(&self, encoding: QueryEncoding) -> Result<Url, ReferenceError> {
         Url::parse_with_encoding(&self.to_string(), None, encoding).map_err(ReferenceError::Host)

@@ -25,7 +25,7 @@
 //! # Example
 //!
 //! ```
-//! use normurl::{Mode, Reference};
+//! use normurl_url::{Mode, Reference};
 //!
 //! let base = Reference::parse("http://a/b/c/d;p?q")?;
 //! let link = Reference::parse("http:g")?;
@@ -63,7 +63,7 @@ use super::{ParseError, Url};
 /// # Example
 ///
 /// ```
-/// use normurl::Reference;
+/// use normurl_url::Reference;
 ///
 /// let r = Reference::parse("//user@Host:81/dir/sub/file.txt?q#f")?;
 /// assert_eq!(r.scheme(), None);
@@ -75,7 +75,7 @@ use super::{ParseError, Url};
 /// assert_eq!(r.file(), Some("file.txt"));
 /// assert_eq!(r.query(), Some("q"));
 /// assert_eq!(r.fragment(), Some("f"));
-/// # Ok::<(), normurl::ReferenceError>(())
+/// # Ok::<(), normurl_url::ReferenceError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Reference {
@@ -133,7 +133,7 @@ pub enum Order {
 /// # Example
 ///
 /// ```
-/// use normurl::Mode;
+/// use normurl_url::Mode;
 ///
 /// assert_eq!("legacy".parse(), Ok(Mode::Legacy));
 /// assert_eq!(Mode::default().name(), "whatwg");
@@ -194,7 +194,7 @@ impl FromStr for Mode {
 /// # Example
 ///
 /// ```
-/// use normurl::{Mode, Reference, ReferenceError};
+/// use normurl_url::{Mode, Reference, ReferenceError};
 ///
 /// let base = Reference::parse("mailto:someone@example.com")?;
 /// let rel = Reference::parse("other")?;
@@ -259,12 +259,12 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// assert_eq!(Reference::parse("/bar\\bee")?.to_string(), "/bar/bee");
     /// assert_eq!(Reference::parse("sch:a\\b")?.to_string(), "sch:a\\b");
     /// assert!(Reference::parse("http://exa mple/").is_err());
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn parse(input: &str) -> Result<Reference, ReferenceError> {
         parse::parse(input, parse::ParseMode::NoScheme)
@@ -279,13 +279,13 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::Reference;
+    /// use normurl_url::Reference;
     ///
     /// let base = Reference::parse("file:///c:/dir/")?;
     /// let r = Reference::parse_against("d|\\x", &base)?;
     /// assert_eq!(r.drive(), Some("d|"));
     /// assert_eq!(r.normalize().to_string(), "/d:/x");
-    /// # Ok::<(), normurl::ReferenceError>(())
+    /// # Ok::<(), normurl_url::ReferenceError>(())
     /// ```
     pub fn parse_against(input: &str, base: &Reference) -> Result<Reference, ReferenceError> {
         parse::parse(input, parse::ParseMode::of(base))
@@ -296,7 +296,7 @@ impl Reference {
     /// # Example
     ///
     /// ```
-    /// use normurl::{Reference, Url};
+    /// use normurl_url::{Reference, Url};
     ///
     /// let url = Url::parse("HTTPS://Example.com/a/b?q")?;
     /// assert_eq!(Reference::from_url(&url).dirs(), ["a"]);

@@ -5,27 +5,27 @@
 
 /// Bit `j` of each mask says what byte `j` of a 16-byte window is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AuthorityMasks {
+pub struct AuthorityMasks {
     /// `/`, `?` or `#`: the end of the authority.
-    pub(crate) end: u32,
+    pub end: u32,
     /// `@`: the end of the userinfo.
-    pub(crate) at: u32,
+    pub at: u32,
     /// `:`.
-    pub(crate) colon: u32,
+    pub colon: u32,
     /// `.`.
-    pub(crate) dot: u32,
+    pub dot: u32,
     /// Neither of the above nor a byte of a serialized domain: C0
     /// controls, space, DEL, non-ASCII, uppercase letters (the host parser
     /// lowercases them), and the forbidden domain code points `<`, `>`,
     /// `[`, `\`, `]`, `^`, `|`, `%` (url.bs, "forbidden domain code
     /// point"; `[` also starts IPv6 addresses, which are left to the
     /// parser).
-    pub(crate) other: u32,
+    pub other: u32,
 }
 
 /// The masks of `bytes[base..base + 16]`, which must be in `bytes`.
 #[inline(always)]
-pub(crate) fn masks(bytes: &[u8], base: usize) -> AuthorityMasks {
+pub fn masks(bytes: &[u8], base: usize) -> AuthorityMasks {
     assert!(base + 16 <= bytes.len());
     #[cfg(target_arch = "x86_64")]
     if super::VECTORS {
@@ -56,7 +56,7 @@ pub(crate) fn masks(bytes: &[u8], base: usize) -> AuthorityMasks {
 }
 
 /// [`masks`] one byte at a time: the reference.
-pub(crate) fn masks_scalar(bytes: &[u8], base: usize) -> AuthorityMasks {
+pub fn masks_scalar(bytes: &[u8], base: usize) -> AuthorityMasks {
     let mut m = AuthorityMasks::default();
     for (j, &b) in bytes[base..base + 16].iter().enumerate() {
         let bit = 1 << j;

@@ -15,7 +15,7 @@ use std::fmt;
 /// # Example
 ///
 /// ```
-/// use normurl::{ParseError, Url};
+/// use normurl_url::{ParseError, Url};
 ///
 /// assert_eq!(Url::parse("http://exa mple.com/"), Err(ParseError::ForbiddenHostCodePoint));
 /// assert_eq!(ParseError::ForbiddenHostCodePoint.message(), "host contains a forbidden code point");

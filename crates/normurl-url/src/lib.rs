@@ -1,28 +1,57 @@
-//! The WHATWG URL parser and serializer: pure, no I/O, no threads.
-//!
-//! A [`Url`] is one serialization string (its `href`) plus `u32` offsets of
-//! its components, so every getter is a slice and `href` is free. Parsing
-//! writes the serialization directly while running the state machine of the
-//! [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser);
-//! nothing is built component by component and joined afterwards.
-//!
-//! Where a spec step lives:
-//!
-//! | spec | file |
-//! |---|---|
-//! | basic URL parser states | `parser.rs` (one function per state, named after it) |
-//! | already-canonical fast path | `fast.rs` |
-//! | host parser, domain parser, opaque host | `host.rs` |
-//! | IPv4 and IPv6 parsers and serializers | `ip.rs` |
-//! | path segments, dot segments, Windows drive letters | `path.rs` |
-//! | percent-encode sets and percent-decoding | `percent.rs` |
-//! | byte classes, tab/newline pre-scan | `tables.rs` |
-//! | special schemes, default ports | `scheme.rs` |
-//!
-//! The `encoding` argument of the basic URL parser (the query encoding of
-//! documents in legacy encodings) is [`Url::parse_with_encoding`]
-//! (`encoding.rs`); every other entry point encodes queries as UTF-8, as
-//! the spec does when no encoding is given.
+/*!
+normurl's WHATWG URL parser: a byte-oriented implementation of the
+[URL Standard](https://url.spec.whatwg.org/)'s parser and serializer, with
+no I/O, no threads and no dependencies beyond `idna`, `memchr` and
+`encoding_rs`. [`Url::parse`] gives exactly what `new URL(input)` gives in
+a browser; it passes all of web-platform-tests' URL parsing data.
+
+A [`Url`] is one serialization string (its `href`) plus `u32` offsets of
+its components, so every getter is a slice and `href` is free. Parsing
+writes the serialization directly while running the state machine of the
+[basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser);
+nothing is built component by component and joined afterwards.
+[`Url::parse_into`] reuses the string, so that hot loops do not allocate
+per URL.
+
+This crate is the parser alone; the `normurl` crate re-exports it and
+adds canonicalization profiles, components and the bulk pipeline.
+
+# Example
+
+```
+use normurl_url::Url;
+
+let url = Url::parse("HTTPS://EXAMPLE.com:443/a/./b/../c?x=1#y")?;
+assert_eq!(url.href(), "https://example.com/a/c?x=1#y");
+assert_eq!(url.hostname(), "example.com");
+
+let link = Url::parse_with_base("../d e", &url)?;
+assert_eq!(link.href(), "https://example.com/d%20e");
+# Ok::<(), normurl_url::ParseError>(())
+```
+
+# Where a spec step lives
+
+| spec | file |
+|---|---|
+| basic URL parser states | `parser.rs` (one function per state, named after it) |
+| already-canonical fast path | `fast.rs` |
+| host parser, domain parser, opaque host | `host.rs` |
+| IPv4 and IPv6 parsers and serializers | `ip.rs` |
+| path segments, dot segments, Windows drive letters | `path.rs` |
+| percent-encode sets and percent-decoding | `percent.rs` |
+| byte classes, tab/newline pre-scan | `tables.rs` |
+| special schemes, default ports | `scheme.rs` |
+| RFC 3986 references (`Reference`) | `reference/` |
+| the vector scans, each with its scalar reference | `simd/` |
+
+The `encoding` argument of the basic URL parser (the query encoding of
+documents in legacy encodings) is [`Url::parse_with_encoding`]
+(`encoding.rs`); every other entry point encodes queries as UTF-8, as
+the spec does when no encoding is given.
+*/
+
+#![deny(missing_docs)]
 
 mod encoding;
 mod error;
@@ -31,28 +60,33 @@ mod host;
 mod ip;
 mod parser;
 mod path;
-pub(crate) mod percent;
+#[doc(hidden)]
+pub mod percent;
 mod reference;
 mod scheme;
-pub(crate) mod tables;
+#[doc(hidden)]
+pub mod simd;
+#[doc(hidden)]
+pub mod tables;
 
-/// The parser in two steps, for [`Canonicalizer::parse_apply`](crate::canon::Canonicalizer::parse_apply),
+/// The parser in two steps, for normurl's `Canonicalizer::parse_apply`,
 /// which looks at the fast path's result before the URL is stored.
-pub(crate) mod staged {
-    pub(crate) use super::fast::{check, check_then, Layout};
-    pub(crate) use super::parser::trim;
+#[doc(hidden)]
+pub mod staged {
+    pub use super::fast::{check, check_then, Layout};
+    pub use super::parser::trim;
     use super::{fast, parser, ParseError, Url};
 
     /// Stores the URL of a trimmed input [`check`] accepted.
     #[inline]
-    pub(crate) fn fill(url: &mut Url, trimmed: &str, layout: &Layout) {
+    pub fn fill(url: &mut Url, trimmed: &str, layout: &Layout) {
         fast::fill(url, trimmed, layout);
         parser::debug_check_fast_path(url, trimmed.as_bytes(), None);
     }
 
     /// Parses a trimmed input [`check`] declined, as
     /// [`Url::parse_into`] would (without trying the fast path again).
-    pub(crate) fn parse_declined(url: &mut Url, trimmed: &str) -> Result<(), ParseError> {
+    pub fn parse_declined(url: &mut Url, trimmed: &str) -> Result<(), ParseError> {
         let result = parser::parse_declined(url, trimmed.as_bytes(), None);
         url.settle(result, trimmed)
     }
@@ -90,7 +124,7 @@ use std::str::FromStr;
 /// # Example
 ///
 /// ```
-/// use normurl::Url;
+/// use normurl_url::Url;
 ///
 /// let base = Url::parse("https://user:pw@EXAMPLE.com:8080/a/b?q=1#top")?;
 /// assert_eq!(base.href(), "https://user:pw@example.com:8080/a/b?q=1#top");
@@ -107,7 +141,7 @@ use std::str::FromStr;
 ///
 /// let url = Url::parse_with_base("../c d", &base)?;
 /// assert_eq!(url.href(), "https://user:pw@example.com:8080/c%20d");
-/// # Ok::<(), normurl::ParseError>(())
+/// # Ok::<(), normurl_url::ParseError>(())
 /// ```
 #[derive(Clone)]
 pub struct Url {
@@ -137,7 +171,7 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// use normurl::{ParseError, Url};
+    /// use normurl_url::{ParseError, Url};
     ///
     /// assert_eq!(Url::parse("HTTP://Example.COM/%7e?x")?.href(), "http://example.com/%7e?x");
     /// assert_eq!(Url::parse("/relative"), Err(ParseError::RelativeUrlWithoutBase));
@@ -154,12 +188,12 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// use normurl::Url;
+    /// use normurl_url::Url;
     ///
     /// let base = Url::parse("http://example.com/dir/page.html")?;
     /// assert_eq!(Url::parse_with_base("../up?q", &base)?.href(), "http://example.com/up?q");
     /// assert_eq!(Url::parse_with_base("//other.org", &base)?.href(), "http://other.org/");
-    /// # Ok::<(), normurl::ParseError>(())
+    /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
         let mut url = Url::empty();
@@ -183,7 +217,7 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// use normurl::Url;
+    /// use normurl_url::Url;
     ///
     /// let mut url = Url::parse("about:blank")?;
     /// let mut total = 0;
@@ -193,7 +227,7 @@ impl Url {
     ///     }
     /// }
     /// assert_eq!(total, "https://a.example/x".len() + "https://b.example/z".len());
-    /// # Ok::<(), normurl::ParseError>(())
+    /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn parse_into(&mut self, input: &str, base: Option<&Url>) -> Result<(), ParseError> {
         let result = parser::parse(self, input, base);
@@ -211,7 +245,7 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// use normurl::{QueryEncoding, Url};
+    /// use normurl_url::{QueryEncoding, Url};
     ///
     /// let euc_jp = QueryEncoding::for_label("euc-jp").unwrap();
     /// let base = Url::parse("http://example.jp/dir/page.html")?;
@@ -219,7 +253,7 @@ impl Url {
     /// assert_eq!(url.href(), "http://example.jp/dir/find?q=%B0%EC%C3%FA");
     /// let gbk = QueryEncoding::for_label("gbk").unwrap();
     /// assert_eq!(Url::parse_with_encoding("http://h/?€က", None, gbk)?.query(), Some("%80%26%234096%3B"));
-    /// # Ok::<(), normurl::ParseError>(())
+    /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn parse_with_encoding(
         input: &str,
@@ -328,20 +362,20 @@ impl Url {
     /// [`Url::hostname`], without the `str` slicing (for the
     /// canonicalizer's fast path, which works on the href's bytes).
     #[inline]
-    pub(crate) fn host_offsets(&self) -> (usize, usize) {
+    pub fn host_offsets(&self) -> (usize, usize) {
         (self.host_start as usize, self.host_end as usize)
     }
 
     /// Where [`Url::pathname`] starts in the href.
     #[inline]
-    pub(crate) fn path_offset(&self) -> usize {
+    pub fn path_offset(&self) -> usize {
         self.path_start as usize
     }
 
     /// The offsets of the `?` and of the `#` in the href, when the query
     /// and the fragment are not null.
     #[inline]
-    pub(crate) fn query_fragment_offsets(&self) -> (Option<usize>, Option<usize>) {
+    pub fn query_fragment_offsets(&self) -> (Option<usize>, Option<usize>) {
         (
             self.query_start.map(|q| q as usize),
             self.fragment_start.map(|f| f as usize),
@@ -510,12 +544,12 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// use normurl::Url;
+    /// use normurl_url::Url;
     ///
     /// assert_eq!(Url::parse("https://a.example:443/x")?.origin(), "https://a.example");
     /// assert_eq!(Url::parse("blob:https://a.example:8443/uuid")?.origin(), "https://a.example:8443");
     /// assert_eq!(Url::parse("file:///etc/passwd")?.origin(), "null");
-    /// # Ok::<(), normurl::ParseError>(())
+    /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn origin(&self) -> String {
         match self.scheme_type {
@@ -553,8 +587,8 @@ impl Url {
     /// # Example
     ///
     /// ```
-    /// assert_eq!(normurl::Url::parse("https://example.com/")?.check_invariants(), Ok(()));
-    /// # Ok::<(), normurl::ParseError>(())
+    /// assert_eq!(normurl_url::Url::parse("https://example.com/")?.check_invariants(), Ok(()));
+    /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn check_invariants(&self) -> Result<(), String> {
         macro_rules! check {
@@ -717,3 +751,8 @@ impl Hash for Url {
         self.serialization.hash(state)
     }
 }
+
+// Compile and run the README's example as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -23,7 +23,7 @@ use crate::simd::stop::{find, Stop};
 /// result, its buffer reused; on `false` `url` is untouched and the full
 /// parser must run.
 #[inline]
-pub(crate) fn try_parse(url: &mut Url, input: &str) -> bool {
+pub fn try_parse(url: &mut Url, input: &str) -> bool {
     let Some(layout) = check(input.as_bytes()) else {
         return false;
     };
@@ -34,7 +34,7 @@ pub(crate) fn try_parse(url: &mut Url, input: &str) -> bool {
 /// Stores the URL of an input [`check`] accepted, with its layout, in
 /// `url`.
 #[inline]
-pub(crate) fn fill(url: &mut Url, input: &str, layout: &Layout) {
+pub fn fill(url: &mut Url, input: &str, layout: &Layout) {
     // The serialization is the input: copied from a `&str`, so no UTF-8
     // re-validation is needed.
     url.serialization.clear();
@@ -58,24 +58,32 @@ pub(crate) fn fill(url: &mut Url, input: &str, layout: &Layout) {
 /// serialization is the input (followed by `/` when `append_slash`). The
 /// host starts at `scheme_end + 3`: there is no userinfo.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Layout {
-    pub(crate) scheme_type: SchemeType,
-    pub(crate) scheme_end: u32,
-    pub(crate) host_end: u32,
-    pub(crate) host_kind: HostKind,
-    pub(crate) port: Option<u16>,
-    pub(crate) path_start: u32,
-    pub(crate) query_start: Option<u32>,
-    pub(crate) fragment_start: Option<u32>,
+pub struct Layout {
+    /// The scheme's kind.
+    pub scheme_type: SchemeType,
+    /// The offset of the scheme's `:`.
+    pub scheme_end: u32,
+    /// The offset after the host.
+    pub host_end: u32,
+    /// The host's kind.
+    pub host_kind: HostKind,
+    /// The port, if the input has one.
+    pub port: Option<u16>,
+    /// The offset of the path.
+    pub path_start: u32,
+    /// The offset of the `?`, if any.
+    pub query_start: Option<u32>,
+    /// The offset of the `#`, if any.
+    pub fragment_start: Option<u32>,
     /// The input ends right after the host: the path is `/`.
-    pub(crate) append_slash: bool,
+    pub append_slash: bool,
 }
 
 /// Validates `input` as an already-canonical special URL and returns its
 /// layout, or `None` to decline. Any tab, newline or other control byte
 /// makes it decline, so the caller need not remove them first.
 #[inline(always)]
-pub(crate) fn check(input: &[u8]) -> Option<Layout> {
+pub fn check(input: &[u8]) -> Option<Layout> {
     check_then(input, |_| ())
 }
 
@@ -85,7 +93,7 @@ pub(crate) fn check(input: &[u8]) -> Option<Layout> {
 /// table's line while the path is scanned. The input may still be
 /// declined after.
 #[inline(always)]
-pub(crate) fn check_then(input: &[u8], on_host: impl FnOnce(Range<usize>)) -> Option<Layout> {
+pub fn check_then(input: &[u8], on_host: impl FnOnce(Range<usize>)) -> Option<Layout> {
     if input.len() >= u32::MAX as usize - 1 {
         return None;
     }

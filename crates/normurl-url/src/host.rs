@@ -16,7 +16,7 @@ use crate::simd::stop::{find, Stop};
 /// # Example
 ///
 /// ```
-/// use normurl::{HostKind, Url};
+/// use normurl_url::{HostKind, Url};
 ///
 /// assert_eq!(Url::parse("http://127.1/")?.host_kind(), HostKind::Ipv4);
 /// assert_eq!(Url::parse("http://[::1]/")?.host_kind(), HostKind::Ipv6);
@@ -24,7 +24,7 @@ use crate::simd::stop::{find, Stop};
 /// assert_eq!(Url::parse("sc://x%20y/")?.host_kind(), HostKind::Opaque);
 /// assert_eq!(Url::parse("file:///tmp")?.host_kind(), HostKind::Empty);
 /// assert_eq!(Url::parse("mailto:a@b")?.host_kind(), HostKind::None);
-/// # Ok::<(), normurl::ParseError>(())
+/// # Ok::<(), normurl_url::ParseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HostKind {
@@ -69,7 +69,7 @@ static DOMAIN_CLASS: [u8; 256] = {
 /// [host serialization](https://url.spec.whatwg.org/#concept-host-serializer)
 /// to `out`. On failure `out` may hold a partial host; the caller discards
 /// the whole URL.
-pub(crate) fn parse_host(
+pub fn parse_host(
     input: &[u8],
     is_opaque: bool,
     out: &mut Vec<u8>,

@@ -18,7 +18,7 @@ use super::AsciiSet;
 /// # Example
 ///
 /// ```
-/// use normurl::{QueryEncoding, Url};
+/// use normurl_url::{QueryEncoding, Url};
 ///
 /// let sjis: QueryEncoding = "Shift_JIS".parse()?;
 /// assert_eq!(sjis.name(), "Shift_JIS");

@@ -8,36 +8,36 @@
 
 /// What a range of bytes contains: a small bitset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Features(u8);
+pub struct Features(u8);
 
 impl Features {
     /// Nothing of interest.
-    pub(crate) const NONE: Features = Features(0);
+    pub const NONE: Features = Features(0);
     /// A `%`: the percent rules may have something to do.
-    pub(crate) const PERCENT: Features = Features(1);
+    pub const PERCENT: Features = Features(1);
     /// An ASCII uppercase letter: the lowercase rules may.
-    pub(crate) const UPPER: Features = Features(2);
+    pub const UPPER: Features = Features(2);
     /// A `;` or `(`: where the path session ids start (`;jsessionid=`,
     /// ASP.NET's `(S(...))`).
-    pub(crate) const SESSION: Features = Features(4);
+    pub const SESSION: Features = Features(4);
     /// `//`: collapse-slashes may have something to do.
-    pub(crate) const SLASH_PAIR: Features = Features(8);
+    pub const SLASH_PAIR: Features = Features(8);
     /// `..`: trim-host-dots may.
-    pub(crate) const DOT_PAIR: Features = Features(16);
+    pub const DOT_PAIR: Features = Features(16);
     /// An `&`: a query of more than one parameter, which the query rules
     /// may drop or reorder.
-    pub(crate) const AMP: Features = Features(32);
+    pub const AMP: Features = Features(32);
     /// Every feature.
-    pub(crate) const ALL: Features = Features(63);
+    pub const ALL: Features = Features(63);
 
     /// Whether `self` and `other` share a feature.
     #[inline]
-    pub(crate) const fn contains(self, other: Features) -> bool {
+    pub const fn contains(self, other: Features) -> bool {
         self.0 & other.0 != 0
     }
 
     #[inline]
-    pub(crate) const fn union(self, other: Features) -> Features {
+    pub const fn union(self, other: Features) -> Features {
         Features(self.0 | other.0)
     }
 
@@ -47,12 +47,12 @@ impl Features {
     }
 
     /// The bits, for [`any`]'s parameter.
-    pub(crate) const fn bits(self) -> u8 {
+    pub const fn bits(self) -> u8 {
         self.0
     }
 
     /// Whether every feature of `other` is in `self`.
-    pub(crate) const fn contains_all(self, other: Features) -> bool {
+    pub const fn contains_all(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }
 }
@@ -91,7 +91,7 @@ static PAIR: [u8; 256] = {
 /// The features of `bytes`, in one pass. Scalar reference implementation
 /// for the vector code (tested itself against `classify_naive`), and the
 /// one the fast path uses to find out which feature a scan found.
-pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
+pub fn classify_scalar(bytes: &[u8]) -> Features {
     let mut f = 0;
     // No byte is 0x100: the first byte pairs with nothing.
     let mut prev = 0x100;
@@ -110,7 +110,7 @@ pub(crate) fn classify_scalar(bytes: &[u8]) -> Features {
 /// which asks which features a component has once a scan found one:
 /// every feature in one pass, about a fifth of the scalar loop's
 /// instructions on a path of crawled length.
-pub(crate) fn classify(bytes: &[u8]) -> Features {
+pub fn classify(bytes: &[u8]) -> Features {
     #[cfg(target_arch = "x86_64")]
     if super::VECTORS && bytes.len() > <vector::Sse2 as vector::Vector>::LANES {
         // SAFETY: SSE2 is part of the x86_64 baseline.
@@ -146,7 +146,7 @@ fn classify_naive(bytes: &[u8]) -> Features {
 /// (the `semantic` scan is one compare a vector); [`any_of`] picks an
 /// instance at run time.
 #[inline(always)]
-pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
+pub fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
     // SAFETY: without `WIDE`, no instructions beyond the x86_64 baseline.
     unsafe { any_in::<W, false>(href, start, end) }
 }
@@ -160,11 +160,7 @@ pub(crate) fn any<const W: u8>(href: &[u8], start: usize, end: usize) -> bool {
 /// a function with `#[target_feature(enable = "avx2")]`, or the intrinsics
 /// will be calls.
 #[inline(always)]
-pub(crate) unsafe fn any_in<const W: u8, const WIDE: bool>(
-    href: &[u8],
-    start: usize,
-    end: usize,
-) -> bool {
+pub unsafe fn any_in<const W: u8, const WIDE: bool>(href: &[u8], start: usize, end: usize) -> bool {
     if W == 0 {
         return false;
     }
@@ -198,7 +194,7 @@ pub(crate) unsafe fn any_in<const W: u8, const WIDE: bool>(
 ///
 /// As for [`any_in`].
 #[inline(always)]
-pub(crate) unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
+pub unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
     href: &[u8],
     keep: usize,
     start: usize,
@@ -226,7 +222,7 @@ pub(crate) unsafe fn append_if_none_in<const W: u8, const WIDE: bool>(
 }
 
 /// [`any`] for a set of features known at run time.
-pub(crate) fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> bool {
+pub fn any_of(want: Features, href: &[u8], start: usize, end: usize) -> bool {
     ANY[(want.0 & Features::ALL.0) as usize](href, start, end)
 }
 

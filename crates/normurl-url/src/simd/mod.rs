@@ -17,22 +17,22 @@
 //! `cargo test --features scalar` checks that the scalar references pass
 //! the whole suite alone.
 
-pub(crate) mod authority;
-pub(crate) mod features;
-pub(crate) mod stop;
+pub mod authority;
+pub mod features;
+pub mod stop;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod vector;
+pub mod vector;
 
 /// Whether the vector routines run: on x86_64, unless the `scalar` feature
 /// asks for the scalar references alone. A constant, so that the scalar
 /// build has no vector code on its paths and the vector build no test.
-pub(crate) const VECTORS: bool = cfg!(all(target_arch = "x86_64", not(feature = "scalar")));
+pub const VECTORS: bool = cfg!(all(target_arch = "x86_64", not(feature = "scalar")));
 
 /// Whether the AVX2 instances of the canonicalizer's scans may run: vector
 /// code is on, the CPU has AVX2, and the `NORMURL_NO_AVX2` environment
 /// variable is not set (so that the SSE2 code can be measured and tested
 /// on the same machine). Read once.
-pub(crate) fn avx2() -> bool {
+pub fn avx2() -> bool {
     static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVX2.get_or_init(|| avx2_detected() && std::env::var_os("NORMURL_NO_AVX2").is_none())
 }
@@ -40,7 +40,7 @@ pub(crate) fn avx2() -> bool {
 /// Whether vector code is on and the CPU has AVX2, for the tests that
 /// compare the AVX2 instances with the scalar references whatever the
 /// environment says.
-pub(crate) fn avx2_detected() -> bool {
+pub fn avx2_detected() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         VECTORS && is_x86_feature_detected!("avx2")
@@ -66,7 +66,7 @@ const WINDOW: usize = 16;
 /// Callers ask only when [`VECTORS`] is on and have a loop of their own
 /// otherwise; the scalar windows are the reference.
 #[inline(always)]
-pub(crate) fn find_in_windows<const K: usize, R>(
+pub fn find_in_windows<const K: usize, R>(
     bytes: &[u8],
     start: usize,
     needles: [u8; K],
@@ -88,7 +88,7 @@ pub(crate) fn find_in_windows<const K: usize, R>(
 }
 
 /// [`find_in_windows`] one byte at a time: the reference.
-pub(crate) fn find_in_windows_scalar<const K: usize, R>(
+pub fn find_in_windows_scalar<const K: usize, R>(
     bytes: &[u8],
     start: usize,
     needles: [u8; K],

@@ -3,7 +3,7 @@
 /// [Single-dot URL path segment](https://url.spec.whatwg.org/#single-dot-path-segment):
 /// `.` or `%2e` (case-insensitive).
 #[inline]
-pub(crate) fn is_single_dot(segment: &[u8]) -> bool {
+pub fn is_single_dot(segment: &[u8]) -> bool {
     match segment.len() {
         1 => segment[0] == b'.',
         3 => segment.eq_ignore_ascii_case(b"%2e"),
@@ -14,7 +14,7 @@ pub(crate) fn is_single_dot(segment: &[u8]) -> bool {
 /// [Double-dot URL path segment](https://url.spec.whatwg.org/#double-dot-path-segment):
 /// `..`, `.%2e`, `%2e.` or `%2e%2e` (case-insensitive).
 #[inline]
-pub(crate) fn is_double_dot(segment: &[u8]) -> bool {
+pub fn is_double_dot(segment: &[u8]) -> bool {
     match segment.len() {
         2 => segment == b"..",
         4 => segment.eq_ignore_ascii_case(b".%2e") || segment.eq_ignore_ascii_case(b"%2e."),
@@ -26,20 +26,20 @@ pub(crate) fn is_double_dot(segment: &[u8]) -> bool {
 /// [Windows drive letter](https://url.spec.whatwg.org/#windows-drive-letter):
 /// an ASCII alpha followed by `:` or `|`.
 #[inline]
-pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
+pub fn is_windows_drive_letter(s: &[u8]) -> bool {
     s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
 }
 
 /// [Normalized Windows drive letter](https://url.spec.whatwg.org/#normalized-windows-drive-letter):
 /// an ASCII alpha followed by `:`.
 #[inline]
-pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
+pub fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
     s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
 }
 
 /// [Starts with a Windows drive letter](https://url.spec.whatwg.org/#start-with-a-windows-drive-letter).
 #[inline]
-pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
+pub fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
     s.len() >= 2
         && is_windows_drive_letter(&s[..2])
         && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))

@@ -7,7 +7,7 @@
 /// # Example
 ///
 /// ```
-/// use normurl::{SchemeType, Url};
+/// use normurl_url::{SchemeType, Url};
 ///
 /// let url = Url::parse("wss://example.com/").unwrap();
 /// assert_eq!(url.scheme_type(), SchemeType::Wss);

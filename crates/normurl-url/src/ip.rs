@@ -5,7 +5,7 @@ use super::ParseError;
 /// The [ends in a number checker](https://url.spec.whatwg.org/#ends-in-a-number-checker):
 /// whether the last label (ignoring one trailing empty label) is all ASCII
 /// digits or `0x` followed by hex digits.
-pub(crate) fn ends_in_a_number(input: &[u8]) -> bool {
+pub fn ends_in_a_number(input: &[u8]) -> bool {
     let trimmed = match input.strip_suffix(b".") {
         Some(rest) if !rest.is_empty() || input.len() == 1 => rest,
         _ => input,
@@ -51,7 +51,7 @@ fn parse_ipv4_number(mut input: &[u8]) -> Option<u64> {
 }
 
 /// The [IPv4 parser](https://url.spec.whatwg.org/#concept-ipv4-parser).
-pub(crate) fn parse_ipv4(input: &[u8]) -> Result<u32, ParseError> {
+pub fn parse_ipv4(input: &[u8]) -> Result<u32, ParseError> {
     let mut parts: [&[u8]; 5] = [&[]; 5];
     let mut count = 0;
     for part in input.split(|&b| b == b'.') {
@@ -88,7 +88,7 @@ pub(crate) fn parse_ipv4(input: &[u8]) -> Result<u32, ParseError> {
 }
 
 /// The [IPv4 serializer](https://url.spec.whatwg.org/#concept-ipv4-serializer).
-pub(crate) fn serialize_ipv4(address: u32, out: &mut Vec<u8>) {
+pub fn serialize_ipv4(address: u32, out: &mut Vec<u8>) {
     for (i, byte) in address.to_be_bytes().iter().enumerate() {
         if i > 0 {
             out.push(b'.');
@@ -98,7 +98,7 @@ pub(crate) fn serialize_ipv4(address: u32, out: &mut Vec<u8>) {
 }
 
 /// Appends the decimal digits of `n`.
-pub(crate) fn push_decimal(n: u32, out: &mut Vec<u8>) {
+pub fn push_decimal(n: u32, out: &mut Vec<u8>) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     let mut n = n;
@@ -115,7 +115,7 @@ pub(crate) fn push_decimal(n: u32, out: &mut Vec<u8>) {
 
 /// The [IPv6 parser](https://url.spec.whatwg.org/#concept-ipv6-parser),
 /// on the text between the brackets.
-pub(crate) fn parse_ipv6(input: &[u8]) -> Result<[u16; 8], ParseError> {
+pub fn parse_ipv6(input: &[u8]) -> Result<[u16; 8], ParseError> {
     const ERR: ParseError = ParseError::InvalidIpv6Address;
     let mut address = [0u16; 8];
     let mut piece_index = 0usize;
@@ -250,7 +250,7 @@ fn move_compressed_pieces(address: &mut [u16; 8], compress: usize, pieces: usize
 /// The [IPv6 serializer](https://url.spec.whatwg.org/#concept-ipv6-serializer),
 /// without the brackets: the first longest run of two or more zero pieces
 /// becomes `::`, hex digits are lowercase.
-pub(crate) fn serialize_ipv6(address: &[u16; 8], out: &mut Vec<u8>) {
+pub fn serialize_ipv6(address: &[u16; 8], out: &mut Vec<u8>) {
     // Find the first longest sequence of zero pieces of length > 1.
     let mut compress: Option<usize> = None;
     let mut best_len = 1;
