@@ -147,7 +147,7 @@ pub struct NormalizeArgs {
     pub rules: Vec<String>,
 
     /// More query parameters for the strip-tracking rule: NAME,... or @FILE
-    /// (one name per line); may be repeated.
+    /// (one name per line); may be repeated. Names are case-sensitive.
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub strip_params: Vec<String>,
 
