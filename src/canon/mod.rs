@@ -11,7 +11,8 @@ hash of dedup keys.
   (RFC 3986 safe normalizations), `aggressive` (dedup keys), and profiles
   named after the tools whose keys they reproduce: `google` (Safe
   Browsing; also `safe-browsing`), `wayback` (CDX keys),
-  `urlcanon-semantic`, `urlcanon-aggressive`, `w3lib` and `normalize-url`.
+  `urlcanon-semantic`, `urlcanon-semantic-precise`, `urlcanon-aggressive`,
+  `w3lib` and `normalize-url` (docs/compat.md: how close each is).
 - A [`Canonicalizer`] is built once from a profile, rule edits
   (`+name,-name`), a tracking-parameter list, an [`OutputForm`] and an
   [`IdnForm`]. [`Canonicalizer::apply`] writes one URL's canonical form
