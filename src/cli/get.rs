@@ -74,7 +74,7 @@ pub struct InspectCanonArgs {
     #[arg(short = 'g', long, value_name = "WHAT")]
     pub get: Option<String>,
     /// More query parameters for the strip-tracking rule: NAME,... or @FILE
-    /// (one name per line); may be repeated.
+    /// (one name per line); may be repeated. Names are case-sensitive.
     #[arg(long, value_name = "LIST", action = clap::ArgAction::Append)]
     pub strip_params: Vec<String>,
     /// Parse a URL without a scheme (example.com/a, //example.com/a) as if
