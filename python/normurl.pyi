@@ -20,8 +20,10 @@ Profile = Literal[
     "safe-browsing",
     "wayback",
     "urlcanon-semantic",
+    "urlcanon-semantic-precise",
     "urlcanon-aggressive",
     "w3lib",
+    "normalize-url",
 ]
 Get = str
 """`url`, `surt`, `ssurt`, or a name of COMPONENTS."""

@@ -518,7 +518,7 @@ fn tool_rules() {
         ],
     );
     check(
-        &Canonicalizer::new(Profile::UrlcanonSemantic),
+        &Canonicalizer::new(Profile::UrlcanonSemanticPrecise),
         &[
             ("file:///%", "file:///%25"),
             ("http://a.com/b?%zz", "http://a.com/b?%25zz"),

@@ -299,8 +299,10 @@ fn add_field() {
             &["--field", "4", "--get", "surt", "--add-field", "last"],
             log
         ),
+        // A line kept without a URL gets the column too: `-`, the empty
+        // value between blanks.
         "2011-06-23T17:12:08.802Z   200  1299 http://www.example.com/a LREP com,example)/a\n\
-         2011-06-23T17:12:09.000Z   404  12 nope -\n"
+         2011-06-23T17:12:09.000Z   404  12 nope - -\n"
     );
     assert_eq!(
         ok(

@@ -269,7 +269,7 @@ fn tool_profiles_apply_their_tools_rules() {
 fn urlcanon_profiles_encode_and_collapse_as_urlcanon() {
     let input = "http://evil.com/foo#bar#baz\nlolscheme:x x#x x\nhttp://example.com/?%3d=%3d&%3d\nfoo:/%///\nhttp://a.com//b//\n";
     assert_eq!(
-        ok(&["-p", "urlcanon-semantic"], input),
+        ok(&["-p", "urlcanon-semantic-precise"], input),
         "http://evil.com/foo#bar%23baz\nlolscheme:x%20x#x%20x\nhttp://example.com/?%3D&%3D=%3D\nfoo:/%25///\nhttp://a.com/b/\n"
     );
     assert_eq!(

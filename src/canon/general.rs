@@ -9,7 +9,7 @@ use super::rules::percent::{self, PATH_MINIMAL};
 use super::rules::query::{self, QueryScratch};
 use super::rules::{
     data_url, decode_uri, directory_index, escapes, form_encode, fragment, host,
-    params as param_rules, path, query_session, redirect, scheme as key, separators,
+    params as param_rules, path, query_session, redirect, scheme as key, search_params, separators,
 };
 use super::surt::Parts;
 use super::{Rule, RuleSet};
@@ -445,6 +445,12 @@ fn query_rules(
         // Before `lowercase-query`, which lowercases the letters it decodes.
         let changed = work.rewrite(|q, out| form_encode::form_encode(q, lower, out));
         fired.insert_if(Rule::FormEncodeQuery, changed);
+    } else if rules.contains(Rule::UrlSearchParams) {
+        // It decodes and re-encodes every escape, as `form-encode-query`.
+        let (decoded, text) = params.name_buffers();
+        let changed =
+            work.rewrite(|q, out| search_params::reserialize(q, special, decoded, text, out));
+        fired.insert_if(Rule::UrlSearchParams, changed);
     } else if special && rules.contains(Rule::UnescapeQuery) {
         let changed = work.rewrite(|q, out| {
             let equals = rules.contains(Rule::EncodeValueEquals);

@@ -11,7 +11,8 @@ hash of dedup keys.
   (RFC 3986 safe normalizations), `aggressive` (dedup keys), and profiles
   named after the tools whose keys they reproduce: `google` (Safe
   Browsing; also `safe-browsing`), `wayback` (CDX keys),
-  `urlcanon-semantic`, `urlcanon-aggressive`, `w3lib` and `normalize-url`.
+  `urlcanon-semantic`, `urlcanon-semantic-precise`, `urlcanon-aggressive`,
+  `w3lib` and `normalize-url` (docs/compat.md: how close each is).
 - A [`Canonicalizer`] is built once from a profile, rule edits
   (`+name,-name`), a tracking-parameter list, an [`OutputForm`] and an
   [`IdnForm`]. [`Canonicalizer::apply`] writes one URL's canonical form
@@ -81,6 +82,7 @@ rules.
 | `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
 | `semicolon-only-separators` | `rules::separators::semicolons_for_amps`, `amps_to_semicolons` (`general::split_on_semicolons`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests::only_semicolons_separate`, `tests/canon_rules.rs::semicolon_only_separators`, `tests/canon.rs::w3lib_suite` |
 | `form-encode-query` | `rules::form_encode::form_encode` (`general::query_component`) | none on a URL with a query: `rules::lists::QUERY_GENERAL`, `fast::decline_some` | `form_encode::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
+| `url-search-params` | `rules::search_params::reserialize` (`general::query_component`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `search_params::tests`, `tests/profiles.rs::normalize_url_writes_the_query_as_url_search_params` |
 | `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
 | `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
 | `domain-params` | `rules::params::apply` (`rules::domain_params`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `domain_params::tests`, `params::tests::domain_params_*`, `tests/canon_rules.rs::domain_params_*`, `tests/cli_param_rules.rs` |
@@ -88,6 +90,7 @@ rules.
 | `drop-empty-params` | `rules::query::apply` | as `strip-tracking` | `query::tests::apply_plain_matches_apply`, `fast::tests` |
 | `sort-query` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_stably_by_decoded_name`, `sort_matches_naive`, `fast::tests` |
 | `sort-query-values` | `rules::query::apply` | as `strip-tracking` | `query::tests::sorts_by_value_like_webarchive_commons`, `fast::tests` |
+| `sort-query-bytes` | `rules::query::apply` (`apply_plain` leaves it to `apply`) | as `strip-tracking` | `query::tests::sorts_whole_pieces_by_bytes`, `tests/profiles.rs::urlcanon_sorts_whole_parameters_by_bytes` |
 | `drop-empty-query` | `general::query_component` | `params::query_fate` | `fast::tests`, `tests/canon.rs` |
 | `strip-text-fragment` | `rules::fragment::strip_text_directives` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `fragment::tests`, `tests/canon_rules.rs::fragment_rules` |
 | `drop-empty-fragment` | `general::fragment_rules` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `tests/canon_rules.rs::normalize_url_rules`, `tests/canon.rs::normalize_url_suite` |

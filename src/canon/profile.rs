@@ -52,32 +52,38 @@ pub enum Profile {
     /// trailing slash stripped, query sorted by name then value. Use with
     /// `--get surt` to get CDX keys.
     Wayback,
-    /// urlcanon's `semantic_precise` (Internet Archive's Python
-    /// canonicalizer): `semantic` plus userinfo dropped, host dots trimmed,
-    /// path and query unescaped and minimally re-escaped (`=` in values
-    /// too), a `%` that starts no escape written `%25`, a `#` in the
-    /// fragment and a space in an opaque path encoded, slashes collapsed
-    /// in special URLs, query sorted by name then value. urlcanon assumes
-    /// `http`
-    /// for inputs without a scheme (`--default-scheme http`).
+    /// urlcanon's `semantic` (Internet Archive's Python canonicalizer):
+    /// `urlcanon-semantic-precise` plus the fragment dropped.
     UrlcanonSemantic,
-    /// urlcanon's `aggressive`: `aggressive` plus `https` made `http`,
-    /// `www\d*.` stripped, path and query lowercased and unescaped (`=` in
-    /// values too), a space in an opaque path encoded, slashes collapsed in
-    /// special URLs only, query sorted by value too, urlcanon's session id
-    /// patterns. Assumes `http` like `urlcanon-semantic`.
+    /// urlcanon's `semantic_precise`: `semantic` plus userinfo dropped,
+    /// host dots trimmed, path and query unescaped and minimally
+    /// re-escaped (`=` in values too), a `%` that starts no escape
+    /// written `%25`, a `#` in the fragment and a space in an opaque path
+    /// encoded, slashes collapsed in special URLs, query sorted as
+    /// urlcanon sorts it (by the bytes of each `name=value`). urlcanon
+    /// assumes `http` for inputs without a scheme
+    /// (`--default-scheme http`).
+    UrlcanonSemanticPrecise,
+    /// urlcanon's `aggressive`: `urlcanon-semantic` plus `https` made
+    /// `http`, `www\d*.` stripped, path and query lowercased, urlcanon's
+    /// session id patterns, trailing slash and empty `&&` pieces and `?`
+    /// removed, query sorted again (by bytes). Unlike normurl's
+    /// `aggressive`, no tracking parameters are stripped: urlcanon has no
+    /// such rule.
     UrlcanonAggressive,
     /// w3lib's `canonicalize_url` with its defaults (Scrapy's request
     /// fingerprints): `semantic`, reserved characters of the path decoded,
     /// query parameters re-encoded as a form does (`urlencode`), empty
-    /// `&&` pieces dropped, query sorted by name then value, fragment
-    /// dropped.
+    /// `&&` pieces dropped, query sorted by name then value, a `?` with no
+    /// query left dropped, fragment dropped.
     W3lib,
     /// normalize-url's defaults (the npm package, v8): `http` assumed for
     /// inputs without a scheme (`--default-scheme http`), userinfo dropped,
     /// a trailing host dot and one `www.` removed, the path decoded as
     /// `decodeURI` does (`%5B` becomes `[`), `%7E`-style escapes decoded, slashes collapsed except after a scheme inside the path,
-    /// `utm_*` parameters removed, the query sorted, text fragments and an
+    /// `utm_*` parameters removed (in any case, as its `/^utm_\w+/i`),
+    /// empty `&&` pieces removed, the query sorted and written as
+    /// `URLSearchParams` writes it (`url-search-params`), text fragments and an
     /// empty `#` or `?` removed, the trailing slash removed (the root's
     /// too: `http://example.com` is a key, not a URL), `data:` media
     /// types normalized.
@@ -128,7 +134,9 @@ const WAYBACK: RuleSet = RuleSet::from_rules(&[
     Rule::DropFragment,
 ]);
 
-const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
+// urlcanon sorts the query as `b'&'.join(sorted(query.split(b'&')))`:
+// by the bytes of whole pieces.
+const URLCANON_SEMANTIC_PRECISE: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::EncodeBarePercent,
     Rule::EncodeHashSpace,
     Rule::StripUserinfo,
@@ -139,22 +147,30 @@ const URLCANON_SEMANTIC: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::CollapseSlashes,
     Rule::KeepNonspecialSlashes,
     Rule::SortQuery,
-    Rule::SortQueryValues,
+    Rule::SortQueryBytes,
 ]));
 
-const URLCANON_AGGRESSIVE: RuleSet = AGGRESSIVE.union(RuleSet::from_rules(&[
-    Rule::UrlcanonSessionIds,
-    Rule::ForceHttp,
-    Rule::StripWwwDigits,
-    Rule::LowercasePath,
-    Rule::LowercaseQuery,
-    Rule::UnescapePath,
-    Rule::UnescapeQuery,
-    Rule::EncodeValueEquals,
-    Rule::EncodeHashSpace,
-    Rule::KeepNonspecialSlashes,
-    Rule::SortQueryValues,
-]));
+// urlcanon.semantic is `semantic_precise.steps + [remove_fragment]`.
+const URLCANON_SEMANTIC: RuleSet = URLCANON_SEMANTIC_PRECISE.with(Rule::DropFragment);
+
+// `aggressive` less `strip-tracking` (urlcanon strips no tracking
+// parameters), plus urlcanon's own rules.
+const URLCANON_AGGRESSIVE: RuleSet =
+    AGGRESSIVE
+        .without(Rule::StripTracking)
+        .union(RuleSet::from_rules(&[
+            Rule::UrlcanonSessionIds,
+            Rule::ForceHttp,
+            Rule::StripWwwDigits,
+            Rule::LowercasePath,
+            Rule::LowercaseQuery,
+            Rule::UnescapePath,
+            Rule::UnescapeQuery,
+            Rule::EncodeValueEquals,
+            Rule::EncodeHashSpace,
+            Rule::KeepNonspecialSlashes,
+            Rule::SortQueryBytes,
+        ]));
 
 const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::DecodePathReserved,
@@ -162,6 +178,7 @@ const W3LIB: RuleSet = SEMANTIC.union(RuleSet::from_rules(&[
     Rule::DropEmptyParams,
     Rule::SortQuery,
     Rule::SortQueryValues,
+    Rule::DropEmptyQuery,
     Rule::DropFragment,
 ]));
 
@@ -176,7 +193,9 @@ const NORMALIZE_URL: RuleSet = RuleSet::from_rules(&[
     Rule::KeepSchemeSlashes,
     Rule::NormalizeDataUrls,
     Rule::StripTrailingSlash,
+    Rule::UrlSearchParams,
     Rule::StripTracking,
+    Rule::DropEmptyParams,
     Rule::SortQuery,
     Rule::DropEmptyQuery,
     Rule::StripTextFragment,
@@ -186,13 +205,14 @@ const NORMALIZE_URL: RuleSet = RuleSet::from_rules(&[
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 9] = [
+    pub const ALL: [Profile; 10] = [
         Profile::Whatwg,
         Profile::Semantic,
         Profile::Aggressive,
         Profile::SafeBrowsing,
         Profile::Wayback,
         Profile::UrlcanonSemantic,
+        Profile::UrlcanonSemanticPrecise,
         Profile::UrlcanonAggressive,
         Profile::W3lib,
         Profile::NormalizeUrl,
@@ -214,6 +234,7 @@ impl Profile {
             Profile::SafeBrowsing => "google",
             Profile::Wayback => "wayback",
             Profile::UrlcanonSemantic => "urlcanon-semantic",
+            Profile::UrlcanonSemanticPrecise => "urlcanon-semantic-precise",
             Profile::UrlcanonAggressive => "urlcanon-aggressive",
             Profile::W3lib => "w3lib",
             Profile::NormalizeUrl => "normalize-url",
@@ -241,7 +262,10 @@ impl Profile {
                 "webarchive-commons' Wayback/CDX canonicalization (use with --get surt)"
             }
             Profile::UrlcanonSemantic => {
-                "urlcanon's semantic_precise (with --default-scheme http, as urlcanon)"
+                "urlcanon's semantic, which drops the fragment (with --default-scheme http, as urlcanon)"
+            }
+            Profile::UrlcanonSemanticPrecise => {
+                "urlcanon's semantic_precise, which keeps the fragment (with --default-scheme http)"
             }
             Profile::UrlcanonAggressive => {
                 "urlcanon's aggressive (with --default-scheme http, as urlcanon)"
@@ -262,6 +286,7 @@ impl Profile {
             Profile::SafeBrowsing => SAFE_BROWSING,
             Profile::Wayback => WAYBACK,
             Profile::UrlcanonSemantic => URLCANON_SEMANTIC,
+            Profile::UrlcanonSemanticPrecise => URLCANON_SEMANTIC_PRECISE,
             Profile::UrlcanonAggressive => URLCANON_AGGRESSIVE,
             Profile::W3lib => W3LIB,
             Profile::NormalizeUrl => NORMALIZE_URL,
@@ -269,8 +294,9 @@ impl Profile {
     }
 
     /// The tracking parameters `strip-tracking` removes by default:
-    /// normalize-url removes `utm_*` only; the other profiles take
-    /// [`TrackingParams::default`].
+    /// normalize-url removes `utm_` followed by a word character, in any
+    /// case (its `/^utm_\w+/i`); the other profiles take
+    /// [`TrackingParams::default`], whose names are case-sensitive.
     ///
     /// # Example
     ///
@@ -279,13 +305,15 @@ impl Profile {
     ///
     /// assert!(!Profile::NormalizeUrl.tracking_params().matches(b"fbclid"));
     /// assert!(Profile::NormalizeUrl.tracking_params().matches(b"utm_source"));
+    /// assert!(Profile::NormalizeUrl.tracking_params().matches(b"Utm_Source"));
     /// assert!(Profile::Aggressive.tracking_params().matches(b"fbclid"));
+    /// assert!(!Profile::Aggressive.tracking_params().matches(b"Utm_Source"));
     /// ```
     pub fn tracking_params(self) -> TrackingParams {
         match self {
             Profile::NormalizeUrl => {
                 let mut utm = TrackingParams::empty();
-                utm.add("utm_*").expect("the prefix is not empty");
+                utm.add_word_prefix_any_case("utm_");
                 utm
             }
             _ => TrackingParams::default(),

@@ -144,6 +144,11 @@ pub enum Rule {
     /// letters, digits and `-._~` stay, a space is `+`, a parameter without
     /// `=` gets one): w3lib's query rule.
     FormEncodeQuery,
+    /// `url-search-params`: write each parameter as normalize-url leaves
+    /// it after `URLSearchParams.sort()` and `decodeURIComponent`:
+    /// `name=value`, escapes decoded but `%25`, `%26`, `%2B` (and `%3D` in
+    /// names), a space as `+`, what a query must encode encoded.
+    UrlSearchParams,
     /// `strip-tracking`: remove tracking parameters (`utm_*`, `gclid`,
     /// `fbclid`... and user lists).
     StripTracking,
@@ -163,6 +168,11 @@ pub enum Rule {
     /// `sort-query-values`: with `sort-query`, order parameters of equal
     /// name by value.
     SortQueryValues,
+    /// `sort-query-bytes`: with `sort-query`, order parameters by their
+    /// whole `name=value` bytes instead of by name (urlcanon sorts the
+    /// `&`-separated pieces as strings: `L0=x` before `L=y`, since `0`
+    /// is below `=`).
+    SortQueryBytes,
     /// `drop-empty-query`: remove a `?` that has no query after it.
     DropEmptyQuery,
     /// `strip-text-fragment`: remove the `:~:text=` directives of the
@@ -187,7 +197,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the canonicalizer applies them.
-    pub const ALL: [Rule; 47] = [
+    pub const ALL: [Rule; 49] = [
         Rule::UnwrapRedirects,
         Rule::ForceHttp,
         Rule::ForceHttps,
@@ -221,6 +231,7 @@ impl Rule {
         Rule::SemicolonSeparators,
         Rule::SemicolonOnlySeparators,
         Rule::FormEncodeQuery,
+        Rule::UrlSearchParams,
         Rule::StripTracking,
         Rule::KeepParams,
         Rule::DomainParams,
@@ -228,6 +239,7 @@ impl Rule {
         Rule::DropEmptyParams,
         Rule::SortQuery,
         Rule::SortQueryValues,
+        Rule::SortQueryBytes,
         Rule::DropEmptyQuery,
         Rule::StripTextFragment,
         Rule::DropEmptyFragment,
@@ -279,6 +291,7 @@ impl Rule {
             Rule::SemicolonSeparators => "semicolon-separators",
             Rule::SemicolonOnlySeparators => "semicolon-only-separators",
             Rule::FormEncodeQuery => "form-encode-query",
+            Rule::UrlSearchParams => "url-search-params",
             Rule::StripTracking => "strip-tracking",
             Rule::KeepParams => "keep-params",
             Rule::DomainParams => "domain-params",
@@ -286,6 +299,7 @@ impl Rule {
             Rule::DropEmptyParams => "drop-empty-params",
             Rule::SortQuery => "sort-query",
             Rule::SortQueryValues => "sort-query-values",
+            Rule::SortQueryBytes => "sort-query-bytes",
             Rule::DropEmptyQuery => "drop-empty-query",
             Rule::StripTextFragment => "strip-text-fragment",
             Rule::DropEmptyFragment => "drop-empty-fragment",
@@ -390,6 +404,9 @@ impl Rule {
             Rule::FormEncodeQuery => {
                 "re-encode each parameter as a form does: only A-Z a-z 0-9 -._~ raw, space as +, = always (w3lib: a=x y&b becomes a=x+y&b=)"
             }
+            Rule::UrlSearchParams => {
+                "write parameters as normalize-url's URLSearchParams: name=value, escapes but %25 %26 %2B decoded, space as + (a%20b&c becomes a+b&c=)"
+            }
             Rule::StripTracking => {
                 "remove tracking parameters (utm_*, gclid, fbclid... and --strip-params lists)"
             }
@@ -401,6 +418,9 @@ impl Rule {
             Rule::DropEmptyParams => "remove empty pieces of the query (a=1&&b=2 becomes a=1&b=2)",
             Rule::SortQuery => "sort query parameters by name, keeping the order of equal names",
             Rule::SortQueryValues => "with sort-query: order parameters of equal name by value",
+            Rule::SortQueryBytes => {
+                "with sort-query: order parameters by their raw name=value bytes, not by name (urlcanon: L0=x before L=y)"
+            }
             Rule::DropEmptyQuery => "remove a ? with nothing after it",
             Rule::StripTextFragment => {
                 "remove the :~:text= directives of the fragment (#a:~:text=b becomes #a)"

@@ -34,6 +34,14 @@ pub struct SurtOptions {
     /// WaybackURLKeyMaker does (`192,211,203,34)`); otherwise IP addresses
     /// are written as they are.
     pub reverse_ips: bool,
+    /// Write a comma inside a host label as a dot, as urlcanon does, so
+    /// that the reversed host splits back into its labels; otherwise the
+    /// comma stays, as in webarchive-commons' `hostToSURT` and the `surt`
+    /// package (`http://a,b.example.com/` is `com,example,a,b)/`, the key
+    /// of `http://b.a.example.com/` too). The URL Standard allows a comma
+    /// in a host, so one of the two is given up: urlcanon's keys are
+    /// reversible, CDX keys are the ones archives look up.
+    pub label_commas_as_dots: bool,
 }
 
 impl SurtOptions {
@@ -44,6 +52,7 @@ impl SurtOptions {
         scheme: false,
         trailing_comma: false,
         reverse_ips: true,
+        label_commas_as_dots: false,
     };
 
     /// urlcanon's `surt()` defaults: `http://(org,example,:81)/path`.
@@ -51,6 +60,7 @@ impl SurtOptions {
         scheme: true,
         trailing_comma: true,
         reverse_ips: false,
+        label_commas_as_dots: true,
     };
 }
 
@@ -128,7 +138,7 @@ impl Parts<'_> {
     pub(crate) fn write_surt(&self, options: SurtOptions, out: &mut Vec<u8>) {
         let dns = self.scheme == b"dns" && !options.scheme && !self.has_host();
         if dns {
-            reverse_host(self.path, false, out);
+            reverse_labels(self.path, options.label_commas_as_dots, out);
             out.push(b')');
             return;
         }
@@ -150,7 +160,10 @@ impl Parts<'_> {
                 out.extend_from_slice(bare.unwrap_or(self.host));
             }
             HostKind::Domain | HostKind::Opaque => {
-                reverse_host(self.host, options.trailing_comma, out)
+                reverse_labels(self.host, options.label_commas_as_dots, out);
+                if options.trailing_comma {
+                    out.push(b',');
+                }
             }
             _ => out.extend_from_slice(self.host),
         }
@@ -208,14 +221,25 @@ impl Parts<'_> {
 /// assert_eq!(out, b",z,y,a.b,");
 /// ```
 pub fn reverse_host(host: &[u8], trailing_comma: bool, out: &mut Vec<u8>) {
+    reverse_labels(host, true, out);
+    if trailing_comma {
+        out.push(b',');
+    }
+}
+
+/// Appends `host` with its dot-separated labels in reverse order, joined
+/// by commas; a comma inside a label becomes a dot with `commas_as_dots`
+/// ([`SurtOptions::label_commas_as_dots`]) and stays otherwise.
+fn reverse_labels(host: &[u8], commas_as_dots: bool, out: &mut Vec<u8>) {
     for (i, label) in host.rsplit(|&b| b == b'.').enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend(label.iter().map(|&b| if b == b',' { b'.' } else { b }));
-    }
-    if trailing_comma {
-        out.push(b',');
+        if commas_as_dots {
+            out.extend(label.iter().map(|&b| if b == b',' { b'.' } else { b }));
+        } else {
+            out.extend_from_slice(label);
+        }
     }
 }
 

@@ -164,7 +164,7 @@ pub struct NormalizeArgs {
     /// More query parameters for the strip-tracking rule (turns the rule
     /// on, with its default list, under any profile): NAME,... where `*`
     /// matches any run of bytes, or @FILE (one name per line); may be
-    /// repeated.
+    /// repeated. Names are case-sensitive.
     #[arg(long, value_name = "LIST", action = ArgAction::Append)]
     pub strip_params: Vec<String>,
 

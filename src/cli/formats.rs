@@ -21,7 +21,8 @@ pub struct FormatArgs {
     /// With --field: the fields are CSV (RFC 4180), separated by commas or
     /// by -d: a quoted field is read without its quotes ("" stands for ")
     /// and written back quoted. A record ends at a line break outside
-    /// quotes, so a quoted field may span lines (kept byte for byte); a
+    /// quotes, so a quoted field may span lines (kept byte for byte), and
+    /// is written with the line break it ended with (CRLF stays CRLF); a
     /// quote still open at the end of the input makes the rest one invalid
     /// record (unclosed-quote).
     #[arg(long)]
@@ -29,7 +30,10 @@ pub struct FormatArgs {
 
     /// The first line of each input is a header (CDX's ` CDX N b a m s k r
     /// ...`, a CSV header): write it untouched, whole, and count it apart
-    /// (headers in --stats), never as valid or invalid.
+    /// (headers in --stats), never as valid or invalid. With --add-field it
+    /// gains the new column's name; with --only-field only its field at
+    /// the URL's place is written; with --json it is the object
+    /// {"header":LINE,"line":1}.
     #[arg(long)]
     pub header: bool,
 }

@@ -29,14 +29,19 @@ pub struct GetArgs {
     /// "line": the input line number where the record starts (from 1 in
     /// each input file, as grep -n counts; --dedup ignores it). An invalid
     /// line gives {"invalid":REASON,"input":LINE,"line":N}, a blank line
-    /// {"line":N}.
+    /// {"line":N}, a --header line {"header":LINE,"line":1}: every output
+    /// line is JSON.
     #[arg(long, conflicts_with_all = ["get", "explain", "add_field", "original"])]
     pub json: bool,
 
     /// With --field: keep the line as it is and write the --get value as a
     /// new column, first or last (joined by the delimiter, a space without
-    /// -d), instead of replacing the URL field. Lines without a URL get
-    /// no new column (--on-invalid says what is written).
+    /// -d; with --csv, quoted if it needs to be), instead of replacing the
+    /// URL field. Every row gets the column: lines kept without a URL an
+    /// empty one (- without -d, where blanks cannot hold an empty field;
+    /// an empty value too), a --header line the column's name: the --get
+    /// name (surt, registered_domain; a template with its components'
+    /// names), normalized_url for url. Blank lines stay blank.
     #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
     pub add_field: Option<String>,
 
@@ -69,7 +74,7 @@ pub struct InspectCanonArgs {
     #[arg(short = 'g', long, value_name = "WHAT")]
     pub get: Option<String>,
     /// More query parameters for the strip-tracking rule: NAME,... or @FILE
-    /// (one name per line); may be repeated.
+    /// (one name per line); may be repeated. Names are case-sensitive.
     #[arg(long, value_name = "LIST", action = clap::ArgAction::Append)]
     pub strip_params: Vec<String>,
     /// Parse a URL without a scheme (example.com/a, //example.com/a) as if
@@ -175,6 +180,7 @@ pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
                 .parse::<AddField>()
                 .map_err(|e| usage(format!("--add-field: {e}")))?,
         );
+        options.add_field_name = column_name(&a.get, options.get.as_ref());
     }
     if let Some(scheme) = &a.default_scheme {
         options.default_scheme = Some(
@@ -189,6 +195,26 @@ pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
     Ok(options)
 }
 
+/// The name of `--add-field`'s column in a header line: what `--get`
+/// names, its template with each component's name (`host`,
+/// `registered_domain\turl`), but `normalized_url` for the URL, so that
+/// it is not taken for the `url` column a header often has already.
+fn column_name(get: &str, template: Option<&Get>) -> String {
+    let name = |c: Component| match c {
+        Component::Href => "normalized_url",
+        c => c.name(),
+    };
+    match template {
+        Some(Get::Template(t)) => {
+            let mut out = Vec::new();
+            t.render_names(name, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        }
+        _ if get == "url" => "normalized_url".to_string(),
+        _ => get.to_string(),
+    }
+}
+
 fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
     Source::File(path.into())
         .public_suffix_list()
@@ -198,6 +224,24 @@ fn read_psl(path: &std::path::Path) -> Result<PublicSuffixList, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn add_field_columns_are_named_after_get() {
+        for (get, name) in [
+            ("url", "normalized_url"),
+            ("surt", "surt"),
+            ("ssurt", "ssurt"),
+            ("registered_domain", "registered_domain"),
+            ("href", "normalized_url"),
+            (r"{host}\t{url}", "host\tnormalized_url"),
+        ] {
+            let template = match get {
+                "url" | "surt" | "ssurt" => None,
+                t => Some(Get::Template(t.parse().unwrap())),
+            };
+            assert_eq!(column_name(get, template.as_ref()), name, "{get}");
+        }
+    }
 
     #[test]
     fn version_names_the_bundled_list() {

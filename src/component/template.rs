@@ -212,6 +212,32 @@ impl Template {
         }
     }
 
+    /// Appends the template with each component written as `name` says
+    /// (`{host}\t{url}` with the components' names is `host` TAB `url`):
+    /// the names of the columns it writes, for a header line.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl::component::{Component, Template};
+    ///
+    /// let t: Template = r"{host}\t{url}".parse()?;
+    /// let mut out = Vec::new();
+    /// t.render_names(|c| if c == Component::Href { "url" } else { c.name() }, &mut out);
+    /// assert_eq!(out, b"host\turl");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render_names(&self, name: impl Fn(Component) -> &'static str, out: &mut Vec<u8>) {
+        for piece in &self.pieces {
+            match *piece {
+                Piece::Literal(start, end) => {
+                    out.extend_from_slice(&self.text.as_bytes()[start..end])
+                }
+                Piece::Component(c) => out.extend_from_slice(name(c).as_bytes()),
+            }
+        }
+    }
+
     /// Appends the template with the components of `fields` to `out`.
     #[inline]
     pub fn render(&self, fields: &Fields<'_>, scratch: &mut Scratch, out: &mut Vec<u8>) {

@@ -55,8 +55,8 @@ pub enum Get {
 
 /// Where `--add-field` puts the value: a new first or last column, the
 /// line otherwise unchanged. A line without a URL is written as
-/// [`Options::on_invalid`](super::Options::on_invalid) says, without the
-/// new column.
+/// [`Options::on_invalid`](super::Options::on_invalid) says; kept, it has
+/// the new column, empty ([`Options::add_field`](super::Options::add_field)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddField {
     /// Before the line.

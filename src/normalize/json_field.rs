@@ -147,7 +147,11 @@ impl Scanner<'_> {
     }
 
     /// An object, at a `{`, through its `}`. With `path`, the string at
-    /// that path within it, if any (the first of duplicate keys).
+    /// that path within it, if any. Of duplicate keys the last counts, at
+    /// every level of the path, as jq, Python and JavaScript's
+    /// `JSON.parse` read them (RFC 8259 section 4 leaves it open): a later
+    /// key whose value is no string (or no object, inside the path)
+    /// hides an earlier one that had it.
     fn object(
         &mut self,
         path: Option<&[Box<str>]>,
@@ -168,9 +172,7 @@ impl Scanner<'_> {
             self.eat(b':')?;
             self.blanks();
             let wanted = match path {
-                Some([first, rest @ ..]) if found.is_none() && self.key_is(&key, first) => {
-                    Some(rest)
-                }
+                Some([first, rest @ ..]) if self.key_is(&key, first) => Some(rest),
                 _ => None,
             };
             match wanted {
@@ -178,7 +180,13 @@ impl Scanner<'_> {
                 Some(rest) if !rest.is_empty() && self.b.get(self.i) == Some(&b'{') => {
                     found = self.object(Some(rest), depth + 1)?;
                 }
-                _ => self.value(depth + 1)?,
+                Some(_) => {
+                    // The key again, with a value that has nothing at the
+                    // path: it replaces what an earlier one had.
+                    found = None;
+                    self.value(depth + 1)?;
+                }
+                None => self.value(depth + 1)?,
             }
             self.blanks();
             match self.b.get(self.i) {
@@ -388,7 +396,22 @@ mod tests {
         // A path through a non-object, or to a non-string, is missing.
         assert_eq!(found(jsonl, "a.url"), Err(JsonError::Missing));
         assert_eq!(found(jsonl, "b.c"), Err(JsonError::Missing));
-        assert_eq!(found(r#"{"url":"a","url":"b"}"#, "url"), Ok("a"));
+        // Of duplicate keys the last counts, as jq and Python read them.
+        assert_eq!(found(r#"{"url":"a","url":"b"}"#, "url"), Ok("b"));
+        assert_eq!(
+            found(r#"{"url":"a","url":1}"#, "url"),
+            Err(JsonError::Missing)
+        );
+        assert_eq!(found(r#"{"url":1,"url":"b"}"#, "url"), Ok("b"));
+        assert_eq!(
+            found(r#"{"a":{"b":"x"},"a":{"c":"y"}}"#, "a.b"),
+            Err(JsonError::Missing)
+        );
+        assert_eq!(
+            found(r#"{"a":{"b":"x"},"a":{"b":"y","b":"z"}}"#, "a.b"),
+            Ok("z")
+        );
+        assert_eq!(found(r#"{"a":"s","a":{"b":"y"}}"#, "a.b"), Ok("y"));
         assert_eq!(found(r#"{"u\u0072l":"k"}"#, "url"), Ok("k"));
         assert_eq!(found("{}", "url"), Err(JsonError::Missing));
     }

@@ -46,7 +46,7 @@ use std::ops::Range;
 use crate::canon::{key_hash, Canonicalizer, RuleSet, Scratch};
 use crate::pipeline::{Framing, Outcome, Output, Part, Record, Stop, Transform};
 use crate::{Mode, ParseError, QueryEncoding, Url};
-use quoting::Located;
+use quoting::{Located, Quoting};
 
 pub use access_log::{AccessLog, LogFormat, LogPart};
 pub use fields::Delimiter;
@@ -492,7 +492,24 @@ impl Normalizer {
                 Ok(Outcome::Emit)
             }
             OnInvalid::Keep => {
-                out.data().extend_from_slice(self.as_read(line, field));
+                let data = out.data();
+                // A record whose quote is left open comes back as it was:
+                // a column added after it would be inside its quotes.
+                let column = self.new_column().filter(|_| why != Invalid::UnclosedQuote);
+                match column {
+                    // The new column, empty: every row has the same columns.
+                    Some((AddField::First, delimiter)) => {
+                        data.extend_from_slice(self.empty_column());
+                        data.extend_from_slice(delimiter);
+                        data.extend_from_slice(line);
+                    }
+                    Some((AddField::Last, delimiter)) => {
+                        data.extend_from_slice(line);
+                        data.extend_from_slice(delimiter);
+                        data.extend_from_slice(self.empty_column());
+                    }
+                    None => data.extend_from_slice(self.as_read(line, field)),
+                }
                 self.explain_invalid(why, out.data());
                 Ok(Outcome::Emit)
             }
@@ -505,6 +522,86 @@ impl Normalizer {
                 Ok(Outcome::Skip)
             }
             OnInvalid::Fail => Err(stop(why)),
+        }
+    }
+
+    /// Writes the header line (see [`Options::header`]).
+    #[cold]
+    #[inline(never)]
+    fn header(&self, line: &[u8], out: &mut Output<'_, Stats>) {
+        if self.json() {
+            // Every output line is a JSON object, the header's too: `jq`
+            // reads the whole output, and nothing of the input is lost.
+            let data = out.data();
+            data.extend_from_slice(b"{\"header\":");
+            crate::component::json::write_string(line, data);
+            data.push(b'}');
+            Normalizer::json_line(out);
+            return;
+        }
+        let o = &self.options;
+        let data = out.data();
+        let name_at = match self.new_column() {
+            None => {
+                // With only the URL's field written, the header's field at
+                // that place names the column.
+                let field = self.locate(line).ok().map(|at| at.range);
+                data.extend_from_slice(self.as_read(line, field));
+                return;
+            }
+            Some((AddField::First, _)) => data.len(),
+            Some((AddField::Last, delimiter)) => {
+                data.extend_from_slice(line);
+                data.extend_from_slice(delimiter);
+                data.len()
+            }
+        };
+        data.extend_from_slice(o.add_field_name.as_bytes());
+        self.fit_new_column(data, name_at);
+        if let Some((AddField::First, delimiter)) = self.new_column() {
+            data.extend_from_slice(delimiter);
+            data.extend_from_slice(line);
+        }
+    }
+
+    /// With `--add-field` (and the line written, not a JSON object): where
+    /// the new column goes and the delimiter that joins it to the line.
+    fn new_column(&self) -> Option<(AddField, &'static [u8])> {
+        if self.output() != Some(FieldOutput::Line) || self.json() {
+            return None;
+        }
+        Some((self.options.add_field?, self.delimiter()))
+    }
+
+    /// Makes the new column's value or name in `data[start..]` one field:
+    /// with CSV, quoted when it holds the separator, a quote or a line
+    /// break (RFC 4180 section 2); between blanks, `-` when it is empty
+    /// (a run of blanks is one separator, so an empty field cannot be
+    /// written; `-` is "no value" in crawl logs and CDX files).
+    #[inline]
+    fn fit_new_column(&self, data: &mut Vec<u8>, start: usize) {
+        match self.options.select {
+            Select::Field {
+                delimiter: Delimiter::Csv(separator),
+                ..
+            } => Quoting::CsvBare(separator).escape(data, start),
+            Select::Field {
+                delimiter: Delimiter::Blanks,
+                ..
+            } if data.len() == start => data.push(b'-'),
+            _ => {}
+        }
+    }
+
+    /// The new column of a line kept without a URL: empty, or `-` between
+    /// blanks ([`Normalizer::fit_new_column`]).
+    fn empty_column(&self) -> &'static [u8] {
+        match self.options.select {
+            Select::Field {
+                delimiter: Delimiter::Blanks,
+                ..
+            } => b"-",
+            _ => b"",
         }
     }
 
@@ -656,10 +753,15 @@ impl Normalizer {
             data.extend_from_slice(self.as_read(line, Some(field.clone())));
         } else {
             // Only a value put back in its field is quoted as the field
-            // was; a JSON object or an added column is written as it is.
-            if self.output() == Some(FieldOutput::Line) && o.add_field.is_none() && !self.json() {
-                // The URL goes back where it was, quoted as it was there.
-                at.quoting.escape(data, start);
+            // was; a JSON object is written as it is, an added column
+            // quoted as a new field needs.
+            if self.output() == Some(FieldOutput::Line) && !self.json() {
+                if o.add_field.is_none() {
+                    // The URL goes back where it was, quoted as it was there.
+                    at.quoting.escape(data, start);
+                } else {
+                    self.fit_new_column(data, start);
+                }
             }
             tail.iter().for_each(|t| data.extend_from_slice(t));
             if self.json() {
@@ -694,17 +796,26 @@ impl Normalizer {
         if self.output() != Some(FieldOutput::Line) || self.json() {
             return [[b""; 2]; 2];
         }
-        let delimiter: &'static [u8] = match &self.options.select {
+        let delimiter = self.delimiter();
+        match self.options.add_field {
+            None => [[&line[..field.start], b""], [&line[field.end..], b""]],
+            Some(AddField::First) => [[b""; 2], [delimiter, line]],
+            Some(AddField::Last) => [[line, delimiter], [b""; 2]],
+        }
+    }
+}
+
+impl Normalizer {
+    /// What joins `--add-field`'s column to the line: the field delimiter,
+    /// a space between blank-separated fields.
+    #[inline]
+    fn delimiter(&self) -> &'static [u8] {
+        match &self.options.select {
             Select::Field {
                 delimiter: Delimiter::Byte(b) | Delimiter::Csv(b),
                 ..
             } => std::slice::from_ref(&BYTES[*b as usize]),
             _ => b" ",
-        };
-        match self.options.add_field {
-            None => [[&line[..field.start], b""], [&line[field.end..], b""]],
-            Some(AddField::First) => [[b""; 2], [delimiter, line]],
-            Some(AddField::Last) => [[line, delimiter], [b""; 2]],
         }
     }
 }
@@ -804,7 +915,7 @@ impl Transform for Normalizer {
         }
         if self.options.header && out.is_first_of_input() {
             out.stats().headers += 1;
-            out.data().extend_from_slice(line);
+            self.header(line, out);
             return Ok(Outcome::Emit);
         }
         if record.unclosed_quote() {
@@ -942,7 +1053,19 @@ impl Transform for Normalizer {
                 Ok(Outcome::Emit)
             }
             OnInvalid::Keep => {
-                out.data().extend_from_slice(bytes);
+                // The new column, empty, as for any line kept without a URL.
+                let column = self.new_column();
+                let empty = self.empty_column();
+                let data = out.data();
+                if let (Some((AddField::First, delimiter)), Part::First) = (column, part) {
+                    data.extend_from_slice(empty);
+                    data.extend_from_slice(delimiter);
+                }
+                data.extend_from_slice(bytes);
+                if let (Some((AddField::Last, delimiter)), Part::Last) = (column, part) {
+                    data.extend_from_slice(delimiter);
+                    data.extend_from_slice(empty);
+                }
                 if part == Part::Last {
                     self.explain_invalid(Invalid::TooLong, out.data());
                 }

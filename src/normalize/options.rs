@@ -295,14 +295,29 @@ pub struct Options {
     pub psl: Option<std::sync::Arc<crate::component::PublicSuffixList>>,
     /// With [`FieldOutput::Line`]: write the value as a new column (joined
     /// with the delimiter, a space for [`Delimiter::Blanks`]) and the line
-    /// unchanged, instead of replacing the URL field.
+    /// unchanged, instead of replacing the URL field. Every line but a
+    /// blank one gets the column: an empty one when it has no URL and is
+    /// kept ([`OnInvalid::Keep`]), the name [`add_field_name`] in a
+    /// [`header`]. With [`Delimiter::Csv`] the value is quoted if it holds
+    /// the separator, a quote or a line break.
+    ///
+    /// [`add_field_name`]: Options::add_field_name
+    /// [`header`]: Options::header
     pub add_field: Option<AddField>,
+    /// The name of [`add_field`](Options::add_field)'s column, written in
+    /// the [`header`](Options::header) line (`normalized_url`, `surt`,
+    /// `registered_domain`: the command names it after `--get`).
+    pub add_field_name: String,
     /// Parse inputs without a scheme with this one
     /// ([`scheme_less`](crate::canon::scheme_less) says which).
     pub default_scheme: Option<DefaultScheme>,
     /// The first line of each input is a header (CDX's ` CDX N b a m s k
-    /// r …`, a CSV header): it is written untouched and counted in
-    /// [`Stats::headers`](super::Stats::headers), never valid or invalid.
+    /// r …`, a CSV header): it is counted in
+    /// [`Stats::headers`](super::Stats::headers), never valid or invalid,
+    /// and written as it is, with [`add_field`](Options::add_field)'s
+    /// column name added; with [`FieldOutput::Field`], only its field
+    /// (as read, without the quotes around it); with JSON objects
+    /// ([`Get::Json`]), as `{"header":LINE,"line":N}`.
     pub header: bool,
     /// The `--rewrite` rules, applied to what the canonicalizer writes
     /// (before [`get`](Options::get)'s components); `None` costs nothing.

@@ -106,6 +106,9 @@ pub(crate) struct Batch<S> {
     pub(crate) emitted: u64,
     pub(crate) stats: S,
     pub(crate) stop: Option<Stop>,
+    /// In the [`Part::Last`] piece of an over-long record with quoted
+    /// fields: the record ended in `\r\n`, which its output ends in too.
+    pub(crate) crlf: bool,
 }
 
 impl<S: Merge> Batch<S> {
@@ -127,6 +130,7 @@ impl<S: Merge> Batch<S> {
             emitted: 0,
             stats: S::default(),
             stop: None,
+            crlf: false,
         }
     }
 
@@ -137,6 +141,7 @@ impl<S: Merge> Batch<S> {
         self.file = file;
         self.starts_input = false;
         self.line = 0;
+        self.crlf = false;
     }
 
     /// Appends `bytes` to the input.
@@ -188,6 +193,7 @@ pub(crate) fn process<T: Transform>(
         stop,
         starts_input,
         line,
+        crlf,
         ..
     } = batch;
     let input = &input[..*len];
@@ -218,6 +224,9 @@ pub(crate) fn process<T: Transform>(
                     Ok(outcome) => {
                         *records = 1;
                         if outcome == Outcome::Emit {
+                            if *crlf {
+                                out.data.push(b'\r');
+                            }
                             out.data.push(limits.term);
                             *emitted = 1;
                         }
@@ -264,9 +273,11 @@ fn records_loop<T: Transform>(
     // epilogue and result cost the default run 7 instructions a line.
     // (In a tuple because stable Rust takes no attribute on a closure
     // bound by `let`.)
+    // `crlf`: the record ended in `\r\n`, which its output ends in too
+    // (only with quoted fields: see `quoted_records`).
     let (mut one,) = (
         #[inline(always)]
-        |record: Record<'_>, out: &mut Output<'_, T::Stats>| -> Result<(), Stop> {
+        |record: Record<'_>, crlf: bool, out: &mut Output<'_, T::Stats>| -> Result<(), Stop> {
             out.side_started = false;
             out.key = None;
             let begin = out.data.len();
@@ -282,6 +293,9 @@ fn records_loop<T: Transform>(
             };
             match outcome {
                 Outcome::Emit => {
+                    if crlf {
+                        out.data.push(b'\r');
+                    }
                     out.data.push(limits.term);
                     *emitted += 1;
                     if let Some(key) = out.key {
@@ -316,7 +330,7 @@ fn lines<'i, S>(
     input: &'i [u8],
     limits: Limits,
     record_at: impl Fn(std::ops::Range<usize>) -> Record<'i>,
-    one: &mut impl FnMut(Record<'i>, &mut Output<'_, S>) -> Result<(), Stop>,
+    one: &mut impl FnMut(Record<'i>, bool, &mut Output<'_, S>) -> Result<(), Stop>,
     out: &mut Output<'_, S>,
 ) -> Result<(), Stop> {
     let mut start = 0;
@@ -325,7 +339,7 @@ fn lines<'i, S>(
         let record = record_at(start..start + stripped);
         start = end + 1;
         let begin = out.data.len();
-        if let Err(s) = one(record, out) {
+        if let Err(s) = one(record, false, out) {
             out.data.truncate(begin);
             return Err(s);
         }
@@ -334,7 +348,7 @@ fn lines<'i, S>(
     // every other batch right after a terminator.
     if start < input.len() {
         let begin = out.data.len();
-        if let Err(s) = one(record_at(start..input.len()), out) {
+        if let Err(s) = one(record_at(start..input.len()), false, out) {
             out.data.truncate(begin);
             return Err(s);
         }
@@ -345,33 +359,54 @@ fn lines<'i, S>(
 /// Hands every record of `input` to `one`, with [`Framing::QuotedFields`]:
 /// `ends` finds the end of the record that starts where the scan is. The
 /// reader cuts batches at record ends, so each batch starts a record.
+///
+/// A record that ends in `\r\n` (RFC 4180's line break) is written with
+/// `\r\n`, one that ends in `\n` with `\n`: the output of a CSV file
+/// keeps its line breaks, as it keeps those inside quoted fields.
 #[inline]
 fn quoted_records<'i, S>(
     input: &'i [u8],
     limits: Limits,
     record_at: impl Fn(std::ops::Range<usize>) -> Record<'i>,
     ends: impl Fn(&mut QuoteScan, &[u8]) -> Option<usize>,
-    one: &mut impl FnMut(Record<'i>, &mut Output<'_, S>) -> Result<(), Stop>,
+    one: &mut impl FnMut(Record<'i>, bool, &mut Output<'_, S>) -> Result<(), Stop>,
     out: &mut Output<'_, S>,
 ) -> Result<(), Stop> {
     let mut start = 0;
     while start < input.len() {
         let mut scan = QuoteScan::default();
-        let (record, next) = match ends(&mut scan, &input[start..]) {
+        let (record, crlf, next) = match ends(&mut scan, &input[start..]) {
             Some(p) => {
                 let stripped = limits.strip_cr(&input[start..start + p]).len();
-                (record_at(start..start + stripped), start + p + 1)
+                let crlf = stripped < p;
+                (record_at(start..start + stripped), crlf, start + p + 1)
             }
             // The last record of the input, without a terminator; with a
-            // quote left open, the rest of the input (its final line
-            // break included: the reader cannot tell it apart either).
-            None => {
-                let record = record_at(start..input.len());
-                (record.with_unclosed_quote(scan.in_quotes()), input.len())
+            // quote left open, the rest of the input. Its final line
+            // break, if it has one, is taken as its terminator (the
+            // reader cannot tell whether it was meant to be in the quoted
+            // field or end the record), so that the record is written back
+            // as it was read, with one line break at the end, not two.
+            // (Not when the record may be over the limit: the reader may
+            // then have handed it out in pieces, final line break
+            // included, and how it is written must not depend on that.)
+            None if scan.in_quotes() => {
+                let rest = &input[start..];
+                let short = rest.len() <= limits.max_record.saturating_add(1);
+                let (len, crlf) = match rest.strip_suffix(&[limits.term]).filter(|_| short) {
+                    Some(body) => {
+                        let stripped = limits.strip_cr(body).len();
+                        (stripped, stripped < body.len())
+                    }
+                    None => (rest.len(), false),
+                };
+                let record = record_at(start..start + len).with_unclosed_quote(true);
+                (record, crlf, input.len())
             }
+            None => (record_at(start..input.len()), false, input.len()),
         };
         let begin = out.data.len();
-        if let Err(s) = one(record, out) {
+        if let Err(s) = one(record, crlf, out) {
             out.data.truncate(begin);
             return Err(s);
         }

@@ -36,7 +36,10 @@ pub enum Framing {
     /// stand for one and a single quote closes it. A quote anywhere else
     /// is data. A record whose quote is still open when its input ends
     /// runs to the end of the input, and says so
-    /// ([`Record::unclosed_quote`](super::Record::unclosed_quote)).
+    /// ([`Record::unclosed_quote`](super::Record::unclosed_quote)); the
+    /// input's final line break is then its terminator. Each record's
+    /// output ends with the line break the record ended with: `\r\n`
+    /// stays `\r\n` (RFC 4180's line break), `\n` stays `\n`.
     QuotedFields {
         /// The quote byte (`"` in RFC 4180).
         quote: u8,

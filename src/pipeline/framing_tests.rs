@@ -104,10 +104,21 @@ fn naive(files: &[Vec<u8>], p: Params) -> Vec<u8> {
         let file = file.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(file);
         for (start, end, terminated, unclosed) in naive_records(file, p.quoted) {
             let mut rec = &file[start..end];
+            let mut crlf = false;
             if terminated {
+                crlf = rec.ends_with(b"\r");
                 rec = rec.strip_suffix(b"\r").unwrap_or(rec);
             }
             let line = 1 + file[..start].iter().filter(|&&b| b == b'\n').count();
+            if unclosed && rec.len() <= p.max_record + 1 {
+                // The final line break of a quote left open is its
+                // terminator, written back as it was (unless the record
+                // may be over the limit).
+                if let Some(body) = rec.strip_suffix(b"\n") {
+                    crlf = body.ends_with(b"\r");
+                    rec = body.strip_suffix(b"\r").unwrap_or(body);
+                }
+            }
             if rec.len() > p.max_record {
                 let _ = write!(out, "{line}:<");
                 out.extend_from_slice(rec);
@@ -118,6 +129,10 @@ fn naive(files: &[Vec<u8>], p: Params) -> Vec<u8> {
                 if unclosed {
                     out.push(b'!');
                 }
+            }
+            // With quoted fields a record keeps its `\r\n`.
+            if crlf && p.quoted {
+                out.push(b'\r');
             }
             out.push(b'\n');
         }
@@ -192,7 +207,7 @@ fn lines_are_numbered_per_input() {
     std::fs::write(&path, &files[2]).unwrap();
     assert_eq!(
         run_numbered(vec![Input::path(&path)], p, decode::GZIP_CHUNK),
-        b"1:a,\"x\ny\",z\n3:\"q\"\"\r\n\",c\n5:d\"e\n6:f,\"open\nrest\n!\n"
+        b"1:a,\"x\ny\",z\n3:\"q\"\"\r\n\",c\n5:d\"e\n6:f,\"open\nrest!\n"
     );
 }
 

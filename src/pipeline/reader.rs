@@ -348,6 +348,8 @@ impl Cutter {
             self.carry_clean = false;
             self.scan = QuoteScan::default();
             batch.len = limits.strip_cr(&batch.input[..p]).len();
+            // A CSV record keeps its `\r\n` (see `quoted_records`).
+            batch.crlf = batch.len < p && matches!(limits.framing, Framing::QuotedFields { .. });
             batch.kind = Kind::Overlong(Part::Last);
             open.overlong = false;
         } else if open.exhausted {

@@ -9,8 +9,9 @@ use std::io::{self, Write};
 ///
 /// The pipeline splits its input into records (lines without their
 /// terminator), calls [`Transform::record`] on each, and writes whatever
-/// the call appended to [`Output::data`], followed by the record terminator,
-/// in input order. Implementations must be `Sync`: several workers call
+/// the call appended to [`Output::data`], followed by the record terminator
+/// (with [`Framing::QuotedFields`](super::Framing::QuotedFields), the
+/// record's own line break: `\r\n` if it ended in `\r\n`), in input order. Implementations must be `Sync`: several workers call
 /// them at once, each with its own [`Transform::State`].
 ///
 /// # Example

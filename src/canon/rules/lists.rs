@@ -26,6 +26,7 @@ pub(crate) const GENERAL_ONLY: RuleSet = RuleSet::from_rules(&[
     Rule::DropEmptyFragment,
     Rule::StripRootSlash,
     Rule::StripOneWww,
+    Rule::UrlSearchParams,
 ]);
 
 /// Rules that change only URLs with a `%` in them: the fast paths decline

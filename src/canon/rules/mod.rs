@@ -22,6 +22,7 @@ pub(crate) mod query;
 pub(crate) mod query_session;
 pub(crate) mod redirect;
 pub(crate) mod scheme;
+pub(crate) mod search_params;
 pub(crate) mod separators;
 mod shape;
 pub(crate) mod tracking;

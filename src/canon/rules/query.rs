@@ -241,9 +241,14 @@ pub(crate) fn apply(
     if removed_any {
         entries.retain(|e| !e.removed);
     }
-    let by_value =
-        params.rules.contains(Rule::SortQuery) && params.rules.contains(Rule::SortQueryValues);
-    let reordered = params.rules.contains(Rule::SortQuery) && sort(query, keys, by_value, entries);
+    let order = if params.rules.contains(Rule::SortQueryBytes) {
+        SortBy::Bytes
+    } else if params.rules.contains(Rule::SortQueryValues) {
+        SortBy::NameValue
+    } else {
+        SortBy::Name
+    };
+    let reordered = params.rules.contains(Rule::SortQuery) && sort(query, keys, order, entries);
     outcome.fired.insert_if(Rule::SortQuery, reordered);
     if !removed_any && !reordered {
         return outcome;
@@ -372,11 +377,29 @@ fn strip_coldfusion_pair(
     removed
 }
 
-/// `sort-query` (and `sort-query-values` when `by_value`): sorts `entries`
-/// by decoded name (then value), ties by position; returns whether the
-/// order changed.
-fn sort(query: &[u8], keys: &[u8], by_value: bool, entries: &mut [Entry]) -> bool {
+/// The order of `sort-query`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SortBy {
+    /// By decoded name.
+    Name,
+    /// By decoded name, then value (`sort-query-values`).
+    NameValue,
+    /// By the raw bytes of the whole piece (`sort-query-bytes`).
+    Bytes,
+}
+
+/// `sort-query` in `order`: sorts `entries`, ties by position; returns
+/// whether the order changed.
+fn sort(query: &[u8], keys: &[u8], order: SortBy, entries: &mut [Entry]) -> bool {
+    let by_value = order == SortBy::NameValue;
     let cmp = |a: &Entry, b: &Entry| {
+        if order == SortBy::Bytes {
+            return a
+                .piece
+                .bytes(query)
+                .cmp(b.piece.bytes(query))
+                .then_with(|| a.piece.start.cmp(&b.piece.start));
+        }
         let names = match (a.prefix, b.prefix) {
             // Most names differ in their first 8 bytes.
             (Some(x), Some(y)) if x != y => x.cmp(&y),
@@ -407,6 +430,10 @@ fn sort(query: &[u8], keys: &[u8], by_value: bool, entries: &mut [Entry]) -> boo
 /// Longest query [`apply_plain`] takes (the bits of its masks).
 const PLAIN_LEN: usize = 256;
 
+/// The orders of `sort-query` other than by name, which [`apply_plain`]
+/// leaves to [`apply`].
+const NOT_BY_NAME: RuleSet = RuleSet::from_rules(&[Rule::SortQueryValues, Rule::SortQueryBytes]);
+
 /// A parameter that stays, for [`apply_plain`].
 #[derive(Clone, Copy, Debug)]
 struct Kept {
@@ -436,7 +463,7 @@ impl Kept {
 /// bytes). It finds the `&`, `=`, `%` and `+` of the whole query with one
 /// vector pass into bit masks and records what stays in `scratch`
 /// without decoding or copying. Anything else goes to [`apply`]: a name
-/// with `%` or `+`, `sort-query-values`, a ColdFusion id, a query of more
+/// with `%` or `+`, `sort-query-values` or `-bytes`, a ColdFusion id, a query of more
 /// than [`PLAIN_LEN`] bytes. The outcome and what it writes are
 /// [`apply`]'s (a property test compares them).
 pub(crate) fn apply_plain(
@@ -446,9 +473,9 @@ pub(crate) fn apply_plain(
     out: &mut Vec<u8>,
 ) -> Outcome {
     let rules = params.rules;
-    let (Some(starts), false, true) = (
+    let (Some(starts), true, true) = (
         params.starts,
-        rules.contains(Rule::SortQueryValues),
+        rules.intersection(NOT_BY_NAME).is_empty(),
         !query.is_empty() && query.len() <= PLAIN_LEN,
     ) else {
         return apply(query, params, scratch, out);
@@ -682,6 +709,16 @@ pub(crate) fn removable_starts(rules: RuleSet, tracking: &TrackingParams) -> Rem
                 // A glob that starts with `*`: any name.
                 ([], true) => (0..=255).for_each(|first| starts.mark_all(first)),
                 ([], false) => {}
+            }
+        }
+        // Matched in any case: both cases of the first byte (a second
+        // byte's class is the same in both cases).
+        for prefix in tracking.any_case_prefixes() {
+            for first in [prefix[0], prefix[0].to_ascii_uppercase()] {
+                match prefix.get(1) {
+                    Some(&second) => starts.mark(first, Some(second)),
+                    None => starts.mark_all(first),
+                }
             }
         }
     }
@@ -938,6 +975,47 @@ mod tests {
         assert_eq!(run("a=b&a=a", &rules).0, "a=a&a=b");
         assert_eq!(run("a=2&b&a=1", &rules).0, "a=1&a=2&b");
         assert_eq!(run("b&a", &rules).0, "a&b");
+    }
+
+    #[test]
+    fn sorts_whole_pieces_by_bytes() {
+        // urlcanon's `b'&'.join(sorted(query.split(b'&')))`: `0` (0x30) is
+        // below `=` (0x3D), and a piece without `=` before one with it.
+        let rules = [Rule::SortQuery, Rule::SortQueryBytes];
+        assert_eq!(run("amp;L=1&amp;L0=Home", &rules).0, "amp;L0=Home&amp;L=1");
+        assert_eq!(run("b=2&a=1&a&a=0", &rules).0, "a&a=0&a=1&b=2");
+        assert_eq!(run("a%3D=1&a=2", &rules).0, "a%3D=1&a=2");
+        let (q, o) = run("a=1&b", &rules);
+        assert_eq!((q.as_str(), o.changed), ("a=1&b", false));
+        // `apply_plain` leaves the order to `apply`.
+        let tracking = TrackingParams::default();
+        let rules = RuleSet::from_rules(&rules);
+        let starts = removable_starts(rules, &tracking);
+        let params = Params {
+            rules,
+            tracking: &tracking,
+            host: b"example.com",
+            starts: Some(&starts),
+        };
+        let mut out = Vec::new();
+        let o = apply_plain(
+            b"x.y=1&x=2",
+            &params,
+            &mut QueryScratch::default(),
+            &mut out,
+        );
+        assert!(
+            !o.changed && out.is_empty(),
+            "in byte order (by name, x comes first)"
+        );
+        out.clear();
+        apply_plain(
+            b"x=2&x.y=1",
+            &params,
+            &mut QueryScratch::default(),
+            &mut out,
+        );
+        assert_eq!(out, b"x.y=1&x=2");
     }
 
     #[test]

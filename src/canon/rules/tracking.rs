@@ -52,7 +52,11 @@ const DUCKDUCKGO_EXCEPTIONS: [&str; 5] = [
 /// (`utm%5Fsource` is `utm_source`), case-sensitively, as DuckDuckGo does:
 /// `FBCLID` is not `fbclid`. A pattern ending in `*` matches names that
 /// start with the rest; any other `*` makes it a glob, where `*` matches
-/// any run of bytes (`*_ga`, `a*_id`).
+/// any run of bytes (`*_ga`, `a*_id`). The one exception is the list of
+/// the `normalize-url` profile
+/// ([`Profile::tracking_params`](crate::canon::Profile::tracking_params)),
+/// whose `utm_` prefix matches in any case, as normalize-url's
+/// `/^utm_\w+/i` does.
 ///
 /// # Example
 ///
@@ -84,6 +88,9 @@ pub struct TrackingParams {
     exact_shapes: ShapeFilter,
     /// The first bytes of the prefixes.
     prefix_firsts: [bool; 256],
+    /// ASCII-lowercase prefixes matched in any case and only before a
+    /// word byte (see [`TrackingParams::add_word_prefix_any_case`]).
+    any_case: Vec<Box<[u8]>>,
 }
 
 impl Default for TrackingParams {
@@ -113,7 +120,24 @@ impl TrackingParams {
             exempt: Vec::new(),
             exact_shapes: ShapeFilter::new(),
             prefix_firsts: [false; 256],
+            any_case: Vec::new(),
         }
+    }
+
+    /// Adds a prefix that matches in any ASCII case, and only when a word
+    /// byte (`A-Z a-z 0-9 _`) follows it: normalize-url's `/^utm_\w+/i`
+    /// for `utm_` (`Utm_Source` matches, `utm_` and `utm_-` do not).
+    pub(crate) fn add_word_prefix_any_case(&mut self, prefix: &str) {
+        let prefix: Box<[u8]> = prefix.to_ascii_lowercase().into_bytes().into();
+        if !prefix.is_empty() && !self.any_case.contains(&prefix) {
+            self.any_case.push(prefix);
+        }
+    }
+
+    /// The prefixes of [`TrackingParams::add_word_prefix_any_case`],
+    /// lowercase.
+    pub(crate) fn any_case_prefixes(&self) -> impl Iterator<Item = &[u8]> {
+        self.any_case.iter().map(|p| &p[..])
     }
 
     /// Adds one name, or a prefix written `prefix*`.
@@ -218,6 +242,7 @@ impl TrackingParams {
             || (self.exact_shapes.may_contain(name)
                 && self.exact.binary_search_by(|e| (**e).cmp(name)).is_ok())
             || (!self.globs.is_empty() && self.globs.iter().any(|g| glob::matches(g, name)))
+            || (!self.any_case.is_empty() && self.any_case.iter().any(|p| word_prefix(p, name)))
     }
 
     /// Whether `host` (a serialized host) is an exempt domain or a
@@ -240,8 +265,20 @@ impl TrackingParams {
 
     /// Whether the list matches nothing (then `strip-tracking` is free).
     pub fn is_empty(&self) -> bool {
-        self.exact.is_empty() && self.prefixes.is_empty() && self.globs.is_empty()
+        self.exact.is_empty()
+            && self.prefixes.is_empty()
+            && self.globs.is_empty()
+            && self.any_case.is_empty()
     }
+}
+
+/// Whether `name` starts with the lowercase `prefix` in any ASCII case and
+/// a word byte follows (the `\w+` of a JavaScript regex without the `u`
+/// flag: ASCII letters, digits and `_`).
+fn word_prefix(prefix: &[u8], name: &[u8]) -> bool {
+    name.len() > prefix.len()
+        && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+        && (name[prefix.len()].is_ascii_alphanumeric() || name[prefix.len()] == b'_')
 }
 
 #[cfg(test)]
@@ -303,6 +340,26 @@ mod tests {
         assert!(params.is_exempt(b"tickets.axs.com"));
         assert!(!params.is_exempt(b"faxs.com"));
         assert!(!params.is_exempt(b"axs.com.evil"));
+    }
+
+    #[test]
+    fn word_prefixes_match_in_any_case_before_a_word_byte() {
+        let mut params = TrackingParams::empty();
+        params.add_word_prefix_any_case("UTM_");
+        for name in [
+            "utm_source",
+            "Utm_Source",
+            "UTM_x",
+            "utm_1",
+            "utm__",
+            "utm_a-b",
+        ] {
+            assert!(params.matches(name.as_bytes()), "{name}");
+        }
+        for name in ["utm_", "utm_-", "utm_\u{e9}", "xutm_a", "utm", "utmx_a"] {
+            assert!(!params.matches(name.as_bytes()), "{name}");
+        }
+        assert!(!params.is_empty());
     }
 
     #[test]
