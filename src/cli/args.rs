@@ -16,9 +16,10 @@ Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
 
 Reads the FILEs in order (none, or -, means standard input), plain or
 compressed with gzip, zstd, bzip2 or xz (detected from the content, not the
-name; lz4, zip and other formats are refused, not read as text), and
-writes one line per input line, in input order: the line's URL in its
-WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
+name; lz4, zip and other formats are refused, not read as text; a gzip
+member or zstd frame whose data does not end in a line break ends its last
+line, as in CDX ZipNum shards), and writes one line per input line, in
+input order: the line's URL in its WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
 forms, dot segments resolved, percent-encoding where the standard asks for
 it). Lines that do not hold a valid URL are handled as --on-invalid says, and
 can be collected with --rejects so that nothing is lost.";

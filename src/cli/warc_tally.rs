@@ -210,6 +210,7 @@ impl<'a> Tally<'a> {
             deduplicated,
             bytes_in: self.bytes_in,
             raw_bytes_in: self.bytes_in,
+            unit_ended_records: 0,
             bytes_out: self.out.bytes,
             stats: self.stats.clone(),
             unsorted: None,
