@@ -364,7 +364,27 @@ fn one_line(e: &clap::Error) -> String {
         .collect();
     let message = paragraph.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);
-    format!("{message} (see normurl --help)")
+    format!("{message} (see {} --help)", command_of())
+}
+
+/// The command whose arguments a usage error is about, whose help lists
+/// them: `normurl warc` when the first argument names a subcommand (a
+/// subcommand comes first, `args_conflicts_with_subcommands`), else
+/// `normurl`. (clap's usage line, which names it too, is missing from
+/// some errors, as for a value not among the possible ones.)
+fn command_of() -> String {
+    use clap::CommandFactory;
+    let first = std::env::args_os().nth(1);
+    let sub = first.and_then(|arg| {
+        Args::command()
+            .get_subcommands()
+            .find(|c| arg == c.get_name())
+            .map(|c| c.get_name().to_string())
+    });
+    match sub {
+        Some(name) => format!("normurl {name}"),
+        None => "normurl".to_string(),
+    }
 }
 
 /// Parses a count such as `-j`'s: any decimal number, however large (it
