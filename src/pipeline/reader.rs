@@ -371,10 +371,9 @@ impl Cutter {
             Ok(()) => self.first_end(&batch.input[..batch.len]),
             Err(_) => None,
         };
-        // A unit that ends first, at or before the terminator, ends the
-        // record there.
-        // The record goes on from the piece before: an end at the start
-        // of this one ends it there (the piece is then empty).
+        // A unit that ends at or before the terminator ends the record
+        // there; the record goes on from the piece before, so an end at
+        // the start of this one ends it too (the piece is then empty).
         let within = end.map_or(batch.len, |p| p + 1);
         if let Some(p) = unit_end_in(open, batch.len, 0..within) {
             if let Err(e) = read {
