@@ -52,3 +52,38 @@ fn head_metas_scripts_and_links() {
     .collect();
     assert_eq!(ran.out(), expected);
 }
+
+/// The HTML Standard's frozen base URL: a `<base href>` that does not
+/// parse against the page, or parses to a `data:` or `javascript:` URL,
+/// leaves the page's URL as the base (the links stay valid and resolve
+/// against the page).
+#[test]
+fn a_javascript_data_or_broken_base_falls_back_to_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "http://site.example/dir/page.html";
+    for base in [
+        "javascript:void(0)",
+        "JavaScript:void(0)",
+        "data:text/html,x",
+        "http://[::1",
+    ] {
+        let wat = wat_record(
+            page,
+            json!({
+                "Head": {"Base": base},
+                "Links": [
+                    {"path": "A@/href", "url": "other.html"},
+                    {"path": "A@/href", "url": "/top?q"},
+                ],
+            }),
+            json!({"Content-Type": "text/html"}),
+        );
+        let path = file(&dir, "base.wat.gz", &wat);
+        let ran = run(&["warc", "--links", "--stats", &path], b"").ok();
+        let expected = format!(
+            "{page}\thttp://site.example/dir/other.html\tA@/href\n\
+             {page}\thttp://site.example/top?q\tA@/href\n"
+        );
+        assert_eq!(ran.out(), expected, "<base href={base:?}>: {}", ran.stderr);
+    }
+}

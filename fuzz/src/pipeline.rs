@@ -67,7 +67,8 @@ pub fn check_content(config: Config, content: &[u8]) -> Vec<u8> {
 /// The check on multi-member gzip (crawl archives, BGZF), whose members
 /// the pipeline decodes in parallel: the content after the configuration
 /// is cut into pieces of `batch_bytes` bytes, each compressed into a gzip
-/// member. When `max_record_bytes` is even, it also says which byte of
+/// member (a member whose data does not end in a line break ends its last
+/// line). When `max_record_bytes` is even, it also says which byte of
 /// the gzip to damage. Both runs decode in chunks of `max_record_bytes`
 /// compressed bytes, so that even small inputs make many chunks (the
 /// output of damaged input may depend on the chunk size, never on the

@@ -16,9 +16,10 @@ Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).
 
 Reads the FILEs in order (none, or -, means standard input), plain or
 compressed with gzip, zstd, bzip2 or xz (detected from the content, not the
-name; lz4, zip and other formats are refused, not read as text), and
-writes one line per input line, in input order: the line's URL in its
-WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
+name; lz4, zip and other formats are refused, not read as text; a gzip
+member or zstd frame whose data does not end in a line break ends its last
+line, as in CDX ZipNum shards), and writes one line per input line, in
+input order: the line's URL in its WHATWG serialization (lowercase scheme and host, IDNA, IPv4/IPv6 canonical
 forms, dot segments resolved, percent-encoding where the standard asks for
 it). Lines that do not hold a valid URL are handled as --on-invalid says, and
 can be collected with --rejects so that nothing is lost.";
@@ -380,7 +381,27 @@ fn one_line(e: &clap::Error) -> String {
         .collect();
     let message = paragraph.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);
-    format!("{message} (see normurl --help)")
+    format!("{message} (see {} --help)", command_of())
+}
+
+/// The command whose arguments a usage error is about, whose help lists
+/// them: `normurl warc` when the first argument names a subcommand (a
+/// subcommand comes first, `args_conflicts_with_subcommands`), else
+/// `normurl`. (clap's usage line, which names it too, is missing from
+/// some errors, as for a value not among the possible ones.)
+fn command_of() -> String {
+    use clap::CommandFactory;
+    let first = std::env::args_os().nth(1);
+    let sub = first.and_then(|arg| {
+        Args::command()
+            .get_subcommands()
+            .find(|c| arg == c.get_name())
+            .map(|c| c.get_name().to_string())
+    });
+    match sub {
+        Some(name) => format!("normurl {name}"),
+        None => "normurl".to_string(),
+    }
 }
 
 /// Parses a count such as `-j`'s: any decimal number, however large (it

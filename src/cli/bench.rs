@@ -151,16 +151,16 @@ fn table(rows: &[Row]) -> String {
     );
     for r in rows {
         let secs = r.time.as_secs_f64();
-        let n = r.urls.max(1) as f64;
+        let n = r.urls as f64;
         table.push_str(&format!(
             "{:<28} {:>9} {:>8} {:>7} {:>8.1} {:>10.0} {:>8.1} {:>8.2}  {:<22} {:>9.2}\n",
             shorten(&r.file, 28),
             r.urls,
             r.tally.valid,
             r.threads,
-            secs * 1e9 / n,
-            n / secs,
-            r.url_bytes as f64 / secs / 1e6,
+            ratio(secs * 1e9, n),
+            ratio(n, secs),
+            ratio(r.url_bytes as f64, secs) / 1e6,
             r.url_bytes as f64 / 1e6,
             r.parser,
             r.vs_normurl,
@@ -181,10 +181,20 @@ fn json_line(r: &Row) -> String {
     if let Some(bytes) = r.tally.href_bytes {
         o.uint("href_bytes", bytes);
     }
-    o.float("ns_per_url", secs * 1e9 / r.urls.max(1) as f64)
-        .float("mb_per_s", r.url_bytes as f64 / secs / 1e6)
+    o.float("ns_per_url", ratio(secs * 1e9, r.urls as f64))
+        .float("mb_per_s", ratio(r.url_bytes as f64, secs) / 1e6)
         .float("vs_normurl", r.vs_normurl);
     o.finish() + "\n"
+}
+
+/// `a / b`, and 0 where `b` is 0 (a file with no URL, or a time below
+/// the clock's resolution): rates are then 0, not infinite.
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
 }
 
 /// What a parser counted in one pass over the lines: the same on every
@@ -309,10 +319,18 @@ fn all_threads(lines: &[&str]) -> Tally {
     lines
         .par_chunks(CHUNK)
         .map(one_thread)
-        .reduce(Tally::default, |a, b| Tally {
-            valid: a.valid + b.valid,
-            href_bytes: Some(a.href_bytes.unwrap_or(0) + b.href_bytes.unwrap_or(0)),
-        })
+        // The identity is what one thread counts on no lines: a file
+        // with no URL gives the same tally both ways.
+        .reduce(
+            || Tally {
+                valid: 0,
+                href_bytes: Some(0),
+            },
+            |a, b| Tally {
+                valid: a.valid + b.valid,
+                href_bytes: Some(a.href_bytes.unwrap_or(0) + b.href_bytes.unwrap_or(0)),
+            },
+        )
 }
 
 /// Parses `input` into the recycled URL in `slot` and returns its href.

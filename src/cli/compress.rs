@@ -3,12 +3,15 @@
 //! output named for a compression normurl does not write (`.lz4`, `.zip`,
 //! `.Z`, ...) is refused before anything is written ([`refuse_unwritten`]).
 //!
-//! The output is cut into blocks of [`BLOCK`] bytes, each compressed on
-//! its own (a gzip member, a zstd frame, a bzip2 or xz stream) on the
-//! run's threads and written in order: compression at the speed of the
-//! cores, and the result is a stream that `gzip -dc`, `zstd -dc`,
-//! `bzip2 -dc` and `xz -dc` decode as a whole (they read concatenated
-//! members, frames and streams), and that normurl decodes.
+//! The output is cut into blocks of about [`BLOCK`] bytes, each ending
+//! with a record (at the last terminator; a record longer than a block is
+//! cut), each compressed on its own (a gzip member, a zstd frame, a bzip2
+//! or xz stream) on the run's threads and written in order: compression
+//! at the speed of the cores, and the result is a stream that `gzip -dc`,
+//! `zstd -dc`, `bzip2 -dc` and `xz -dc` decode as a whole (they read
+//! concatenated members, frames and streams), and that normurl decodes.
+//! Members end with records because normurl, as pywb reads a ZipNum
+//! shard, ends a record where a member's data ends without a terminator.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -32,9 +35,10 @@ pub struct CompressArgs {
     /// bzip2, xz, or none. Default: from the output file's name (.gz,
     /// .zst, .bz2, .xz), none on standard output. A --rejects file is
     /// compressed when its name ends in one of those. Written in
-    /// independent members (frames, streams) of 1 MiB, compressed on all
-    /// threads. A file named for another compression (.lz4, .zip, .Z,
-    /// .lz, .7z, .br) is refused.
+    /// independent members (frames, streams) of about 1 MiB, each ending
+    /// with a record (normurl ends a record where a member ends),
+    /// compressed on all threads. A file named for another compression
+    /// (.lz4, .zip, .Z, .lz, .7z, .br) is refused.
     #[arg(long, value_name = "FORMAT")]
     pub compress: Option<Codec>,
 }
@@ -131,14 +135,14 @@ pub fn config(
 /// [`Codec::None`]. `name` is the output's name, for the error.
 pub fn writer<'a>(
     inner: Box<dyn Write + 'a>,
-    codec: Codec,
+    (codec, term): (Codec, u8),
     threads: usize,
     name: &str,
 ) -> Result<Box<dyn Write + 'a>, Failure> {
     if codec == Codec::None {
         return Ok(inner);
     }
-    match Compressed::new(inner, codec, threads) {
+    match Compressed::new(inner, (codec, term), threads) {
         Ok(w) => Ok(Box::new(w)),
         Err(source) => Err(Failure::Io {
             path: name.to_string(),
@@ -156,6 +160,8 @@ type Job = (Vec<u8>, Codec, Sender<Vec<u8>>);
 pub struct Compressed<W: Write> {
     inner: W,
     codec: Codec,
+    /// The records' terminator, where blocks end.
+    term: u8,
     block: Vec<u8>,
     jobs: Sender<Job>,
     /// Compressed blocks, in output order.
@@ -164,8 +170,9 @@ pub struct Compressed<W: Write> {
 }
 
 impl<W: Write> Compressed<W> {
-    /// `codec` must not be [`Codec::None`] (then write to `inner`).
-    pub fn new(inner: W, codec: Codec, threads: usize) -> io::Result<Compressed<W>> {
+    /// `codec` must not be [`Codec::None`] (then write to `inner`);
+    /// blocks end after a `term` where there is one.
+    pub fn new(inner: W, (codec, term): (Codec, u8), threads: usize) -> io::Result<Compressed<W>> {
         let (jobs, rx) = unbounded::<Job>();
         let threads = threads.max(1);
         for _ in 0..threads {
@@ -181,6 +188,7 @@ impl<W: Write> Compressed<W> {
         Ok(Compressed {
             inner,
             codec,
+            term,
             block: Vec::with_capacity(BLOCK),
             jobs,
             queue: VecDeque::new(),
@@ -190,11 +198,20 @@ impl<W: Write> Compressed<W> {
 
     /// Hands the current block to the threads, first writing out the
     /// oldest ones while too many are pending (memory stays bounded).
-    fn submit(&mut self) -> io::Result<()> {
+    /// Unless `whole`, the bytes after its last terminator start the next
+    /// block.
+    fn submit(&mut self, whole: bool) -> io::Result<()> {
         while self.queue.len() >= self.depth {
             self.write_oldest()?;
         }
-        let block = std::mem::replace(&mut self.block, Vec::with_capacity(BLOCK));
+        let cut = match memchr::memrchr(self.term, &self.block) {
+            Some(p) if !whole => p + 1,
+            _ => self.block.len(),
+        };
+        let mut next = Vec::with_capacity(BLOCK);
+        next.extend_from_slice(&self.block[cut..]);
+        self.block.truncate(cut);
+        let block = std::mem::replace(&mut self.block, next);
         let (tx, rx) = bounded(1);
         if let Err(e) = self.jobs.send((block, self.codec, tx)) {
             // No thread left (cannot happen while `self` holds the
@@ -223,14 +240,14 @@ impl<W: Write> Write for Compressed<W> {
         let n = buf.len().min(room);
         self.block.extend_from_slice(&buf[..n]);
         if self.block.len() == BLOCK {
-            self.submit()?;
+            self.submit(false)?;
         }
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
         if !self.block.is_empty() {
-            self.submit()?;
+            self.submit(true)?;
         }
         while !self.queue.is_empty() {
             self.write_oldest()?;
@@ -294,7 +311,7 @@ mod tests {
                 _ => &[3],
             };
             for &threads in counts {
-                let mut w = Compressed::new(Vec::new(), codec, threads).unwrap();
+                let mut w = Compressed::new(Vec::new(), (codec, b'\n'), threads).unwrap();
                 for piece in text.chunks(100_000) {
                     w.write_all(piece).unwrap();
                 }
@@ -317,6 +334,28 @@ mod tests {
                 };
                 assert!(out == text, "{codec:?} {threads}");
                 assert!(w.inner.len() < text.len() / 3, "{codec:?}");
+                // Each member (frame) ends with a line.
+                let mut rest = io::BufReader::new(&w.inner[..]);
+                let mut members = 0;
+                while !io::BufRead::fill_buf(&mut rest).unwrap().is_empty() {
+                    let mut member = Vec::new();
+                    rest = match codec {
+                        Codec::Gzip => {
+                            let mut d = flate2::bufread::GzDecoder::new(rest);
+                            d.read_to_end(&mut member).unwrap();
+                            d.into_inner()
+                        }
+                        _ => {
+                            let d = zstd::stream::read::Decoder::with_buffer(rest).unwrap();
+                            let mut d = d.single_frame();
+                            d.read_to_end(&mut member).unwrap();
+                            d.finish()
+                        }
+                    };
+                    assert!(member.ends_with(b"\n"), "{codec:?} {threads}");
+                    members += 1;
+                }
+                assert!(members > 3, "{codec:?} {threads}: {members}");
             }
         }
     }

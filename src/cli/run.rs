@@ -54,12 +54,15 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     };
     let name = cfg.output.name();
     let threads = pipeline.threads();
-    let mut output = compress::writer(output, cfg.compression.output, threads, &name)?;
+    let term = cfg.terminator;
+    let output_codec = (cfg.compression.output, term);
+    let mut output = compress::writer(output, output_codec, threads, &name)?;
     let mut rejects = match cfg.rejects.as_ref() {
         Some(p) => {
             let name = p.display().to_string();
             let file = BufWriter::new(files.next().expect("opened"));
-            let w = compress::writer(Box::new(file), cfg.compression.rejects, threads, &name)?;
+            let codec = (cfg.compression.rejects, term);
+            let w = compress::writer(Box::new(file), codec, threads, &name)?;
             Some((name, w))
         }
         None => None,

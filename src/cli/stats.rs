@@ -16,6 +16,11 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut line = |label: &str, value: String| rows.push((label.to_string(), value));
     line("lines", group(s.records));
+    if s.unit_ended_records > 0 {
+        // Lines whose gzip member or zstd frame ended without a line
+        // break: the end of the member ended them.
+        line("  ended by a member end", group(s.unit_ended_records));
+    }
     line("valid", group(st.valid));
     line("invalid", group(st.invalid()));
     for (why, n) in st.invalid_by_reason() {
@@ -58,6 +63,7 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
     }
     let mut o = Object::new("  ");
     o.uint("lines", s.records)
+        .uint("lines_ended_by_member_end", s.unit_ended_records)
         .uint("valid", st.valid)
         .uint("invalid", st.invalid())
         .object("invalid_by_reason", reasons)

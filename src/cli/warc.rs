@@ -31,7 +31,9 @@ pub struct WarcArgs {
 
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
-    /// <base href> (or the page) and normalized, and where the page has it
+    /// <base href> (or the page, when the base does not parse or is a
+    /// data: or javascript: URL, as browsers do) and normalized, and where
+    /// the page has it
     /// (A@/href, IMG@/src, LINK@/href, SCRIPT@/src, META@/content for an
     /// og:url or a refresh's URL, Location for a redirect). A link that
     /// does not parse is invalid, written as it was read (see
@@ -131,7 +133,7 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
             // Compressed as its name says, as the line command's output.
             let threads = normurl::pipeline::threads_for(0);
             let codec = super::compress::Codec::for_path(p);
-            let w = super::compress::writer(Box::new(file), codec, threads, &name)?;
+            let w = super::compress::writer(Box::new(file), (codec, b'\n'), threads, &name)?;
             (w, name)
         }
     };
@@ -248,10 +250,15 @@ fn link_lines(
         return Vec::new();
     };
     let page_url = Url::parse(&page.page).ok();
-    // The base is resolved against the page; a base that does not parse
-    // is ignored, as browsers ignore it.
+    // The HTML Standard's frozen base URL: the base element's href parsed
+    // against the fallback base URL (the page's); if that fails, or gives
+    // a `data:` or `javascript:` URL (`<base href="javascript:void(0)">`),
+    // the fallback is the base, as browsers do.
     let base = match (&page_url, &page.base) {
-        (Some(p), Some(b)) => Url::parse_with_base(b, p).ok().or(Some(p.clone())),
+        (Some(p), Some(b)) => Url::parse_with_base(b, p)
+            .ok()
+            .filter(|u| !matches!(u.scheme(), "data" | "javascript"))
+            .or(Some(p.clone())),
         (p, _) => p.clone(),
     };
     let mut page_text = Vec::new();

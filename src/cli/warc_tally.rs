@@ -91,7 +91,7 @@ impl<'a> Tally<'a> {
                 let name = p.display().to_string();
                 let file: Box<dyn Write + 'a> = Box::new(create(p)?);
                 let threads = pipeline::threads_for(0);
-                let w = super::compress::writer(file, Codec::for_path(p), threads, &name)?;
+                let w = super::compress::writer(file, (Codec::for_path(p), b'\n'), threads, &name)?;
                 Some((name, BufWriter::new(w)))
             }
             None => None,
@@ -218,6 +218,7 @@ impl<'a> Tally<'a> {
             deduplicated,
             bytes_in: self.bytes_in,
             raw_bytes_in: self.bytes_in,
+            unit_ended_records: 0,
             bytes_out: self.out.bytes,
             stats: self.stats.clone(),
             unsorted: None,

@@ -25,7 +25,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Cursor, Read};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
@@ -55,12 +55,131 @@ pub(crate) trait Units: Send + Sync + 'static {
     fn scan(&self, buf: &[u8], from: usize, target: usize, eof: bool) -> Scan;
 
     /// Decodes `input` (which begins with a unit, `start` bytes into the
-    /// input) into `out`. `last`: no more input follows.
-    fn decode(&self, input: &[u8], start: u64, last: bool, out: &mut Vec<u8>) -> End;
+    /// input) into `out`, and pushes onto `ends` where in `out` each unit
+    /// whose data does not end in `term` ends (see [`UnitEnds`]). `last`:
+    /// no more input follows.
+    fn decode(
+        &self,
+        input: &[u8],
+        start: u64,
+        last: bool,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> End;
 
     /// A streaming decoder of `rest`, which begins with a unit `start`
-    /// bytes into the input.
-    fn stream(&self, rest: Box<dyn Read + Send>, start: u64) -> io::Result<Box<dyn Read + Send>>;
+    /// bytes into the input and `marks.at` bytes into the decompressed
+    /// output; it reports unit ends to `marks`.
+    fn stream(
+        &self,
+        rest: Box<dyn Read + Send>,
+        start: u64,
+        marks: Marks,
+    ) -> io::Result<Box<dyn Read + Send>>;
+}
+
+/// Where records end because a unit (gzip member, zstd frame) ends: the
+/// offsets in the decompressed input of the ends of units whose data is
+/// not empty and does not end in the record terminator, in order.
+///
+/// A ZipNum CDX shard is gzip members of whole lines, without a line
+/// break after each member's last line, as pywb writes and reads them:
+/// decompressed as one stream, each member's last line would run into
+/// the next member's first. The decoders push these ends as they find
+/// them, always before they hand out the bytes after an end, and the
+/// reader ends a record at each (`reader.rs`). Units whose data ends in
+/// the terminator (almost all) leave nothing here.
+#[derive(Debug, Default)]
+pub(crate) struct UnitEnds {
+    queue: Mutex<VecDeque<u64>>,
+}
+
+impl UnitEnds {
+    fn push(&self, at: u64) {
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(at);
+    }
+
+    /// Takes the first end at or after `from` and before `upto`, dropping
+    /// the ends before `from` (those that are past).
+    pub(crate) fn take_within(&self, from: u64, upto: u64) -> Option<u64> {
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        while let Some(&at) = queue.front() {
+            if at >= from {
+                if at < upto {
+                    queue.pop_front();
+                    return Some(at);
+                }
+                return None;
+            }
+            queue.pop_front();
+        }
+        None
+    }
+}
+
+/// What a streaming decoder needs to report unit ends: where they go,
+/// the terminator, and how many decompressed bytes came before it.
+pub(crate) struct Marks {
+    pub(crate) ends: Arc<UnitEnds>,
+    pub(crate) term: u8,
+    /// The offset in the decompressed input of the next byte out.
+    pub(crate) at: u64,
+    /// The last byte out of the current unit, if any.
+    last: Option<u8>,
+}
+
+impl Marks {
+    pub(crate) fn new(ends: Arc<UnitEnds>, term: u8, at: u64) -> Marks {
+        Marks {
+            ends,
+            term,
+            at,
+            last: None,
+        }
+    }
+
+    /// `bytes` came out of the current unit.
+    pub(crate) fn out(&mut self, bytes: &[u8]) {
+        if let Some(&b) = bytes.last() {
+            self.last = Some(b);
+            self.at += bytes.len() as u64;
+        }
+    }
+
+    /// The current unit ended; `piece`: it is a piece of a stream cut at
+    /// any byte, whose end ends nothing (see [`is_bgzf`]).
+    pub(crate) fn unit_end(&mut self, piece: bool) {
+        if self.last.take().is_some_and(|b| b != self.term) && !piece {
+            self.ends.push(self.at);
+        }
+    }
+}
+
+/// Whether a gzip member's extra field (RFC 1952 §2.3.1.1) has BGZF's
+/// `BC` subfield: `bgzip` cuts a stream into members at any byte (every
+/// 65280 bytes), so the end of such a member is not the end of a record
+/// (SAM/BAM Format Specification §4.1).
+pub(crate) fn is_bgzf(extra: &[u8]) -> bool {
+    let mut rest = extra;
+    while let [si1, si2, lo, hi, tail @ ..] = rest {
+        if [*si1, *si2] == *b"BC" {
+            return true;
+        }
+        let len = usize::from(u16::from_le_bytes([*lo, *hi]));
+        rest = tail.get(len..).unwrap_or_default();
+    }
+    false
+}
+
+/// Pushes onto `ends` the end of the unit whose data is `out[from..]`,
+/// if that is not empty and does not end in `term`.
+pub(crate) fn unit_end(out: &[u8], from: usize, term: u8, ends: &mut Vec<usize>) {
+    if out.len() > from && out.last() != Some(&term) {
+        ends.push(out.len());
+    }
 }
 
 /// What [`Units::scan`] found.
@@ -89,6 +208,8 @@ pub(crate) enum End {
 struct Decoded {
     input: Vec<u8>,
     out: Vec<u8>,
+    /// Where in `out` units end without a terminator.
+    ends: Vec<usize>,
     end: End,
 }
 
@@ -136,19 +257,26 @@ pub(crate) struct Chunks<U: Units> {
     spare: Vec<Vec<u8>>,
     out: Vec<u8>,
     pos: usize,
+    /// Where `out` begins in the decompressed input.
+    out_at: u64,
+    /// Where unit ends go, and the terminator.
+    ends: Arc<UnitEnds>,
+    term: u8,
     mode: Mode,
 }
 
 impl<U: Units> Chunks<U> {
     /// Decodes `inner`, which begins `offset` bytes into the input, with
     /// `threads` decoding threads (at most 1: on the calling thread), in
-    /// chunks of at least `target` compressed bytes.
+    /// chunks of at least `target` compressed bytes. The ends of units
+    /// whose data does not end in `term` go to `ends`.
     pub(crate) fn new(
         units: U,
         inner: Box<dyn Read + Send>,
         offset: u64,
         threads: usize,
         target: usize,
+        (ends, term): (Arc<UnitEnds>, u8),
     ) -> io::Result<Chunks<U>> {
         let units = Arc::new(units);
         let jobs = if threads > 1 {
@@ -160,7 +288,8 @@ impl<U: Units> Chunks<U> {
                     .name("normurl-inflate".into())
                     .spawn(move || {
                         for (input, start, out, last, done) in rx {
-                            let _ = done.send(decode_chunk(&*units, input, start, out, last));
+                            let decoded = decode_chunk(&*units, input, start, out, last);
+                            let _ = done.send(decoded);
                         }
                     })?;
             }
@@ -182,6 +311,9 @@ impl<U: Units> Chunks<U> {
             spare: Vec::new(),
             out: Vec::new(),
             pos: 0,
+            out_at: 0,
+            ends,
+            term,
             mode: Mode::Chunked,
         })
     }
@@ -267,6 +399,7 @@ impl<U: Units> Chunks<U> {
                 let _ = tx.send(Decoded {
                     input,
                     out,
+                    ends: Vec::new(),
                     end: End::Cut,
                 });
             }
@@ -306,8 +439,13 @@ impl<U: Units> Chunks<U> {
         // Output buffers go round: fresh ones of a few MB each would cost
         // page faults, and memory the allocator keeps.
         let old = std::mem::replace(&mut self.out, decoded.out);
+        self.out_at += old.len() as u64;
         self.spare.push(old);
         self.pos = 0;
+        // Before any of the chunk's bytes go out.
+        for &end in &decoded.ends {
+            self.ends.push(self.out_at + end as u64);
+        }
         if let End::Failed(e) = decoded.end {
             self.mode = Mode::Failed(e);
         }
@@ -322,6 +460,7 @@ impl<U: Units> Chunks<U> {
             Err(_) => Decoded {
                 input: Vec::new(),
                 out: Vec::new(),
+                ends: Vec::new(),
                 end: End::Failed(stopped()),
             },
         }
@@ -338,7 +477,10 @@ impl<U: Units> Chunks<U> {
         }
         let inner = std::mem::replace(&mut self.inner, Box::new(io::empty()));
         let rest = Cursor::new(buffered).chain(inner);
-        match self.units.stream(Box::new(rest), start) {
+        // Every byte of `out` has gone out by now.
+        let at = self.out_at + self.out.len() as u64;
+        let marks = Marks::new(Arc::clone(&self.ends), self.term, at);
+        match self.units.stream(Box::new(rest), start, marks) {
             Ok(rdr) => Mode::Streaming(rdr),
             Err(e) => Mode::Failed(e),
         }
@@ -412,8 +554,14 @@ fn decode_chunk<U: Units + ?Sized>(
     last: bool,
 ) -> Decoded {
     out.clear();
-    let end = units.decode(&input, start, last, &mut out);
-    Decoded { input, out, end }
+    let mut ends = Vec::new();
+    let end = units.decode(&input, start, last, &mut out, &mut ends);
+    Decoded {
+        input,
+        out,
+        ends,
+        end,
+    }
 }
 
 /// What the gzip and zstd chunk tests share.
@@ -433,6 +581,17 @@ pub(super) mod test_support {
                 Err(e) => return (out, Some(e)),
             }
         }
+    }
+
+    /// What [`read_all`] read, which must have ended without an error.
+    pub(in crate::pipeline) fn whole((out, err): (Vec<u8>, Option<io::Error>)) -> Vec<u8> {
+        assert!(err.is_none(), "{err:?}");
+        out
+    }
+
+    /// Every unit end in `ends`, in order.
+    pub(in crate::pipeline) fn drain(ends: &super::UnitEnds) -> Vec<u64> {
+        std::iter::from_fn(|| ends.take_within(0, u64::MAX)).collect()
     }
 
     /// `lines` lines of URLs from a seeded LCG: text that compresses

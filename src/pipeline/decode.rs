@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::ahead::Ahead;
-use super::chunks::Chunks;
+use super::chunks::{Chunks, UnitEnds};
 use super::gzip_chunks::Gzip;
 use super::zstd_chunks::Zstd;
 use super::Error;
@@ -56,7 +56,9 @@ impl Input {
     }
 
     /// Opens the input and returns its bytes decompressed, exactly as a
-    /// [`Pipeline`](super::Pipeline) reads them: the formats it does not
+    /// [`Pipeline`](super::Pipeline) reads them (with a `\n` added where a
+    /// gzip member or zstd frame ends whose data does not end in one: the
+    /// pipeline ends a record there): the formats it does not
     /// decode are refused here, zstd frames whose window is over
     /// `zstd_window_max` bytes when they are reached (see
     /// [`PipelineBuilder::zstd_window_max`](super::PipelineBuilder::zstd_window_max)).
@@ -99,8 +101,20 @@ impl Input {
             zstd_window_max,
             threads,
             gzip_chunk: GZIP_CHUNK,
+            term: b'\n',
         };
-        Source::open(self, &decoding, Arc::default()).map(|s| s.rdr)
+        let source = Source::open(self, &decoding, Arc::default())?;
+        Ok(match source.format {
+            Format::Plain => source.rdr,
+            _ => Box::new(WithEnds {
+                rdr: source.rdr,
+                ends: source.ends,
+                at: 0,
+                held: Vec::new(),
+                held_pos: 0,
+                term_due: false,
+            }),
+        })
     }
 
     /// The size of the input in bytes as stored (compressed), when known
@@ -291,6 +305,10 @@ struct Head {
     skipped: u64,
     /// Whether the input ended inside a skippable frame.
     truncated: bool,
+    /// Whether it begins with the skippable frame `pzstd` writes before
+    /// each frame (magic 0x184D2A50, the next frame's 4-byte size): its
+    /// frames are pieces of one stream, cut at any byte.
+    pzstd: bool,
 }
 
 /// Reads the start of `rdr` and detects its format. Skippable frames are
@@ -304,9 +322,13 @@ fn sniff<R: Read>(rdr: &mut R) -> io::Result<Head> {
         len: 0,
         skipped: 0,
         truncated: false,
+        pzstd: false,
     };
     head.len = read_up_to(rdr, &mut head.bytes)?;
     while let Some(size) = skippable(&head.bytes[..head.len]) {
+        if head.skipped == 0 && head.bytes[0] == 0x50 && size == 4 {
+            head.pzstd = true;
+        }
         let frame = 8 + u64::from(size);
         let held = (head.len as u64).min(frame);
         let rest = frame - held;
@@ -360,6 +382,9 @@ pub(crate) struct Decoding {
     /// Compressed bytes per chunk of gzip members or zstd frames (see
     /// [`Chunks`]).
     pub(crate) gzip_chunk: usize,
+    /// The record terminator: a gzip member or zstd frame whose data does
+    /// not end in it ends a record (see [`UnitEnds`]).
+    pub(crate) term: u8,
 }
 
 /// The default of [`Decoding::gzip_chunk`].
@@ -370,6 +395,8 @@ pub(crate) const GZIP_CHUNK: usize = super::chunks::TARGET;
 pub(crate) struct Source {
     pub(crate) rdr: Box<dyn Read + Send>,
     pub(crate) format: Format,
+    /// Where gzip members or zstd frames end without a terminator.
+    pub(crate) ends: Arc<UnitEnds>,
     /// Raw bytes read from this input so far.
     raw: Arc<AtomicU64>,
 }
@@ -391,7 +418,10 @@ impl Source {
             zstd_window_max,
             threads,
             gzip_chunk,
+            term,
         } = *decoding;
+        let ends = Arc::new(UnitEnds::default());
+        let marking = || (Arc::clone(&ends), term);
         let failed = |source| Error::Open {
             path: input.name(),
             source,
@@ -413,9 +443,17 @@ impl Source {
             Format::Plain => Box::new(rest),
             // The decompressors want a BufRead. 64 KiB keeps them from
             // refilling too often.
-            Format::Gzip => {
-                Box::new(Chunks::new(Gzip, Box::new(rest), 0, threads, gzip_chunk).map_err(failed)?)
-            }
+            Format::Gzip => Box::new(
+                Chunks::new(
+                    Gzip { term },
+                    Box::new(rest),
+                    0,
+                    threads,
+                    gzip_chunk,
+                    marking(),
+                )
+                .map_err(failed)?,
+            ),
             Format::Zstd if head.truncated => Box::new(Truncated),
             // Skippable frames only: a stream with no content (which the
             // decoder, given nothing, would call incomplete).
@@ -423,10 +461,19 @@ impl Source {
             Format::Zstd => {
                 let zstd = Zstd {
                     window_max: zstd_window_max,
+                    term,
+                    pieces: head.pzstd,
                 };
                 Box::new(
-                    Chunks::new(zstd, Box::new(rest), head.skipped, threads, gzip_chunk)
-                        .map_err(failed)?,
+                    Chunks::new(
+                        zstd,
+                        Box::new(rest),
+                        head.skipped,
+                        threads,
+                        gzip_chunk,
+                        marking(),
+                    )
+                    .map_err(failed)?,
                 )
             }
             Format::Bzip2 => Box::new(chunked(bzip2::bufread::MultiBzDecoder::new(
@@ -455,6 +502,7 @@ impl Source {
         Ok(Source {
             rdr,
             format: head.format,
+            ends,
             raw,
         })
     }
@@ -541,6 +589,62 @@ impl<R: Read> Read for Capped<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = buf.len().min(DECOMPRESS_READ);
         self.0.read(&mut buf[..n])
+    }
+}
+
+/// A decompressed input with a line break inserted where a unit (gzip
+/// member, zstd frame) ends a record (see [`UnitEnds`]): the lines a
+/// pipeline reads, for [`Input::open`]'s callers.
+struct WithEnds {
+    rdr: Box<dyn Read + Send>,
+    ends: Arc<UnitEnds>,
+    /// Decompressed bytes handed out, line breaks inserted aside.
+    at: u64,
+    /// Bytes read past an end, handed out after its line break.
+    held: Vec<u8>,
+    held_pos: usize,
+    /// Whether the line break of an end is to go out next.
+    term_due: bool,
+}
+
+impl Read for WithEnds {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if std::mem::take(&mut self.term_due) {
+            buf[0] = b'\n';
+            return Ok(1);
+        }
+        let from_held = self.held_pos < self.held.len();
+        let n = if from_held {
+            let n = buf.len().min(self.held.len() - self.held_pos);
+            buf[..n].copy_from_slice(&self.held[self.held_pos..self.held_pos + n]);
+            self.held_pos += n;
+            n
+        } else {
+            self.rdr.read(buf)?
+        };
+        // Ends are known before the bytes after them are read.
+        let Some(end) = self.ends.take_within(self.at, self.at + n as u64) else {
+            self.at += n as u64;
+            return Ok(n);
+        };
+        let k = (end - self.at) as usize;
+        if from_held {
+            self.held_pos -= n - k;
+        } else {
+            self.held.clear();
+            self.held.extend_from_slice(&buf[k..n]);
+            self.held_pos = 0;
+        }
+        self.at += k as u64;
+        if k == 0 {
+            buf[0] = b'\n';
+            return Ok(1);
+        }
+        self.term_due = true;
+        Ok(k)
     }
 }
 

@@ -99,45 +99,74 @@ fn naive_records(file: &[u8], quoted: bool) -> Vec<(usize, usize, bool, bool)> {
 }
 
 fn naive(files: &[Vec<u8>], p: Params) -> Vec<u8> {
+    let files: Vec<Vec<Vec<u8>>> = files.iter().map(|f| vec![f.clone()]).collect();
+    naive_members(&files, p)
+}
+
+/// [`naive`] for files cut into gzip members (or zstd frames), each file
+/// its members' data: a member whose data does not end in `\n` ends its
+/// last record, as the end of the file does (see `UnitEnds`).
+fn naive_members(files: &[Vec<Vec<u8>>], p: Params) -> Vec<u8> {
     let mut out = Vec::new();
-    for file in files {
-        let file = file.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(file);
-        for (start, end, terminated, unclosed) in naive_records(file, p.quoted) {
-            let mut rec = &file[start..end];
-            let mut crlf = false;
-            if terminated {
-                crlf = rec.ends_with(b"\r");
-                rec = rec.strip_suffix(b"\r").unwrap_or(rec);
+    for members in files {
+        // What the ends of members cut the file into.
+        let mut parts = vec![Vec::new()];
+        for m in members {
+            parts.last_mut().unwrap().extend_from_slice(m);
+            if !m.is_empty() && !m.ends_with(b"\n") {
+                parts.push(Vec::new());
             }
-            let line = 1 + file[..start].iter().filter(|&&b| b == b'\n').count();
-            if unclosed && rec.len() <= p.max_record + 1 {
-                // The final line break of a quote left open is its
-                // terminator, written back as it was (unless the record
-                // may be over the limit).
-                if let Some(body) = rec.strip_suffix(b"\n") {
-                    crlf = body.ends_with(b"\r");
-                    rec = body.strip_suffix(b"\r").unwrap_or(body);
-                }
-            }
-            if rec.len() > p.max_record {
-                let _ = write!(out, "{line}:<");
-                out.extend_from_slice(rec);
-                out.push(b'>');
-            } else {
-                let _ = write!(out, "{line}:");
-                out.extend_from_slice(rec);
-                if unclosed {
-                    out.push(b'!');
-                }
-            }
-            // With quoted fields a record keeps its `\r\n`.
-            if crlf && p.quoted {
-                out.push(b'\r');
-            }
-            out.push(b'\n');
+        }
+        let mut lines_before = 0;
+        for (k, part) in parts.iter().enumerate() {
+            let part = match k {
+                0 => part.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(part),
+                _ => part,
+            };
+            naive_part(part, lines_before, p, &mut out);
+            lines_before += part.iter().filter(|&&b| b == b'\n').count();
+            lines_before += usize::from(!part.is_empty() && !part.ends_with(b"\n"));
         }
     }
     out
+}
+
+/// The records of `file`, whose first line is line `lines_before + 1`.
+fn naive_part(file: &[u8], lines_before: usize, p: Params, out: &mut Vec<u8>) {
+    for (start, end, terminated, unclosed) in naive_records(file, p.quoted) {
+        let mut rec = &file[start..end];
+        let mut crlf = false;
+        if terminated {
+            crlf = rec.ends_with(b"\r");
+            rec = rec.strip_suffix(b"\r").unwrap_or(rec);
+        }
+        let line = lines_before + 1 + file[..start].iter().filter(|&&b| b == b'\n').count();
+        if unclosed && rec.len() <= p.max_record + 1 {
+            // The final line break of a quote left open is its
+            // terminator, written back as it was (unless the record may
+            // be over the limit).
+            if let Some(body) = rec.strip_suffix(b"\n") {
+                crlf = body.ends_with(b"\r");
+                rec = body.strip_suffix(b"\r").unwrap_or(body);
+            }
+        }
+        if rec.len() > p.max_record {
+            let _ = write!(out, "{line}:<");
+            out.extend_from_slice(rec);
+            out.push(b'>');
+        } else {
+            let _ = write!(out, "{line}:");
+            out.extend_from_slice(rec);
+            if unclosed {
+                out.push(b'!');
+            }
+        }
+        // With quoted fields a record keeps its `\r\n`.
+        if crlf && p.quoted {
+            out.push(b'\r');
+        }
+        out.push(b'\n');
+    }
 }
 
 fn run_numbered(inputs: Vec<Input>, p: Params, gzip_chunk: usize) -> Vec<u8> {
@@ -211,11 +240,13 @@ fn lines_are_numbered_per_input() {
     );
 }
 
-/// An input cut into gzip members, decoded in parallel in small pieces:
-/// the numbers run on across the members.
+/// An input cut into gzip members at any byte, decoded in parallel in
+/// small pieces: a member whose data does not end in a line break ends its
+/// last record, and the numbers run on across the members. BGZF members
+/// (a `BC` field in their headers) are one stream.
 #[test]
 fn numbers_run_across_gzip_members() {
-    use flate2::{write::GzEncoder, Compression};
+    use flate2::{Compression, GzBuilder};
     let mut text = Vec::new();
     for i in 0..3000 {
         match i % 7 {
@@ -228,25 +259,100 @@ fn numbers_run_across_gzip_members() {
             }
         }
     }
-    let mut gz = Vec::new();
-    for part in text.chunks(997) {
-        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-        e.write_all(part).unwrap();
-        gz.extend(e.finish().unwrap());
-    }
+    let pieces: Vec<Vec<u8>> = text.chunks(997).map(<[u8]>::to_vec).collect();
+    let members = |extra: &[u8]| -> Vec<u8> {
+        let mut gz = Vec::new();
+        for part in &pieces {
+            let builder = match extra {
+                [] => GzBuilder::new(),
+                _ => GzBuilder::new().extra(extra.to_vec()),
+            };
+            let mut e = builder.write(Vec::new(), Compression::fast());
+            e.write_all(part).unwrap();
+            gz.extend(e.finish().unwrap());
+        }
+        gz
+    };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.gz");
-    std::fs::write(&path, &gz).unwrap();
+    let bgzf = dir.path().join("in.bgz");
+    std::fs::write(&path, members(&[])).unwrap();
+    std::fs::write(&bgzf, members(&[b'B', b'C', 2, 0, 0, 0])).unwrap();
     for quoted in [false, true] {
         for threads in [1, 2, 4] {
+            for batch_bytes in [333, 1 << 20] {
+                let p = Params {
+                    threads,
+                    batch_bytes,
+                    max_record: 1 << 20,
+                    quoted,
+                };
+                let got = run_numbered(vec![Input::path(&path)], p, 64);
+                let expected = naive_members(std::slice::from_ref(&pieces), p);
+                assert_eq!(
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&expected),
+                    "{p:?}"
+                );
+                let got = run_numbered(vec![Input::path(&bgzf)], p, 64);
+                assert_eq!(got, naive(std::slice::from_ref(&text), p), "{p:?}");
+            }
+        }
+    }
+}
+
+/// The same with members of random bytes and sizes, and records longer
+/// than the limit: what is cut where does not depend on the batch size,
+/// the thread count or the chunk size.
+#[test]
+fn member_ends_match_the_reference() {
+    use flate2::{write::GzEncoder, Compression};
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for round in 0..150 {
+        let members: Vec<Vec<u8>> = (0..1 + next() % 12)
+            .map(|_| {
+                let len = next() % 40;
+                (0..len)
+                    .map(|_| b"ab,\"\n\r\n"[(next() % 7) as usize])
+                    .collect()
+            })
+            .collect();
+        let gz: Vec<u8> = members
+            .iter()
+            .flat_map(|m| {
+                let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+                e.write_all(m).unwrap();
+                e.finish().unwrap()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.gz");
+        std::fs::write(&path, &gz).unwrap();
+        for (threads, batch_bytes, max_record, chunk) in [
+            (1, 1 << 20, 1 << 20, 1 << 20),
+            (1, 1, 5, 1),
+            (2, 3, 1 << 20, 40),
+            (3, 7, 4, 1),
+        ] {
             let p = Params {
                 threads,
-                batch_bytes: 333,
-                max_record: 1 << 20,
-                quoted,
+                batch_bytes,
+                max_record,
+                quoted: round % 2 == 1,
             };
-            let got = run_numbered(vec![Input::path(&path)], p, 64);
-            assert_eq!(got, naive(std::slice::from_ref(&text), p), "{p:?}");
+            let got = run_numbered(vec![Input::path(&path)], p, chunk);
+            let expected = naive_members(std::slice::from_ref(&members), p);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&expected),
+                "{p:?} {chunk} {members:?}"
+            );
         }
     }
 }

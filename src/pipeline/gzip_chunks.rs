@@ -11,27 +11,43 @@ use std::io::{self, BufReader, Read};
 
 use flate2::bufread::GzDecoder;
 
-use super::chunks::{DamageAt, End, Scan, Units, STEP};
+use super::chunks::{is_bgzf, unit_end, DamageAt, End, Marks, Scan, Units, STEP};
 use super::decode::chunked_boxed;
 use super::gzip_members::{next_member, Members};
 
-/// gzip members: see the module documentation.
-pub(crate) struct Gzip;
+/// gzip members, with the record terminator (a member whose data does not
+/// end in it ends a record: see [`UnitEnds`](super::chunks::UnitEnds)):
+/// see the module documentation.
+pub(crate) struct Gzip {
+    pub(crate) term: u8,
+}
 
 impl Units for Gzip {
     fn scan(&self, buf: &[u8], from: usize, target: usize, _eof: bool) -> Scan {
         header_from(buf, from.max(target))
     }
 
-    fn decode(&self, input: &[u8], start: u64, last: bool, out: &mut Vec<u8>) -> End {
-        match members(input, last, out) {
+    fn decode(
+        &self,
+        input: &[u8],
+        start: u64,
+        last: bool,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> End {
+        match members(input, last, out, (self.term, ends)) {
             Failed::Not(end) => end,
             Failed::At(e, at) => End::Failed(DamageAt::error(e, start + at as u64)),
         }
     }
 
-    fn stream(&self, rest: Box<dyn Read + Send>, _start: u64) -> io::Result<Box<dyn Read + Send>> {
-        let members = Members::new(BufReader::with_capacity(1 << 16, rest));
+    fn stream(
+        &self,
+        rest: Box<dyn Read + Send>,
+        _start: u64,
+        marks: Marks,
+    ) -> io::Result<Box<dyn Read + Send>> {
+        let members = Members::new(BufReader::with_capacity(1 << 16, rest)).marking(marks);
         Ok(chunked_boxed(Box::new(members)))
     }
 }
@@ -65,11 +81,18 @@ fn header_from(buf: &[u8], from: usize) -> Scan {
     Scan::Upto(at.max(buf.len()))
 }
 
-/// Decodes the members of `input` (which begins with one). `last`: no
-/// more input follows, so a member cut short is damage, not a wrong cut.
-fn members(input: &[u8], last: bool, out: &mut Vec<u8>) -> Failed {
+/// Decodes the members of `input` (which begins with one), and pushes
+/// onto `ends` where those whose data does not end in `term` end. `last`:
+/// no more input follows, so a member cut short is damage, not a wrong cut.
+fn members(
+    input: &[u8],
+    last: bool,
+    out: &mut Vec<u8>,
+    (term, ends): (u8, &mut Vec<usize>),
+) -> Failed {
     let mut rest = input;
     loop {
+        let from = out.len();
         let mut member = GzDecoder::new(rest);
         loop {
             let len = out.len();
@@ -94,6 +117,9 @@ fn members(input: &[u8], last: bool, out: &mut Vec<u8>) -> Failed {
                 }
             }
         }
+        if !member.header().and_then(|h| h.extra()).is_some_and(is_bgzf) {
+            unit_end(out, from, term, ends);
+        }
         rest = member.into_inner();
         let padded = rest.first() == Some(&0);
         match next_member(&mut rest) {
@@ -115,8 +141,8 @@ fn garbage() -> io::Error {
 
 #[cfg(test)]
 mod tests {
-    use super::super::chunks::test_support::{read_all, url_text};
-    use super::super::chunks::{Chunks, REACH, TARGET};
+    use super::super::chunks::test_support::{drain, read_all, url_text, whole};
+    use super::super::chunks::{Chunks, UnitEnds, REACH, TARGET};
     use super::*;
     use std::io::{Cursor, Write};
 
@@ -129,11 +155,12 @@ mod tests {
     /// Everything `Chunks` hands out, and its error.
     fn decode(bytes: &[u8], threads: usize) -> (Vec<u8>, Option<String>) {
         let mut chunks = Chunks::new(
-            Gzip,
+            Gzip { term: b'\n' },
             Box::new(Cursor::new(bytes.to_vec())),
             0,
             threads,
             TARGET,
+            (Default::default(), b'\n'),
         )
         .unwrap();
         let (out, err) = read_all(&mut chunks);
@@ -180,6 +207,58 @@ mod tests {
                 "{threads}"
             );
         }
+    }
+
+    /// The members whose data does not end in `\n` (empty ones aside)
+    /// are found, whether chunks are decoded (a chunk per member, on one
+    /// thread or two) or streamed; BGZF members are not.
+    #[test]
+    fn member_ends_found_alike_chunked_and_streamed() {
+        let parts: [&[u8]; 6] = [b"a\nb", b"c\n", b"", b"d\r", b"\n", b"e"];
+        let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p)).collect();
+        let text = parts.concat();
+        let expected = vec![3, 7, 9];
+        for threads in [1, 2] {
+            let ends = std::sync::Arc::new(UnitEnds::default());
+            let input = Box::new(Cursor::new(packed.clone()));
+            let chunks = Chunks::new(
+                Gzip { term: b'\n' },
+                input,
+                0,
+                threads,
+                1,
+                (ends.clone(), b'\n'),
+            );
+            assert_eq!(whole(read_all(chunks.unwrap())), text.clone());
+            assert_eq!(drain(&ends), expected, "{threads}");
+        }
+        let ends = std::sync::Arc::new(UnitEnds::default());
+        let marks = Marks::new(ends.clone(), b'\n', 0);
+        let input = Box::new(Cursor::new(packed.clone()));
+        let streamed = Gzip { term: b'\n' }.stream(input, 0, marks).unwrap();
+        assert_eq!(whole(read_all(streamed)), text.clone());
+        assert_eq!(drain(&ends), expected);
+        // BGZF: the same members, each with a `BC` field.
+        let bgzf: Vec<u8> = parts
+            .iter()
+            .flat_map(|p| {
+                let mut e = flate2::GzBuilder::new()
+                    .extra(vec![b'X', b'Y', 1, 0, 7, b'B', b'C', 2, 0, 0, 0])
+                    .write(Vec::new(), flate2::Compression::fast());
+                e.write_all(p).unwrap();
+                e.finish().unwrap()
+            })
+            .collect();
+        let ends = std::sync::Arc::new(UnitEnds::default());
+        let input = Box::new(Cursor::new(bgzf.clone()));
+        let chunks = Chunks::new(Gzip { term: b'\n' }, input, 0, 1, 1, (ends.clone(), b'\n'));
+        assert_eq!(whole(read_all(chunks.unwrap())), text.clone());
+        assert_eq!(drain(&ends), Vec::<u64>::new());
+        let marks = Marks::new(ends.clone(), b'\n', 0);
+        let streamed = Gzip { term: b'\n' }.stream(Box::new(Cursor::new(bgzf)), 0, marks);
+        assert_eq!(whole(read_all(streamed.unwrap())), text);
+        assert_eq!(drain(&ends), Vec::<u64>::new());
+        assert!(!is_bgzf(b"BD\x02\x00\x00\x00") && !is_bgzf(b"B") && !is_bgzf(b"XY\x09\x00BC"));
     }
 
     #[test]

@@ -11,9 +11,14 @@ use std::io::{self, BufRead, Read};
 
 use flate2::bufread::GzDecoder;
 
+use super::chunks::{is_bgzf, Marks};
+
 /// The decompressed bytes of every gzip member of a stream.
 pub(crate) struct Members<R> {
     state: State<R>,
+    /// Where the ends of members go (see
+    /// [`UnitEnds`](super::chunks::UnitEnds)), if anywhere.
+    marks: Option<Marks>,
 }
 
 enum State<R> {
@@ -29,7 +34,14 @@ impl<R: BufRead> Members<R> {
     pub(crate) fn new(inner: R) -> Self {
         Members {
             state: State::Member(Box::new(GzDecoder::new(inner))),
+            marks: None,
         }
+    }
+
+    /// Reports the ends of members to `marks`.
+    pub(crate) fn marking(mut self, marks: Marks) -> Self {
+        self.marks = Some(marks);
+        self
     }
 }
 
@@ -39,8 +51,16 @@ impl<R: BufRead> Read for Members<R> {
             match &mut self.state {
                 State::Member(member) => {
                     let n = member.read(buf)?;
+                    if let Some(marks) = &mut self.marks {
+                        marks.out(&buf[..n]);
+                    }
                     if n > 0 || buf.is_empty() {
                         return Ok(n);
+                    }
+                    if let Some(marks) = &mut self.marks {
+                        // Before the next member's bytes go out.
+                        let extra = member.header().and_then(|h| h.extra());
+                        marks.unit_end(extra.is_some_and(is_bgzf));
                     }
                     if let State::Member(member) = std::mem::replace(&mut self.state, State::Done) {
                         self.state = State::Between(member.into_inner());

@@ -384,6 +384,7 @@ impl<T: Transform> Pipeline<T> {
             zstd_window_max: self.zstd_window_max,
             threads: self.threads,
             gzip_chunk: self.gzip_chunk_bytes,
+            term: self.terminator,
         };
         let reader =
             reader::BatchReader::new(inputs, limits, decoding, self.progress.raw_counter());

@@ -140,6 +140,7 @@ pub(crate) fn run<T: Transform>(
         Ok(s) => {
             report.summary.bytes_in = s.reader.bytes_in();
             report.summary.raw_bytes_in = s.reader.raw_in;
+            report.summary.unit_ended_records = s.reader.unit_ends();
         }
         Err(_) => report.errors.push(Error::Panicked {
             path: "<reader>".to_string(),

@@ -10,7 +10,10 @@
 //!
 //! Batches never span two inputs: each input's last record ends with the
 //! input even without a terminator, and a UTF-8 byte order mark at the start
-//! of each input is dropped.
+//! of each input is dropped. Likewise a record ends where a gzip member or
+//! zstd frame ends whose data does not end in a terminator (see
+//! [`UnitEnds`](super::chunks::UnitEnds)): the batch ends there, as at the
+//! end of an input.
 
 use std::io::{self, Read};
 use std::sync::atomic::AtomicU64;
@@ -49,6 +52,12 @@ struct Open {
     /// record, and where the current over-long record started.
     line: u64,
     record_line: u64,
+    /// Whether the batch being filled ends at the end of a unit, with a
+    /// record that has no terminator.
+    unit_ended: bool,
+    /// A read error held back until the records before it that end at
+    /// unit ends are handed out.
+    deferred: Option<io::Error>,
 }
 
 pub(crate) struct BatchReader {
@@ -85,6 +94,8 @@ struct Cutter {
     limits: Limits,
     /// Decompressed bytes read, all inputs.
     bytes_in: u64,
+    /// Records ended by the end of a unit, all inputs.
+    unit_ends: u64,
 }
 
 impl BatchReader {
@@ -107,6 +118,7 @@ impl BatchReader {
                 scan: QuoteScan::default(),
                 limits,
                 bytes_in: 0,
+                unit_ends: 0,
             },
             raw_total,
             pending: None,
@@ -118,6 +130,12 @@ impl BatchReader {
     /// Decompressed bytes read, all inputs.
     pub(crate) fn bytes_in(&self) -> u64 {
         self.cutter.bytes_in
+    }
+
+    /// Records that ended where a gzip member or zstd frame ended, without
+    /// a terminator, all inputs.
+    pub(crate) fn unit_ends(&self) -> u64 {
+        self.cutter.unit_ends
     }
 
     /// The inputs' names, by index (for messages).
@@ -161,6 +179,8 @@ impl BatchReader {
                     handed_out: false,
                     line: 1,
                     record_line: 1,
+                    unit_ended: false,
+                    deferred: None,
                 });
                 // The previous input may have ended inside quotes.
                 self.cutter.scan = QuoteScan::default();
@@ -176,6 +196,7 @@ impl BatchReader {
             batch.starts_input = !std::mem::replace(&mut open.handed_out, true);
             batch.push_input(&cutter.carry);
             cutter.carry.clear();
+            open.unit_ended = false;
             let filled = if open.overlong {
                 cutter.fill_overlong(open, batch)
             } else {
@@ -223,8 +244,9 @@ fn number<S: Merge>(open: &mut Open, batch: &mut Batch<S>, limits: Limits) {
         Kind::Overlong(_) => open.record_line,
     };
     open.line += lines;
-    if batch.kind == Kind::Overlong(Part::Last) {
-        // The terminator that ended the record is not in the piece.
+    if batch.kind == Kind::Overlong(Part::Last) || open.unit_ended {
+        // The terminator that ended the record is not in the piece, or
+        // the end of a unit ended it.
         open.line += 1;
     }
 }
@@ -275,6 +297,17 @@ impl Cutter {
                     search_from = 0;
                     self.scan = QuoteScan::default();
                 }
+            }
+            // The batch starts a record: an end at its start ends nothing.
+            if let Some(p) = unit_end_in(open, batch.len, 1..batch.len) {
+                // A unit ends inside what was read, without a terminator:
+                // the batch ends there, its last record with the unit.
+                // The bytes after it (and a read error) are for the next.
+                if let Err(e) = read {
+                    open.deferred = Some(e);
+                }
+                self.end_at_unit(open, batch, p);
+                return Ok(());
             }
             if let Err(source) = read {
                 let from = search_from.min(batch.len);
@@ -333,7 +366,27 @@ impl Cutter {
     ) -> Result<(), ReadFailure> {
         let limits = self.limits;
         let target = batch.len + limits.batch_bytes;
-        if let Err(source) = read_to(open, batch, target, limits.eager, &mut self.bytes_in) {
+        let read = read_to(open, batch, target, limits.eager, &mut self.bytes_in);
+        let end = match read {
+            Ok(()) => self.first_end(&batch.input[..batch.len]),
+            Err(_) => None,
+        };
+        // A unit that ends at or before the terminator ends the record
+        // there; the record goes on from the piece before, so an end at
+        // the start of this one ends it too (the piece is then empty).
+        let within = end.map_or(batch.len, |p| p + 1);
+        if let Some(p) = unit_end_in(open, batch.len, 0..within) {
+            if let Err(e) = read {
+                open.deferred = Some(e);
+            }
+            self.end_at_unit(open, batch, p);
+            batch.kind = Kind::Overlong(Part::Last);
+            open.overlong = false;
+            // The record's last line is counted as for a terminator.
+            open.unit_ended = false;
+            return Ok(());
+        }
+        if let Err(source) = read {
             // The pieces before this one are handed out already; this one
             // goes too, however short (how far the last piece got must not
             // depend on the batch size), without a terminator: the error
@@ -343,7 +396,7 @@ impl Cutter {
             }
             return Err(ReadFailure::new(source, 0));
         }
-        if let Some(p) = self.first_end(&batch.input[..batch.len]) {
+        if let Some(p) = end {
             self.carry.extend_from_slice(&batch.input[p + 1..batch.len]);
             self.carry_clean = false;
             self.scan = QuoteScan::default();
@@ -394,6 +447,17 @@ impl Cutter {
         }
     }
 
+    /// Ends `batch` at `p`, where a unit ends: the rest goes to the carry,
+    /// to be searched from its start (a record starts there).
+    fn end_at_unit<S: Merge>(&mut self, open: &mut Open, batch: &mut Batch<S>, p: usize) {
+        self.carry.extend_from_slice(&batch.input[p..batch.len]);
+        batch.len = p;
+        self.carry_clean = false;
+        self.scan = QuoteScan::default();
+        self.unit_ends += 1;
+        open.unit_ended = true;
+    }
+
     /// Moves a trailing `\r` of a piece into the carry: if a `\n` follows,
     /// the two are a line ending, not data.
     fn hold_back_cr<S: Merge>(&mut self, batch: &mut Batch<S>) {
@@ -413,6 +477,9 @@ fn read_to<S: Merge>(
     eager: bool,
     bytes_in: &mut u64,
 ) -> io::Result<()> {
+    if let Some(e) = open.deferred.take() {
+        return Err(e);
+    }
     if batch.input.len() < target {
         batch.input.resize(target, 0);
     }
@@ -432,6 +499,19 @@ fn read_to<S: Merge>(
         }
     }
     Ok(())
+}
+
+/// Where in a batch of `len` bytes, the last read, the first unit end
+/// in `within` falls (the ends before it are past). An end at the end of
+/// the bytes read waits for the next read: if the input ends there, it is
+/// the input's end.
+fn unit_end_in(open: &Open, len: usize, within: std::ops::Range<usize>) -> Option<usize> {
+    // The batch holds the last `len` bytes read.
+    let base = open.bytes - len as u64;
+    let from = base + within.start as u64;
+    let upto = base + within.end.min(len) as u64;
+    let at = open.source.ends.take_within(from, upto)?;
+    Some((at - base) as usize)
 }
 
 fn read_error(names: &[String], open: &Open, source: io::Error, unprocessed: usize) -> Error {

@@ -46,5 +46,6 @@ pub(crate) fn run<T: Transform>(
     let mut report = writer.into_report();
     report.summary.bytes_in = reader.bytes_in();
     report.summary.raw_bytes_in = reader.raw_in;
+    report.summary.unit_ended_records = reader.unit_ends();
     report
 }

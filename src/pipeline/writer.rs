@@ -103,6 +103,11 @@ pub struct Summary<S> {
     pub bytes_in: u64,
     /// Bytes read from the inputs as stored (compressed, if they are).
     pub raw_bytes_in: u64,
+    /// Records that ended where a gzip member or zstd frame ended, its
+    /// data not ending in the terminator (as in CDX ZipNum shards): the
+    /// end of a member or frame ends a record, as the end of an input
+    /// does.
+    pub unit_ended_records: u64,
     /// Bytes written to the output.
     pub bytes_out: u64,
     /// The transform's counters, merged over all batches.

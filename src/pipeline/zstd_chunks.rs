@@ -13,9 +13,9 @@
 //! did before chunks. The window limit is checked per frame both ways, by
 //! [`zstd_frames`](super::zstd_frames).
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 
-use super::chunks::{DamageAt, End, Scan, Units, STEP};
+use super::chunks::{unit_end, DamageAt, End, Marks, Scan, Units, STEP};
 use super::decode::chunked_boxed;
 use super::zstd_frames::{self, header, Frames, Header, WindowTooLarge};
 
@@ -27,10 +27,15 @@ const BLOCK_MAX: usize = 128 << 10;
 /// windows each), and `threads + 1` chunks of it are in memory at once.
 const OUT_MAX: u64 = 64 << 20;
 
-/// zstd frames, with the largest window allowed: see the module
-/// documentation.
+/// zstd frames, with the largest window allowed and the record
+/// terminator (a frame whose data does not end in it ends a record: see
+/// [`UnitEnds`](super::chunks::UnitEnds)): see the module documentation.
 pub(crate) struct Zstd {
     pub(crate) window_max: u64,
+    pub(crate) term: u8,
+    /// Whether the frames are pieces of one stream cut at any byte, as
+    /// `pzstd` writes them: then the end of a frame ends nothing.
+    pub(crate) pieces: bool,
 }
 
 impl Units for Zstd {
@@ -67,7 +72,56 @@ impl Units for Zstd {
         }
     }
 
-    fn decode(&self, input: &[u8], start: u64, _last: bool, out: &mut Vec<u8>) -> End {
+    fn decode(
+        &self,
+        input: &[u8],
+        start: u64,
+        _last: bool,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> End {
+        // Frame by frame, to know where each one's data ends. The chunk
+        // was cut where the walk went (see `scan`); whatever it cannot
+        // follow is decoded as one piece, for the decoder to report.
+        let mut at = 0;
+        while at < input.len() {
+            let len = match walk(&input[at..]) {
+                Walk::Unit { len, .. } => len,
+                Walk::Short | Walk::Bad => input.len() - at,
+            };
+            let from = out.len();
+            let end = self.decode_frames(&input[at..at + len], start + at as u64, out);
+            if !matches!(end, End::Clean) {
+                return end;
+            }
+            if !self.pieces {
+                unit_end(out, from, self.term, ends);
+            }
+            at += len;
+        }
+        End::Clean
+    }
+
+    fn stream(
+        &self,
+        rest: Box<dyn Read + Send>,
+        start: u64,
+        marks: Marks,
+    ) -> io::Result<Box<dyn Read + Send>> {
+        let frames = zstd_frames::frames(rest, self.window_max, start);
+        Ok(chunked_boxed(Box::new(FrameByFrame {
+            frames: Some(frames),
+            decoder: None,
+            window_max: self.window_max,
+            pieces: self.pieces,
+            marks,
+        })))
+    }
+}
+
+impl Zstd {
+    /// Decodes `input`, `start` bytes into the input, into `out`.
+    fn decode_frames(&self, input: &[u8], start: u64, out: &mut Vec<u8>) -> End {
         let mut decoder = match zstd_frames::decoder(input, self.window_max, start) {
             Ok(decoder) => decoder,
             Err(e) => return End::Failed(DamageAt::error(e, start)),
@@ -89,21 +143,53 @@ impl Units for Zstd {
             }
         }
     }
-
-    fn stream(&self, rest: Box<dyn Read + Send>, start: u64) -> io::Result<Box<dyn Read + Send>> {
-        let decoder = zstd_frames::decoder(rest, self.window_max, start)?;
-        Ok(chunked_boxed(Box::new(Located(decoder))))
-    }
 }
 
-/// The streaming decoder, whose errors say where it stopped: the bytes
-/// read from the file by then depend on how far ahead the chunks were
-/// cut.
-struct Located<R: Read>(zstd::stream::read::Decoder<'static, Frames<R>>);
+/// The streaming decoder, one frame at a time, to know where each one's
+/// data ends: a decoder that stops at the end of its frame, then a new
+/// one on the same input for the next.
+struct FrameByFrame<R: Read> {
+    /// The input, between frames.
+    frames: Option<Frames<R>>,
+    decoder: Option<zstd::stream::read::Decoder<'static, Frames<R>>>,
+    window_max: u64,
+    pieces: bool,
+    marks: Marks,
+}
 
-impl<R: Read> Read for Located<R> {
+impl<R: Read> Read for FrameByFrame<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| located(e, self.0.get_ref()))
+        loop {
+            if let Some(decoder) = &mut self.decoder {
+                let n = decoder
+                    .read(buf)
+                    .map_err(|e| located(e, decoder.get_ref()))?;
+                self.marks.out(&buf[..n]);
+                if n > 0 || buf.is_empty() {
+                    return Ok(n);
+                }
+                if let Some(decoder) = self.decoder.take() {
+                    self.frames = Some(decoder.finish());
+                }
+                // Before the next frame's bytes go out.
+                self.marks.unit_end(self.pieces);
+            }
+            let Some(mut frames) = self.frames.take() else {
+                return Ok(0);
+            };
+            match frames.fill_buf() {
+                Ok([]) => return Ok(0),
+                Ok(_) => {}
+                Err(e) => {
+                    let e = located(e, &frames);
+                    self.frames = Some(frames);
+                    return Err(e);
+                }
+            }
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(frames)?.single_frame();
+            decoder.window_log_max(zstd_frames::window_log_max(self.window_max))?;
+            self.decoder = Some(decoder);
+        }
     }
 }
 
@@ -178,8 +264,8 @@ fn blocks(b: &[u8], mut at: usize, checksum: bool) -> Walk {
 
 #[cfg(test)]
 mod tests {
-    use super::super::chunks::test_support::{read_all, url_text};
-    use super::super::chunks::{Chunks, TARGET};
+    use super::super::chunks::test_support::{drain, read_all, url_text, whole};
+    use super::super::chunks::{Chunks, UnitEnds, TARGET};
     use super::*;
     use std::io::Cursor;
 
@@ -200,9 +286,12 @@ mod tests {
     fn decode(bytes: &[u8], threads: usize, target: usize) -> (Vec<u8>, Option<String>) {
         let zstd = Zstd {
             window_max: 8 << 20,
+            term: b'\n',
+            pieces: false,
         };
         let input = Box::new(Cursor::new(bytes.to_vec()));
-        let mut chunks = Chunks::new(zstd, input, 0, threads, target).unwrap();
+        let ends = (Default::default(), b'\n');
+        let mut chunks = Chunks::new(zstd, input, 0, threads, target, ends).unwrap();
         let (out, err) = read_all(&mut chunks);
         let err = err.map(|e| {
             let inner = e.get_ref();
@@ -265,6 +354,38 @@ mod tests {
         }
         // One frame: streamed, as before.
         assert_eq!(decode(&frame(&whole), 2, 1000), (whole, None));
+    }
+
+    /// The frames whose data does not end in `\n` (empty and skippable
+    /// ones aside) are found, whether chunks are decoded (a chunk per
+    /// frame, on one thread or two) or streamed; not in pzstd's pieces.
+    #[test]
+    fn frame_ends_found_alike_chunked_and_streamed() {
+        let parts: [&[u8]; 6] = [b"a\nb", b"c\n", b"", b"d\r", b"\n", b"e"];
+        let mut packed: Vec<u8> = parts.iter().flat_map(|p| frame(p)).collect();
+        packed.splice(0..0, skippable(3));
+        let text = parts.concat();
+        for pieces in [false, true] {
+            let expected = if pieces { vec![] } else { vec![3, 7, 9] };
+            let zstd = || Zstd {
+                window_max: 8 << 20,
+                term: b'\n',
+                pieces,
+            };
+            for threads in [1, 2] {
+                let ends = std::sync::Arc::new(UnitEnds::default());
+                let input = Box::new(Cursor::new(packed.clone()));
+                let chunks = Chunks::new(zstd(), input, 0, threads, 1, (ends.clone(), b'\n'));
+                assert_eq!(whole(read_all(chunks.unwrap())), text.clone());
+                assert_eq!(drain(&ends), expected, "{threads}");
+            }
+            let ends = std::sync::Arc::new(UnitEnds::default());
+            let marks = Marks::new(ends.clone(), b'\n', 0);
+            let input = Box::new(Cursor::new(packed.clone()));
+            let streamed = zstd().stream(input, 0, marks).unwrap();
+            assert_eq!(whole(read_all(streamed)), text.clone());
+            assert_eq!(drain(&ends), expected);
+        }
     }
 
     #[test]

@@ -58,10 +58,16 @@ pub(crate) fn decoder<R: Read>(
     Ok(decoder)
 }
 
+/// The compressed input `inner` of a zstd decoder that refuses frames
+/// with a window over `limit` bytes; `offset`: as for [`decoder`].
+pub(crate) fn frames<R: Read>(inner: R, limit: u64, offset: u64) -> Frames<R> {
+    Frames::new(inner, limit, offset)
+}
+
 /// The decoder's limit: `limit` rounded up to a power of two (windows are
 /// not all powers of two, and [`Frames`] has refused the ones over
 /// `limit`), within what zstd accepts.
-fn window_log_max(limit: u64) -> u32 {
+pub(crate) fn window_log_max(limit: u64) -> u32 {
     let max = if cfg!(target_pointer_width = "64") {
         31
     } else {
