@@ -12,8 +12,12 @@ use common::bin::{file, run};
 /// parser refuses says why instead, `--runs x: ...`, with no pointer.)
 #[test]
 fn usage_errors_point_to_the_subcommands_help() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["warc", "-p", "x", "a.warc.gz"], "normurl warc --help"),
+        (
+            &["warc", "--profile", "x", "a.warc.gz"],
+            "normurl warc --help",
+        ),
         (&["warc", "--no-such-option"], "normurl warc --help"),
         (&["warc"], "normurl warc --help"),
         (

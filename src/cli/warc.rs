@@ -26,8 +26,14 @@ pub struct WarcArgs {
 
     /// Canonicalization profile for the URIs, as for normalizing (see
     /// `normurl rules`).
-    #[arg(long, value_name = "NAME", default_value = "whatwg")]
-    pub profile: String,
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "NAME",
+        default_value = "whatwg",
+        value_parser = super::args::profile_parser()
+    )]
+    pub profile: Profile,
 
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
@@ -93,10 +99,7 @@ pub struct Warc {
 
 /// Checks the options, before any input is read.
 pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
-    let profile: Profile = a
-        .profile
-        .parse()
-        .map_err(|e| Failure::Usage(format!("--profile: {e}")))?;
+    let profile = a.profile;
     for p in a.output.iter().chain(&a.rejects) {
         super::compress::refuse_unwritten(p, None).map_err(Failure::Usage)?;
     }
