@@ -191,7 +191,7 @@ fn rules_of_one_profile() {
     assert!(!names.contains(&"sort-query".to_string()), "{names:?}");
     let all = run(&["rules"], b"").ok();
     assert!(all.out().contains("in: aggressive"), "{}", all.out());
-    run(&["rules", "nope"], b"").failed(&["invalid value 'nope'", "possible values", "wayback"]);
+    run(&["rules", "nope"], b"").failed(&["unknown profile", "wayback"]);
 }
 
 #[test]

@@ -12,12 +12,22 @@ use common::bin::{file, run};
 /// parser refuses says why instead, `--runs x: ...`, with no pointer.)
 #[test]
 fn usage_errors_point_to_the_subcommands_help() {
-    let cases: [(&[&str], &str); 9] = [
-        (&["warc", "-p", "x", "a.warc.gz"], "normurl warc --help"),
-        (
-            &["warc", "--profile", "x", "a.warc.gz"],
-            "normurl warc --help",
-        ),
+    // A value an option's own parser rejects says why, naming the option
+    // (and for a profile, every profile), as the main command does.
+    for args in [&["warc", "-p", "x", "a.warc.gz"][..], &["-p", "x"]] {
+        let ran = run(args, b"");
+        assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.stderr);
+        assert!(
+            ran.stderr
+                .starts_with("normurl: --profile: unknown profile"),
+            "{args:?}: {}",
+            ran.stderr
+        );
+        assert!(ran.stderr.contains("wayback"), "{}", ran.stderr);
+        assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
+    }
+    let cases: [(&[&str], &str); 8] = [
+        (&["warc", "--prof", "a.warc.gz"], "normurl warc --help"),
         (&["warc", "--no-such-option"], "normurl warc --help"),
         (&["warc"], "normurl warc --help"),
         (

@@ -78,18 +78,42 @@ pub enum Command {
     Warc(super::warc::WarcArgs),
 }
 
-/// The parser of a profile's name: every profile of [`Profile::ALL`], so
-/// that `--help` and the error for a wrong name list them all from the one
-/// list (`safe-browsing` is `google`'s other name).
-pub fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    let names = Profile::ALL.map(|p| match p {
-        Profile::SafeBrowsing => PossibleValue::new(p.name()).alias("safe-browsing"),
-        _ => PossibleValue::new(p.name()),
-    });
-    PossibleValuesParser::new(names).try_map(|name| {
-        Profile::from_name(&name).ok_or_else(|| format!("unknown profile {name:?}"))
-    })
+/// The parser of a profile's name: [`Profile`]'s own `FromStr` (whose
+/// error lists every profile, as the Python package's does), with every
+/// profile of [`Profile::ALL`] as the possible values that `--help` lists,
+/// so that the help and the error name them from the one list
+/// (`safe-browsing` is `google`'s other name).
+pub fn profile_parser() -> ProfileParser {
+    ProfileParser
+}
+
+/// See [`profile_parser`].
+#[derive(Clone, Copy, Debug)]
+pub struct ProfileParser;
+
+impl clap::builder::TypedValueParser for ProfileParser {
+    type Value = Profile;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Profile, clap::Error> {
+        clap::builder::StringValueParser::new()
+            .try_map(|name| name.parse::<Profile>())
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(Profile::ALL.into_iter().map(|p| match p {
+            Profile::SafeBrowsing => PossibleValue::new(p.name()).alias("safe-browsing"),
+            _ => PossibleValue::new(p.name()),
+        })))
+    }
 }
 
 #[derive(Debug, ClapArgs)]
