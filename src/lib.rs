@@ -63,5 +63,5 @@ struct ReadmeDoctests;
 
 pub use normurl_url::{
     percent_decode, AsciiSet, HostKind, Mode, Order, ParseError, QueryEncoding, Reference,
-    ReferenceError, SchemeType, Url,
+    ReferenceError, SchemeType, SearchParams, Url,
 };

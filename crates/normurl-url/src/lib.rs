@@ -42,6 +42,9 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 | percent-encode sets and percent-decoding | `percent.rs` |
 | byte classes, tab/newline pre-scan | `tables.rs` |
 | special schemes, default ports | `scheme.rs` |
+| the `URL` class's setters, `canParse`, *state override* | `setters.rs` (the path states' override in `parser.rs`) |
+| `URLSearchParams` | `search_params.rs` |
+| `application/x-www-form-urlencoded` parser and serializer | `form_urlencoded.rs` |
 | RFC 3986 references (`Reference`) | `reference/` |
 | the vector scans, each with its scalar reference | `simd/` |
 
@@ -56,6 +59,7 @@ the spec does when no encoding is given.
 mod encoding;
 mod error;
 mod fast;
+mod form_urlencoded;
 mod host;
 mod ip;
 mod parser;
@@ -64,6 +68,8 @@ mod path;
 pub mod percent;
 mod reference;
 mod scheme;
+mod search_params;
+mod setters;
 #[doc(hidden)]
 pub mod simd;
 #[doc(hidden)]
@@ -98,6 +104,7 @@ pub use host::HostKind;
 pub use percent::{percent_decode, AsciiSet};
 pub use reference::{Mode, Order, Reference, ReferenceError};
 pub use scheme::SchemeType;
+pub use search_params::SearchParams;
 
 use std::cmp::Ordering;
 use std::fmt;

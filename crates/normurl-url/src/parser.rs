@@ -8,9 +8,11 @@
 //! the next state must see. Component offsets are recorded as they are
 //! written, so the buffer is the href when the last state returns.
 //!
-//! The state override and validation-error reporting parts of the
-//! algorithm are not implemented: normurl parses whole URLs and only needs
-//! the result. (The encoding argument is: [`super::encoding`].)
+//! Validation-error reporting is not implemented: normurl only needs the
+//! result. Of the *state override*, only the path start state's is here
+//! ([`path_with_override`], for the pathname setter); the setters apply
+//! the other states' override steps themselves (`setters.rs`). (The
+//! encoding argument is: [`super::encoding`].)
 //!
 //! Over 800 lines, for a reason: the states call one another, and they are
 //! kept in one file in the spec's order so that the state machine reads
@@ -113,6 +115,31 @@ pub fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), 
     }
 }
 
+/// The [path start state](https://url.spec.whatwg.org/#path-start-state)
+/// with *state override*, as the pathname setter runs it after emptying the
+/// path of a URL whose scheme is `scheme_type` and whose host is of kind
+/// `host_kind`: returns the serialized path parsed from `input` (ASCII tab
+/// and newline removed first; no trimming, as the URL is given). `?` and
+/// `#` are part of the path then, percent-encoded. The `/.` the serializer
+/// puts before a path starting with `//` when the host is null is not
+/// included.
+pub fn path_with_override(scheme_type: SchemeType, host_kind: HostKind, input: &[u8]) -> Vec<u8> {
+    let cleaned;
+    let input = if has_tab_or_newline(input) {
+        cleaned = remove_tab_or_newline(input);
+        &cleaned[..]
+    } else {
+        input
+    };
+    let mut parser = Parser::new(input, None, Vec::with_capacity(input.len() + 1));
+    parser.state_override = true;
+    parser.scheme_type = scheme_type;
+    parser.host_kind = host_kind;
+    // The path states never fail.
+    let _ = parser.path_start_state(0);
+    parser.out
+}
+
 /// The parser's state: the input, the output buffer, and the offsets of the
 /// components written so far (as `usize`, checked to fit `u32` at the end).
 struct Parser<'a> {
@@ -120,6 +147,10 @@ struct Parser<'a> {
     base: Option<&'a Url>,
     /// The query encoding override; `None` for UTF-8.
     encoding: Option<&'static encoding_rs::Encoding>,
+    /// Whether the path states run with a *state override*
+    /// ([`path_with_override`]): `?` and `#` do not end the path, and
+    /// nothing follows it.
+    state_override: bool,
     out: Vec<u8>,
     scheme_type: SchemeType,
     scheme_end: usize,
@@ -140,6 +171,7 @@ impl<'a> Parser<'a> {
             input,
             base,
             encoding: None,
+            state_override: false,
             out,
             scheme_type: SchemeType::NotSpecial,
             scheme_end: 0,
@@ -642,7 +674,16 @@ impl<'a> Parser<'a> {
             return self.path_state(pos);
         }
         match c {
-            None | Some(b'?' | b'#') => self.after_path(pos),
+            // "Otherwise, if state override is given and url's host is
+            // null, append the empty string to url's path."
+            None if self.state_override => {
+                if self.host_kind == HostKind::None {
+                    self.out.push(b'/');
+                }
+                Ok(())
+            }
+            None => self.after_path(pos),
+            Some(b'?' | b'#') if !self.state_override => self.after_path(pos),
             Some(b'/') => self.path_state(pos + 1),
             Some(_) => self.path_state(pos),
         }
@@ -692,7 +733,8 @@ impl<'a> Parser<'a> {
                 let stop = find(Stop::Path, input, pos);
                 self.out.extend_from_slice(&input[pos..stop]);
                 match input.get(stop) {
-                    None | Some(b'?' | b'#') => return self.after_path(stop),
+                    None => return self.after_path(stop),
+                    Some(b'?' | b'#') if !self.state_override => return self.after_path(stop),
                     // The next segment may be a dot segment (`/` followed
                     // by `.` or `%`), or `\` ends a segment in a special URL.
                     Some(b'/') => break stop + 1,
@@ -711,13 +753,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Where the segment starting at `pos` ends: EOF, `/`, `?`, `#`, or for
-    /// special URLs `\\`.
+    /// Where the segment starting at `pos` ends: EOF, `/`, `?`, `#` (not
+    /// with a state override), or for special URLs `\\`.
     fn segment_end(&self, pos: usize) -> usize {
         let special = self.is_special();
+        let query_or_fragment = !self.state_override;
         self.input[pos..]
             .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#') || (b == b'\\' && special))
+            .position(|&b| {
+                b == b'/'
+                    || (b == b'\\' && special)
+                    || (matches!(b, b'?' | b'#') && query_or_fragment)
+            })
             .map_or(self.input.len(), |i| pos + i)
     }
 
@@ -766,6 +813,10 @@ impl<'a> Parser<'a> {
 
     /// After the path: `pos` is at EOF, `?` or `#`.
     fn after_path(&mut self, pos: usize) -> Result<(), ParseError> {
+        if self.state_override {
+            // The pathname setter: the caller serializes the URL around the path.
+            return Ok(());
+        }
         self.finish_path();
         match self.at(pos) {
             Some(b'?') => self.query_state(pos + 1),

@@ -1,0 +1,738 @@
+//! The setters of the URL Standard's [`URL` class](https://url.spec.whatwg.org/#url-class),
+//! `URL.canParse`, and the link between a [`Url`] and [`SearchParams`].
+//!
+//! A setter runs the standard's setter steps: the new component is parsed
+//! as the [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
+//! does with the setter's *state override* (scheme start, host, hostname,
+//! port, path start, query or fragment state), and the URL is then
+//! serialized again from its components ([`Parts::serialize`], the
+//! [URL serializer](https://url.spec.whatwg.org/#concept-url-serializer)
+//! with its offsets). That is linear in the URL's length; setters are not
+//! on the hot path.
+//!
+//! The override steps of the host, hostname, port, query, fragment and
+//! scheme states are short and are written here; the path states, which
+//! handle dot segments and Windows drive letters, are the parser's own,
+//! run with the override ([`parser::path_with_override`]).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::fmt::Write;
+
+use super::host::{parse_host, HostKind};
+use super::parser;
+use super::percent::AsciiSet;
+use super::scheme::SchemeType;
+use super::tables::{has_tab_or_newline, SCHEME_CHAR};
+use super::{ParseError, SearchParams, Url};
+
+/// The components of a URL record, each serialized (percent-encoded, the
+/// host serialized), borrowed from a [`Url`] or from a setter's new value.
+struct Parts<'a> {
+    scheme: &'a str,
+    username: &'a str,
+    password: &'a str,
+    /// `None` for a null host.
+    host: Option<(&'a str, HostKind)>,
+    port: Option<u16>,
+    /// The path as [`Url::pathname`] gives it (without the `/.` prefix).
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+impl<'a> Parts<'a> {
+    fn of(url: &'a Url) -> Parts<'a> {
+        Parts {
+            scheme: url.scheme(),
+            username: url.username(),
+            password: url.password(),
+            host: url.has_host().then(|| (url.hostname(), url.host_kind)),
+            port: url.port,
+            path: url.pathname(),
+            query: url.query(),
+            fragment: url.fragment(),
+        }
+    }
+
+    /// The [URL serializer](https://url.spec.whatwg.org/#concept-url-serializer),
+    /// recording the offsets of a [`Url`]. `None` when the serialization
+    /// would not fit the `u32` offsets.
+    fn serialize(&self) -> Option<Url> {
+        let mut s = String::with_capacity(
+            self.scheme.len()
+                + self.username.len()
+                + self.password.len()
+                + self.host.map_or(0, |(h, _)| h.len())
+                + self.path.len()
+                + self.query.map_or(0, str::len)
+                + self.fragment.map_or(0, str::len)
+                + 16,
+        );
+        s.push_str(self.scheme);
+        let scheme_end = s.len();
+        s.push(':');
+        let (username_end, host_start, host_end, host_kind, port);
+        match self.host {
+            Some((host, kind)) => {
+                s.push_str("//");
+                s.push_str(self.username);
+                username_end = s.len();
+                if !self.password.is_empty() {
+                    s.push(':');
+                    s.push_str(self.password);
+                }
+                // "@" only if the URL includes credentials.
+                if !self.username.is_empty() || !self.password.is_empty() {
+                    s.push('@');
+                }
+                host_start = s.len();
+                s.push_str(host);
+                host_end = s.len();
+                host_kind = kind;
+                port = self.port;
+                if let Some(port) = port {
+                    let _ = write!(s, ":{port}");
+                }
+            }
+            None => {
+                username_end = s.len();
+                host_start = s.len();
+                host_end = s.len();
+                host_kind = HostKind::None;
+                port = None;
+                // "If url's host is null, url does not have an opaque path,
+                // url's path's size is greater than 1, and url's path[0] is
+                // the empty string, then append U+002F (/) followed by
+                // U+002E (.) to output."
+                if self.path.starts_with("//") {
+                    s.push_str("/.");
+                }
+            }
+        }
+        let path_start = s.len();
+        s.push_str(self.path);
+        let query_start = self.query.map(|query| {
+            let start = s.len();
+            s.push('?');
+            s.push_str(query);
+            start
+        });
+        let fragment_start = self.fragment.map(|fragment| {
+            let start = s.len();
+            s.push('#');
+            s.push_str(fragment);
+            start
+        });
+        if s.len() > u32::MAX as usize {
+            return None;
+        }
+        let url = Url {
+            scheme_type: SchemeType::from_lowercase(self.scheme.as_bytes()),
+            serialization: s,
+            scheme_end: scheme_end as u32,
+            username_end: username_end as u32,
+            host_start: host_start as u32,
+            host_end: host_end as u32,
+            port,
+            path_start: path_start as u32,
+            query_start: query_start.map(|q| q as u32),
+            fragment_start: fragment_start.map(|f| f as u32),
+            host_kind,
+        };
+        debug_assert_eq!(url.check_invariants(), Ok(()));
+        Some(url)
+    }
+}
+
+/// The input with every ASCII tab or newline removed, as the basic URL
+/// parser does first. (With a URL given, as for every setter, it does not
+/// trim C0 controls and spaces.)
+fn without_tab_or_newline(input: &str) -> Cow<'_, str> {
+    if has_tab_or_newline(input.as_bytes()) {
+        Cow::Owned(input.replace(['\t', '\n', '\r'], ""))
+    } else {
+        Cow::Borrowed(input)
+    }
+}
+
+/// `input` percent-encoded with `set`. The sets contain every non-ASCII
+/// byte, so the result is ASCII.
+fn encode(set: &AsciiSet, input: &[u8]) -> String {
+    let mut out = Vec::with_capacity(input.len());
+    set.encode(input, &mut out);
+    ascii_string(out)
+}
+
+/// A `String` from bytes the parser wrote, which are ASCII; anything else
+/// would be a bug, and becomes U+FFFD rather than a panic (the caller's
+/// invariant check reports it in debug builds).
+fn ascii_string(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The [port state](https://url.spec.whatwg.org/#port-state) with *state
+/// override*: the leading ASCII digits of `input` (the first other code
+/// point ends the port). `Err(())` for failure (no digit, or a number
+/// above 65535); `Ok(None)` for the scheme's default port, which is null.
+fn port_with_override(input: &[u8], scheme_type: SchemeType) -> Result<Option<u16>, ()> {
+    let digits = input.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(());
+    }
+    let mut port: u32 = 0;
+    for &d in &input[..digits] {
+        port = port * 10 + u32::from(d - b'0');
+        if port > 65535 {
+            return Err(());
+        }
+    }
+    let port = port as u16;
+    Ok((scheme_type.default_port() != Some(port)).then_some(port))
+}
+
+/// The result of [host parsing](https://url.spec.whatwg.org/#concept-host-parser)
+/// `buffer`, serialized, with *isOpaque* when the URL is not special.
+fn host(buffer: &[u8], special: bool) -> Option<(String, HostKind)> {
+    let mut out = Vec::with_capacity(buffer.len());
+    let kind = parse_host(buffer, !special, &mut out).ok()?;
+    Some((ascii_string(out), kind))
+}
+
+impl Url {
+    /// Stores a URL [`Parts::serialize`] returned in `self`; false (and
+    /// `self` unchanged) for `None`, a serialization too long for the
+    /// offsets.
+    fn store(&mut self, url: Option<Url>) -> bool {
+        match url {
+            Some(url) => {
+                *self = url;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [Includes credentials](https://url.spec.whatwg.org/#include-credentials):
+    /// the username or the password is not empty.
+    fn includes_credentials(&self) -> bool {
+        !self.username().is_empty() || !self.password().is_empty()
+    }
+
+    /// [Cannot have a username/password/port](https://url.spec.whatwg.org/#cannot-have-a-username-password-port):
+    /// the host is null or empty, or the scheme is `file`.
+    fn cannot_have_username_password_port(&self) -> bool {
+        matches!(self.host_kind, HostKind::None | HostKind::Empty)
+            || self.scheme_type == SchemeType::File
+    }
+
+    /// The [`href` setter](https://url.spec.whatwg.org/#dom-url-href):
+    /// `value` parsed (without base) replaces the URL. An invalid URL is an
+    /// error, as the standard throws a `TypeError`, and leaves `self` as
+    /// it was.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::{ParseError, Url};
+    ///
+    /// let mut url = Url::parse("https://example.com/")?;
+    /// url.set_href("HTTP://Other.example/./a")?;
+    /// assert_eq!(url.href(), "http://other.example/a");
+    /// assert_eq!(url.set_href("/relative"), Err(ParseError::RelativeUrlWithoutBase));
+    /// assert_eq!(url.href(), "http://other.example/a");
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    pub fn set_href(&mut self, value: &str) -> Result<(), ParseError> {
+        *self = Url::parse(value)?;
+        Ok(())
+    }
+
+    /// The [`protocol` setter](https://url.spec.whatwg.org/#dom-url-protocol):
+    /// `value` followed by `:`, parsed from the scheme start state with
+    /// *state override*. The scheme is what precedes the first `:` (the
+    /// rest is ignored); the URL is unchanged (false) when that is not a
+    /// valid scheme, when it would switch between a
+    /// [special](https://url.spec.whatwg.org/#special-scheme) and a
+    /// non-special scheme, when it is `file` and the URL has credentials or
+    /// a port, or when the URL is `file:` with an empty host. A port equal
+    /// to the new scheme's default port becomes null.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("http://example.com:443/")?;
+    /// assert!(url.set_protocol("HTTPS:ignored"));
+    /// assert_eq!(url.href(), "https://example.com/");
+    /// assert!(!url.set_protocol("web+demo"));
+    /// assert_eq!(url.href(), "https://example.com/");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_protocol(&mut self, value: &str) -> bool {
+        let input = without_tab_or_newline(value);
+        let bytes = input.as_bytes();
+        // Scheme start state: "If c is an ASCII alpha ... Otherwise, return failure."
+        if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        // Scheme state, on `input` followed by the `:` the setter appends.
+        let end = bytes
+            .iter()
+            .position(|&b| !SCHEME_CHAR[b as usize])
+            .unwrap_or(bytes.len());
+        if end < bytes.len() && bytes[end] != b':' {
+            return false;
+        }
+        let scheme = input[..end].to_ascii_lowercase();
+        let scheme_type = SchemeType::from_lowercase(scheme.as_bytes());
+        if self.scheme_type.is_special() != scheme_type.is_special()
+            || (scheme_type == SchemeType::File
+                && (self.includes_credentials() || self.port.is_some()))
+            || (self.scheme_type == SchemeType::File && self.host_kind == HostKind::Empty)
+        {
+            return false;
+        }
+        let mut parts = Parts::of(self);
+        parts.scheme = &scheme;
+        // "If url's port is url's scheme's default port, then set url's port to null."
+        parts.port = self.port.filter(|&p| scheme_type.default_port() != Some(p));
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`username` setter](https://url.spec.whatwg.org/#dom-url-username):
+    /// `value` percent-encoded with the userinfo percent-encode set becomes
+    /// the username, unless the URL
+    /// [cannot have a username/password/port](https://url.spec.whatwg.org/#cannot-have-a-username-password-port)
+    /// (its host is null or empty, or it is a `file:` URL): false then.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/")?;
+    /// assert!(url.set_username("me@home"));
+    /// assert_eq!(url.href(), "https://me%40home@example.com/");
+    /// assert!(!Url::parse("file:///tmp")?.set_username("me"));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_username(&mut self, value: &str) -> bool {
+        if self.cannot_have_username_password_port() {
+            return false;
+        }
+        let username = encode(&AsciiSet::USERINFO, value.as_bytes());
+        let mut parts = Parts::of(self);
+        parts.username = &username;
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`password` setter](https://url.spec.whatwg.org/#dom-url-password):
+    /// as [`Url::set_username`], for the password.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://me@example.com/")?;
+    /// assert!(url.set_password("p:w"));
+    /// assert_eq!(url.href(), "https://me:p%3Aw@example.com/");
+    /// assert!(url.set_password(""));
+    /// assert_eq!(url.href(), "https://me@example.com/");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_password(&mut self, value: &str) -> bool {
+        if self.cannot_have_username_password_port() {
+            return false;
+        }
+        let password = encode(&AsciiSet::USERINFO, value.as_bytes());
+        let mut parts = Parts::of(self);
+        parts.password = &password;
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`host` setter](https://url.spec.whatwg.org/#dom-url-host):
+    /// `value` parsed from the host state with *state override*. The host
+    /// ends at the first `/`, `?`, `#` (or `\` for special URLs); a `:`
+    /// outside brackets starts a port, whose leading digits are taken.
+    ///
+    /// False, with the URL unchanged, for a URL with an opaque path and
+    /// where the host is invalid, or empty for a special URL (or for one
+    /// with credentials or a port). When the host is valid but the port is
+    /// not (no digit after the `:`, or above 65535), the standard sets the
+    /// host and leaves the port as it was: true then. Without a port in
+    /// `value` the port is kept. For `file:` URLs there is no port:
+    /// `value` goes through the file host state, where `localhost` is the
+    /// empty host.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com:8080/a")?;
+    /// assert!(url.set_host("EXAMPLE.org:443/ignored"));
+    /// assert_eq!(url.href(), "https://example.org/a");
+    /// assert!(url.set_host("example.net"));
+    /// assert_eq!(url.href(), "https://example.net/a");
+    /// assert!(!url.set_host("exa mple"));
+    /// assert!(!Url::parse("mailto:me@example.com")?.set_host("example.org"));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_host(&mut self, value: &str) -> bool {
+        self.set_host_with_override(value, false)
+    }
+
+    /// The [`hostname` setter](https://url.spec.whatwg.org/#dom-url-hostname):
+    /// as [`Url::set_host`] from the hostname state, where a `:` outside
+    /// brackets is a failure (false) instead of starting a port.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("http://example.com:8080/")?;
+    /// assert!(url.set_hostname("[::1]"));
+    /// assert_eq!(url.href(), "http://[::1]:8080/");
+    /// assert!(!url.set_hostname("example.com:80"));
+    /// assert_eq!(url.href(), "http://[::1]:8080/");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_hostname(&mut self, value: &str) -> bool {
+        self.set_host_with_override(value, true)
+    }
+
+    /// The host and hostname setters: the [host state](https://url.spec.whatwg.org/#host-state)
+    /// (or hostname state) with *state override*.
+    fn set_host_with_override(&mut self, value: &str, hostname_state: bool) -> bool {
+        if self.has_opaque_path() {
+            return false;
+        }
+        let input = without_tab_or_newline(value);
+        let bytes = input.as_bytes();
+        let special = self.scheme_type.is_special();
+        if self.scheme_type == SchemeType::File {
+            return self.set_file_host(bytes);
+        }
+        let mut inside_brackets = false;
+        let mut end = bytes.len();
+        let mut colon = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b':' if !inside_brackets => {
+                    colon = Some(i);
+                    break;
+                }
+                b'/' | b'?' | b'#' => {
+                    end = i;
+                    break;
+                }
+                b'\\' if special => {
+                    end = i;
+                    break;
+                }
+                b'[' => inside_brackets = true,
+                b']' => inside_brackets = false,
+                _ => {}
+            }
+        }
+        let port = match colon {
+            Some(colon) => {
+                // "If buffer is the empty string, host-missing validation
+                // error, return failure. If state override is given and
+                // state override is hostname state, then return failure."
+                if colon == 0 || hostname_state {
+                    return false;
+                }
+                end = colon;
+                // The host is set before the port state runs, so that a
+                // port failure leaves the new host in place.
+                port_with_override(&bytes[colon + 1..], self.scheme_type).ok()
+            }
+            None => {
+                if end == 0 && (special || self.includes_credentials() || self.port.is_some()) {
+                    return false;
+                }
+                None
+            }
+        };
+        let Some((host, kind)) = host(&bytes[..end], special) else {
+            return false;
+        };
+        let mut parts = Parts::of(self);
+        parts.host = Some((&host, kind));
+        if let Some(port) = port {
+            parts.port = port;
+        }
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [file host state](https://url.spec.whatwg.org/#file-host-state)
+    /// with *state override*: the host ends at the first `/`, `\`, `?` or
+    /// `#`; empty or `localhost` is the empty host.
+    fn set_file_host(&mut self, bytes: &[u8]) -> bool {
+        let end = bytes
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+            .unwrap_or(bytes.len());
+        let buffer = &bytes[..end];
+        let (host, kind) = if buffer.is_empty() {
+            (String::new(), HostKind::Empty)
+        } else {
+            match host(buffer, true) {
+                Some((host, _)) if host == "localhost" => (String::new(), HostKind::Empty),
+                Some(host) => host,
+                None => return false,
+            }
+        };
+        let mut parts = Parts::of(self);
+        parts.host = Some((&host, kind));
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`port` setter](https://url.spec.whatwg.org/#dom-url-port): the
+    /// empty string makes the port null; otherwise the leading digits of
+    /// `value` are the port (null if it is the scheme's default port).
+    /// False, with the URL unchanged, when the URL
+    /// [cannot have a username/password/port](https://url.spec.whatwg.org/#cannot-have-a-username-password-port),
+    /// when `value` does not start with a digit, or when the number is
+    /// above 65535.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("http://example.com/")?;
+    /// assert!(url.set_port("8080 and more"));
+    /// assert_eq!(url.href(), "http://example.com:8080/");
+    /// assert!(url.set_port("80"));
+    /// assert_eq!(url.href(), "http://example.com/");
+    /// assert!(!url.set_port("65536"));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_port(&mut self, value: &str) -> bool {
+        if self.cannot_have_username_password_port() {
+            return false;
+        }
+        let port = if value.is_empty() {
+            None
+        } else {
+            let input = without_tab_or_newline(value);
+            match port_with_override(input.as_bytes(), self.scheme_type) {
+                Ok(port) => port,
+                Err(()) => return false,
+            }
+        };
+        let mut parts = Parts::of(self);
+        parts.port = port;
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`pathname` setter](https://url.spec.whatwg.org/#dom-url-pathname):
+    /// the path is emptied and `value` parsed from the path start state
+    /// with *state override* (dot segments resolved, `?` and `#`
+    /// percent-encoded as part of the path). False, with the URL unchanged,
+    /// for a URL with an opaque path.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/old?q#f")?;
+    /// assert!(url.set_pathname("a/./b/../c d?#"));
+    /// assert_eq!(url.href(), "https://example.com/a/c%20d%3F%23?q#f");
+    /// let mut url = Url::parse("web+demo:/x")?;
+    /// assert!(url.set_pathname("//not-a-host"));
+    /// assert_eq!(url.href(), "web+demo:/.//not-a-host");
+    /// assert!(!Url::parse("mailto:me@example.com")?.set_pathname("/x"));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_pathname(&mut self, value: &str) -> bool {
+        if self.has_opaque_path() {
+            return false;
+        }
+        let path = ascii_string(parser::path_with_override(
+            self.scheme_type,
+            self.host_kind,
+            value.as_bytes(),
+        ));
+        let mut parts = Parts::of(self);
+        parts.path = &path;
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`search` setter](https://url.spec.whatwg.org/#dom-url-search):
+    /// the empty string makes the query null; otherwise `value` without
+    /// one leading `?` is the query, percent-encoded with the (special-)query
+    /// percent-encode set (`#` included). Always true.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/p#f")?;
+    /// assert!(url.set_search("?a=b c#d"));
+    /// assert_eq!(url.href(), "https://example.com/p?a=b%20c%23d#f");
+    /// assert!(url.set_search(""));
+    /// assert_eq!(url.href(), "https://example.com/p#f");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_search(&mut self, value: &str) -> bool {
+        let query = if value.is_empty() {
+            None
+        } else {
+            let input = value.strip_prefix('?').unwrap_or(value);
+            let input = without_tab_or_newline(input);
+            let set = if self.scheme_type.is_special() {
+                &AsciiSet::SPECIAL_QUERY
+            } else {
+                &AsciiSet::QUERY
+            };
+            Some(encode(set, input.as_bytes()))
+        };
+        let mut parts = Parts::of(self);
+        parts.query = query.as_deref();
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The [`hash` setter](https://url.spec.whatwg.org/#dom-url-hash): the
+    /// empty string makes the fragment null; otherwise `value` without one
+    /// leading `#` is the fragment, percent-encoded with the fragment
+    /// percent-encode set. Always true.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/p?q")?;
+    /// assert!(url.set_hash("#top <1>"));
+    /// assert_eq!(url.href(), "https://example.com/p?q#top%20%3C1%3E");
+    /// assert!(url.set_hash(""));
+    /// assert_eq!(url.href(), "https://example.com/p?q");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_hash(&mut self, value: &str) -> bool {
+        let fragment = if value.is_empty() {
+            None
+        } else {
+            let input = value.strip_prefix('#').unwrap_or(value);
+            let input = without_tab_or_newline(input);
+            Some(encode(&AsciiSet::FRAGMENT, input.as_bytes()))
+        };
+        let mut parts = Parts::of(self);
+        parts.fragment = fragment.as_deref();
+        let url = parts.serialize();
+        self.store(url)
+    }
+
+    /// The URL's query as [`SearchParams`]: what `url.searchParams` holds,
+    /// the query parsed as `application/x-www-form-urlencoded` (no pairs
+    /// for a null query). A copy: change it and store it with
+    /// [`Url::set_search_params`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let url = Url::parse("https://example.com/?q=a+b&q=%C3%A9&x")?;
+    /// let params = url.search_params();
+    /// assert_eq!(params.get_all("q"), ["a b", "é"]);
+    /// assert!(params.has("x", Some("")));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn search_params(&self) -> SearchParams {
+        SearchParams::from_query(self.query().unwrap_or(""))
+    }
+
+    /// Sets the query to `params` serialized, as the
+    /// [URLSearchParams update steps](https://url.spec.whatwg.org/#concept-urlsearchparams-update)
+    /// do: no pairs make the query null (no `?`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/?b=2&a=1 ~#f")?;
+    /// let mut params = url.search_params();
+    /// params.sort();
+    /// url.set_search_params(&params);
+    /// assert_eq!(url.href(), "https://example.com/?a=1+%7E&b=2#f");
+    /// params.delete("a", None);
+    /// params.delete("b", None);
+    /// url.set_search_params(&params);
+    /// assert_eq!(url.href(), "https://example.com/#f");
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn set_search_params(&mut self, params: &SearchParams) {
+        let serialized = params.to_string();
+        let mut parts = Parts::of(self);
+        parts.query = (!serialized.is_empty()).then_some(&serialized[..]);
+        let url = parts.serialize();
+        self.store(url);
+    }
+
+    /// [`URL.canParse(input, base)`](https://url.spec.whatwg.org/#dom-url-canparse):
+    /// whether `input` parses against `base` (which is parsed first; an
+    /// invalid base gives false), exactly when [`Url::parse`] /
+    /// [`Url::parse_with_base`] would succeed.
+    ///
+    /// The parses go into a per-thread scratch `Url` pair, so once its
+    /// buffers have grown this allocates no more than
+    /// [`Url::parse_into`] does: nothing for inputs with an ASCII host and
+    /// no tab or newline.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// assert!(Url::can_parse("https://example.com/", None));
+    /// assert!(!Url::can_parse("/path", None));
+    /// assert!(Url::can_parse("/path", Some("https://example.com/")));
+    /// assert!(!Url::can_parse("/path", Some("not a base")));
+    /// ```
+    pub fn can_parse(input: &str, base: Option<&str>) -> bool {
+        thread_local! {
+            static SCRATCH: RefCell<(Url, Url)> = RefCell::new((Url::empty(), Url::empty()));
+        }
+        fn check(url: &mut Url, base_url: &mut Url, input: &str, base: Option<&str>) -> bool {
+            match base {
+                None => url.parse_into(input, None).is_ok(),
+                Some(base) => {
+                    base_url.parse_into(base, None).is_ok()
+                        && url.parse_into(input, Some(base_url)).is_ok()
+                }
+            }
+        }
+        SCRATCH
+            .try_with(|scratch| {
+                // Not reentrant, but a borrowed scratch (or a thread being
+                // torn down) falls back to fresh URLs rather than panicking.
+                match scratch.try_borrow_mut() {
+                    Ok(mut scratch) => {
+                        let (url, base_url) = &mut *scratch;
+                        check(url, base_url, input, base)
+                    }
+                    Err(_) => check(&mut Url::empty(), &mut Url::empty(), input, base),
+                }
+            })
+            .unwrap_or_else(|_| check(&mut Url::empty(), &mut Url::empty(), input, base))
+    }
+}

@@ -1,0 +1,74 @@
+//! `Url::can_parse` reuses a per-thread scratch pair of URLs: after warm-up
+//! it allocates exactly what `Url::parse_into` on warm URLs allocates
+//! (nothing in release builds for ASCII hosts; debug builds add the fast
+//! path's cross-check), never a fresh URL per call. One test in this
+//! binary, so that the counting allocator sees only it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use normurl_url::Url;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    f();
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn can_parse_allocates_no_more_than_parse_into() {
+    let cases: [(&str, Option<&str>); 4] = [
+        ("https://example.com/a/b?q#f", None),
+        ("../c?d", Some("https://example.com/a/b")),
+        ("not a url", None),
+        ("/x", Some("invalid base")),
+    ];
+    let mut url = Url::parse("about:blank").unwrap();
+    let mut base_url = Url::parse("about:blank").unwrap();
+    let mut parse_into = |input: &str, base: Option<&str>| match base {
+        None => url.parse_into(input, None).is_ok(),
+        Some(base) => {
+            base_url.parse_into(base, None).is_ok()
+                && url.parse_into(input, Some(&base_url)).is_ok()
+        }
+    };
+    // Warm up both: buffers grow to the longest URL.
+    for &(input, base) in &cases {
+        assert_eq!(Url::can_parse(input, base), parse_into(input, base));
+    }
+    for &(input, base) in &cases {
+        let mut expected = false;
+        let reference = allocations(|| expected = parse_into(input, base));
+        let mut answer = false;
+        let used = allocations(|| answer = Url::can_parse(input, base));
+        assert_eq!(answer, expected, "{input:?} against {base:?}");
+        assert_eq!(
+            used, reference,
+            "allocations for {input:?} against {base:?}"
+        );
+        if !cfg!(debug_assertions) {
+            assert_eq!(used, 0, "{input:?} against {base:?}");
+        }
+    }
+}

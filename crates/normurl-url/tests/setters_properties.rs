@@ -1,0 +1,149 @@
+//! Property: every setter keeps the URL valid. After any sequence of
+//! setters on a URL from a small generator, with values made of the
+//! characters that matter to the parser, the URL's invariants hold and its
+//! href parses to the same URL.
+
+use normurl_url::Url;
+use proptest::prelude::*;
+
+fn url() -> impl Strategy<Value = String> {
+    let scheme = prop::sample::select(vec![
+        "http", "https", "ws", "ftp", "file", "sc", "web+demo", "mailto", "data",
+    ]);
+    let authority = prop::option::of((
+        prop::sample::select(vec!["", "u@", "u:p@", ":p@"]),
+        prop::sample::select(vec![
+            "",
+            "example.com",
+            "EXAMPLE.org",
+            "127.1",
+            "[::1]",
+            "localhost",
+            "xn--nxasmq6b",
+            "h%41",
+            "ü.example",
+        ]),
+        prop::sample::select(vec!["", ":80", ":443", ":8080", ":"]),
+    ));
+    let segment = prop::sample::select(vec![
+        "", "a", ".", "..", "%2e", "C|", "c:", "x y", "%2F", "\\", "é",
+    ]);
+    let path = (prop::bool::ANY, prop::collection::vec(segment, 0..4));
+    let tail = prop::sample::select(vec!["", "?", "?a=b c", "#", "#f", "?q#f", "?a=1&b=%zz"]);
+    (scheme, authority, path, tail).prop_map(|(scheme, authority, (slash, segments), tail)| {
+        let mut s = format!("{scheme}:");
+        if let Some((userinfo, host, port)) = authority {
+            s += &format!("//{userinfo}{host}{port}");
+        }
+        if slash {
+            s.push('/');
+        }
+        s += &segments.join("/");
+        s + tail
+    })
+}
+
+/// Setter values: pieces that matter to some state, several of them
+/// delimiters, so that values start with `/`, `//`, `?`, `:` and the like
+/// often enough.
+fn value() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "a",
+            "Z",
+            "0",
+            "9",
+            "80",
+            "65536",
+            ":",
+            "/",
+            "//",
+            "\\",
+            "?",
+            "#",
+            "@",
+            "[",
+            "]",
+            "[::1]",
+            "%",
+            "%2e",
+            ".",
+            "..",
+            "/..",
+            "/.",
+            " ",
+            "\t",
+            "\n",
+            "é",
+            "|",
+            "localhost",
+            "file",
+            "http",
+            "sc",
+            "+",
+            "=",
+            "&",
+            "xn--",
+            "C|",
+            "\u{0}",
+            "example.com",
+        ]),
+        0..5,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+const SETTERS: [&str; 10] = [
+    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
+    "hash",
+];
+
+fn set(url: &mut Url, setter: &str, value: &str) -> bool {
+    match setter {
+        "href" => url.set_href(value).is_ok(),
+        "protocol" => url.set_protocol(value),
+        "username" => url.set_username(value),
+        "password" => url.set_password(value),
+        "host" => url.set_host(value),
+        "hostname" => url.set_hostname(value),
+        "port" => url.set_port(value),
+        "pathname" => url.set_pathname(value),
+        "search" => url.set_search(value),
+        "hash" => url.set_hash(value),
+        _ => unreachable!(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn setters_keep_the_url_valid(
+        input in url(),
+        steps in prop::collection::vec((prop::sample::select(SETTERS.to_vec()), value()), 1..5),
+    ) {
+        let Ok(mut url) = Url::parse(&input) else {
+            return Ok(());
+        };
+        for (setter, value) in &steps {
+            let before = url.clone();
+            let changed = set(&mut url, setter, value);
+            prop_assert_eq!(url.check_invariants(), Ok(()));
+            if !changed {
+                prop_assert_eq!(&url, &before, "{} = {:?} returned false", setter, value);
+            }
+            let reparsed = Url::parse(url.href());
+            prop_assert!(reparsed.is_ok(), "{:?} after {} = {:?}", url.href(), setter, value);
+            let reparsed = reparsed.unwrap();
+            if url.scheme() == "file" && url.hostname() == "localhost" {
+                // The one URL record whose href does not parse to itself:
+                // the protocol setter keeps the host of `http://localhost/`
+                // for `file://localhost/`, which parses with the empty host.
+                prop_assert_eq!(reparsed.hostname(), "");
+            } else {
+                prop_assert_eq!(&reparsed, &url, "after {} = {:?}", setter, value);
+                prop_assert_eq!(format!("{reparsed:?}"), format!("{url:?}"));
+            }
+        }
+    }
+}
