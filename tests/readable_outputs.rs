@@ -249,6 +249,33 @@ fn add_field_gives_every_delimited_line_the_column() {
 
 /// `--only-field --header`: the header's own field at the URL's place
 /// names the one column written.
+/// `--explain` adds a tab and the rules to every line: the header gets the
+/// column's name, `rules`, so that it has as many columns as the rows.
+#[test]
+fn explain_gives_the_header_its_column() {
+    let input = "id\turl\n1\thttp://A.com/a/../b?utm_source=x\n2\tnot a url\n";
+    let ran = run(
+        &[
+            "--header",
+            "-d",
+            "\t",
+            "-f",
+            "2",
+            "-p",
+            "aggressive",
+            "--explain",
+        ],
+        input.as_bytes(),
+    )
+    .ok();
+    let out = String::from_utf8(ran.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "id\turl\trules", "{out}");
+    for line in &lines {
+        assert_eq!(line.split('\t').count(), 3, "{out}");
+    }
+}
+
 #[test]
 fn only_field_writes_the_header_field() {
     let input = "id,\"url\",title\n1,HTTP://A.example/,t\n";

@@ -539,8 +539,17 @@ impl Normalizer {
             Normalizer::json_line(out);
             return;
         }
-        let o = &self.options;
         let data = out.data();
+        self.header_columns(line, data);
+        if self.options.explain {
+            // Every line gets the `--explain` column: the header its name.
+            data.extend_from_slice(b"\trules");
+        }
+    }
+
+    /// The header line's own columns, and the name of `--add-field`'s.
+    fn header_columns(&self, line: &[u8], data: &mut Vec<u8>) {
+        let o = &self.options;
         let name_at = match self.new_column() {
             None => {
                 // With only the URL's field written, the header's field at
