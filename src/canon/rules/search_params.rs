@@ -14,7 +14,7 @@
 //! names, `%3D` (`=`, which would move the name's end).
 
 use super::percent::escape_at;
-use crate::canon::form::push_utf8_lossy;
+use crate::canon::form::{self, push_utf8_lossy};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -31,18 +31,15 @@ pub(crate) fn reserialize(
     out: &mut Vec<u8>,
 ) -> bool {
     let start = out.len();
-    for (n, piece) in query.split(|&b| b == b'&').enumerate() {
+    for (n, piece) in form::pieces(query).enumerate() {
         if n > 0 {
             out.push(b'&');
         }
         if piece.is_empty() {
             continue;
         }
-        let (name, value) = match memchr::memchr(b'=', piece) {
-            Some(eq) => (&piece[..eq], &piece[eq + 1..]),
-            None => (piece, &b""[..]),
-        };
-        component(name, true, special, decoded, text, out);
+        let value = piece.value(query).unwrap_or(b"");
+        component(piece.name(query), true, special, decoded, text, out);
         out.push(b'=');
         component(value, false, special, decoded, text, out);
     }
