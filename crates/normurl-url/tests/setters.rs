@@ -1,6 +1,8 @@
 //! web-platform-tests' `setters_tests.json`: every case of every setter,
 //! through the public API, plus `URL.canParse` against `urltestdata.json`.
 
+mod common;
+
 use normurl_url::Url;
 use serde_json::Value;
 
@@ -27,24 +29,6 @@ fn getter(url: &Url, name: &str) -> String {
     }
 }
 
-/// Runs setter `name` with `value`; `Some(changed)` for the `bool` setters,
-/// `None` for `href` (whose failures are errors, checked by the caller).
-fn set(url: &mut Url, name: &str, value: &str) -> Option<bool> {
-    Some(match name {
-        "href" => return url.set_href(value).ok().map(|()| true),
-        "protocol" => url.set_protocol(value),
-        "username" => url.set_username(value),
-        "password" => url.set_password(value),
-        "host" => url.set_host(value),
-        "hostname" => url.set_hostname(value),
-        "port" => url.set_port(value),
-        "pathname" => url.set_pathname(value),
-        "search" => url.set_search(value),
-        "hash" => url.set_hash(value),
-        other => panic!("unknown setter {other}"),
-    })
-}
-
 #[test]
 fn wpt_setters_tests() {
     let data = wpt("setters_tests.json");
@@ -59,7 +43,7 @@ fn wpt_setters_tests() {
             let href = case["href"].as_str().expect("href");
             let new_value = case["new_value"].as_str().expect("new_value");
             let mut url = Url::parse(href).unwrap_or_else(|e| panic!("{href}: {e}"));
-            let changed = set(&mut url, setter, new_value);
+            let changed = common::set(&mut url, setter, new_value);
             let mut wrong = Vec::new();
             for (key, expected) in case["expected"].as_object().expect("expected") {
                 let got = getter(&url, key);
@@ -159,7 +143,7 @@ fn setters_report_unchanged() {
     let mut failures = Vec::new();
     for &(href, setter, value, expected_changed, expected_href) in cases {
         let mut url = Url::parse(href).unwrap_or_else(|e| panic!("{href}: {e}"));
-        let changed = set(&mut url, setter, value);
+        let changed = common::set(&mut url, setter, value);
         if changed != Some(expected_changed) || url.href() != expected_href {
             failures.push(format!(
                 "{setter} = {value:?} on {href:?}: got {changed:?} {:?}, expected {expected_changed} {expected_href:?}",

@@ -3,6 +3,8 @@
 //! characters that matter to the parser, the URL's invariants hold and its
 //! href parses to the same URL.
 
+mod common;
+
 use normurl_url::Url;
 use proptest::prelude::*;
 
@@ -98,22 +100,6 @@ const SETTERS: [&str; 10] = [
     "hash",
 ];
 
-fn set(url: &mut Url, setter: &str, value: &str) -> bool {
-    match setter {
-        "href" => url.set_href(value).is_ok(),
-        "protocol" => url.set_protocol(value),
-        "username" => url.set_username(value),
-        "password" => url.set_password(value),
-        "host" => url.set_host(value),
-        "hostname" => url.set_hostname(value),
-        "port" => url.set_port(value),
-        "pathname" => url.set_pathname(value),
-        "search" => url.set_search(value),
-        "hash" => url.set_hash(value),
-        _ => unreachable!(),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10000, ..ProptestConfig::default() })]
 
@@ -127,7 +113,7 @@ proptest! {
         };
         for (setter, value) in &steps {
             let before = url.clone();
-            let changed = set(&mut url, setter, value);
+            let changed = common::set(&mut url, setter, value).unwrap_or(false);
             prop_assert_eq!(url.check_invariants(), Ok(()));
             if !changed {
                 prop_assert_eq!(&url, &before, "{} = {:?} returned false", setter, value);
