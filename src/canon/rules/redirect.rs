@@ -104,7 +104,7 @@ impl Redirectors {
             None => {
                 let query = url.query()?.as_bytes();
                 let found = self.0.iter().find_map(|r| {
-                    (path_matches(&r.path, path) && host_matches(&r.host, host))
+                    (glob::matches(&r.path, path) && host_matches(&r.host, host))
                         .then(|| param_value(query, &r.param))
                         .flatten()
                 })?;
@@ -114,15 +114,6 @@ impl Redirectors {
         let target = Url::parse(&target).ok()?;
         matches!(target.scheme_type(), SchemeType::Http | SchemeType::Https).then_some(target)
     }
-}
-
-/// Whether `path` is `pattern`, or matches it with `*` standing for any
-/// run of bytes.
-fn path_matches(pattern: &[u8], path: &[u8]) -> bool {
-    if memchr::memchr(b'*', pattern).is_none() {
-        return pattern == path;
-    }
-    glob::matches(pattern, path)
 }
 
 /// Whether `host` is `pattern`'s domain or a subdomain of it; a `.*` at
