@@ -32,6 +32,12 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::bufread::GzDecoder;
 
+pub mod arc;
+pub mod cdx;
+pub mod head;
+
+pub use cdx::IndexFields;
+
 /// One WARC record, as a CDX line sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WarcRecord {
@@ -50,6 +56,12 @@ pub struct WarcRecord {
     /// The record's block, with [`Records::keep_blocks`], if it is no
     /// larger than asked.
     pub block: Option<Vec<u8>>,
+    /// The bytes of the blank lines after the record that `length`
+    /// counts (in a plain file; in a gzip member they are the member's).
+    pub padding: u64,
+    /// What an index line needs, with [`Records::index`], for records of
+    /// the types it asks for.
+    pub index: Option<Box<IndexFields>>,
 }
 
 /// Header lines longer than this are an error, not a reason to buffer
@@ -83,9 +95,21 @@ pub struct Records<R: Read> {
     /// Records read from the last gzip member (zstd frame) and not yet
     /// handed out (one, unless a writer put several records in one).
     queue: VecDeque<WarcRecord>,
+    /// What to read of each record.
+    read: ReadOptions,
+    done: bool,
+}
+
+/// What [`Records`] reads of each record besides its place, type and URI.
+#[derive(Default)]
+struct ReadOptions {
     /// Blocks up to this size are kept.
     keep: u64,
-    done: bool,
+    /// With [`Records::index`]: the types whose index fields are read
+    /// (`None`: all).
+    index: Option<Option<Vec<String>>>,
+    /// Set by the first record of an ARC file: its version (1 or 2).
+    arc_version: Option<u8>,
 }
 
 impl<R: Read> Records<R> {
@@ -98,7 +122,7 @@ impl<R: Read> Records<R> {
             },
             compression: None,
             queue: VecDeque::new(),
-            keep: 0,
+            read: ReadOptions::default(),
             done: false,
         }
     }
@@ -106,7 +130,16 @@ impl<R: Read> Records<R> {
     /// Keeps the blocks of records no larger than `max_bytes`, in
     /// [`WarcRecord::block`].
     pub fn keep_blocks(mut self, max_bytes: u64) -> Records<R> {
-        self.keep = max_bytes;
+        self.read.keep = max_bytes;
+        self
+    }
+
+    /// Reads the [`IndexFields`] of the records of `types` (all records
+    /// with `None`) into [`WarcRecord::index`]: the block is read once, in
+    /// bounded memory, for the HTTP head and, when the record has no
+    /// `WARC-Payload-Digest`, the payload's SHA-1.
+    pub fn index(mut self, types: Option<Vec<String>>) -> Records<R> {
+        self.read.index = Some(types);
         self
     }
 
@@ -116,7 +149,7 @@ impl<R: Read> Records<R> {
         }
         if matches!(self.compression, Some(Compression::Plain)) {
             let offset = self.input.at;
-            let Some(mut record) = read_record(&mut self.input, offset, self.keep)? else {
+            let Some(mut record) = read_record(&mut self.input, offset, &mut self.read)? else {
                 return Ok(None);
             };
             record.length = self.input.at - offset;
@@ -186,7 +219,7 @@ impl<R: Read> Records<R> {
         let mut count = 0;
         // To the member's end, gzip trailer included, so that `at` is where
         // the next member starts.
-        while let Some(record) = read_record(&mut member, offset, self.keep)? {
+        while let Some(record) = read_record(&mut member, offset, &mut self.read)? {
             self.queue.push_back(record);
             count += 1;
         }
@@ -196,7 +229,8 @@ impl<R: Read> Records<R> {
         }
         let length = self.input.at - offset;
         for r in self.queue.iter_mut() {
-            r.length = length;
+            // The blank lines are the member's, which `length` is.
+            (r.length, r.padding) = (length, 0);
         }
         Ok(())
     }
@@ -243,9 +277,12 @@ impl<R: BufRead> BufRead for Counted<R> {
 }
 
 /// Reads one record (header, block, the blank lines after it) from
-/// `r`; `None` at the end of the input. `offset` is for messages; blocks
-/// up to `keep` bytes are kept.
-fn read_record(r: &mut impl BufRead, offset: u64, keep: u64) -> io::Result<Option<WarcRecord>> {
+/// `r`; `None` at the end of the input. `offset` is for messages.
+fn read_record(
+    r: &mut impl BufRead,
+    offset: u64,
+    read: &mut ReadOptions,
+) -> io::Result<Option<WarcRecord>> {
     let mut line = Vec::new();
     // Blank lines between records are tolerated.
     loop {
@@ -256,19 +293,66 @@ fn read_record(r: &mut impl BufRead, offset: u64, keep: u64) -> io::Result<Optio
             break;
         }
     }
-    if !line.starts_with(b"WARC/") {
-        return Err(bad(offset, "no WARC/ version line where a record starts"));
-    }
     let mut record = WarcRecord {
         offset,
         length: 0,
         warc_type: String::new(),
         target_uri: None,
         block: None,
+        padding: 0,
+        index: None,
     };
+    let is_arc = !line.starts_with(b"WARC/")
+        && (read.arc_version.is_some() || line.starts_with(b"filedesc://"));
+    let length = if is_arc {
+        arc_header(&line, offset, read, &mut record)?
+    } else if line.starts_with(b"WARC/") {
+        warc_header(r, &mut line, offset, read, &mut record)?
+    } else {
+        return Err(bad(offset, "no WARC/ version line where a record starts"));
+    };
+    let mut block = r.by_ref().take(length);
+    if let Some(fields) = &mut record.index {
+        scan_block(
+            &mut block,
+            &record.warc_type,
+            record.target_uri.as_deref(),
+            fields,
+        )?;
+    } else if length > 0 && length <= read.keep {
+        let mut kept = Vec::with_capacity(length as usize);
+        block.read_to_end(&mut kept)?;
+        record.block = Some(kept);
+    } else if record.warc_type == "warcinfo" && is_arc {
+        // The version block of an ARC file: its first line says the
+        // version, which says how its records' header lines read.
+        read_line(&mut block, &mut line)?;
+        read.arc_version = Some(arc::version(&line));
+    }
+    io::copy(&mut block, &mut io::sink())?;
+    if block.limit() != 0 {
+        return Err(bad(offset, "the input ends in a record block"));
+    }
+    record.padding = skip_blank_lines(r)?;
+    Ok(Some(record))
+}
+
+/// Reads a WARC record's header (after its version line), into `record`;
+/// returns its `Content-Length`. A field given twice counts where it
+/// is first, as warcio reads it.
+fn warc_header(
+    r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    offset: u64,
+    read: &ReadOptions,
+    record: &mut WarcRecord,
+) -> io::Result<u64> {
     let mut content_length = None;
+    let mut fields = IndexFields::default();
+    let (mut date, mut digest, mut content_type) = (None, None, None);
+    let (mut has_type, mut has_length) = (false, false);
     loop {
-        if !read_line(r, &mut line)? {
+        if !read_line(r, line)? {
             return Err(bad(offset, "the input ends in a record header"));
         }
         if line.is_empty() {
@@ -278,41 +362,134 @@ fn read_record(r: &mut impl BufRead, offset: u64, keep: u64) -> io::Result<Optio
             continue;
         };
         let name = &line[..colon];
-        let value = String::from_utf8_lossy(&line[colon + 1..])
-            .trim()
-            .to_string();
-        if name.eq_ignore_ascii_case(b"WARC-Type") {
-            record.warc_type = value;
-        } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+        let value = || {
+            head::header_text(&line[colon + 1..])
+                .trim_matches(head::py_space)
+                .to_string()
+        };
+        if name.eq_ignore_ascii_case(b"WARC-Type") && !has_type {
+            has_type = true;
+            record.warc_type = value();
+        } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") && record.target_uri.is_none() {
+            let value = value();
             let uri = value
                 .strip_prefix('<')
                 .and_then(|v| v.strip_suffix('>'))
                 .map_or(value.clone(), str::to_string);
             record.target_uri = Some(uri);
-        } else if name.eq_ignore_ascii_case(b"Content-Length") {
-            content_length = value.parse::<u64>().ok();
+        } else if name.eq_ignore_ascii_case(b"Content-Length") && !has_length {
+            has_length = true;
+            content_length = value().parse::<u64>().ok();
+        } else if read.index.is_some() {
+            if name.eq_ignore_ascii_case(b"WARC-Date") {
+                date.get_or_insert_with(value);
+            } else if name.eq_ignore_ascii_case(b"WARC-Payload-Digest") {
+                digest.get_or_insert_with(value);
+            } else if name.eq_ignore_ascii_case(b"Content-Type") {
+                content_type.get_or_insert_with(value);
+            }
         }
     }
     let length =
         content_length.ok_or_else(|| bad(offset, "a record without a valid Content-Length"))?;
-    let skipped = if length > 0 && length <= keep {
-        let mut block = Vec::with_capacity(length as usize);
-        let n = r.by_ref().take(length).read_to_end(&mut block)?;
-        record.block = Some(block);
-        n as u64
-    } else {
-        io::copy(&mut r.by_ref().take(length), &mut io::sink())?
-    };
-    if skipped != length {
-        return Err(bad(offset, "the input ends in a record block"));
+    if wants_index(read, &record.warc_type) {
+        fields.timestamp = date.as_deref().and_then(cdx::warc_timestamp);
+        // An empty digest is none, as warcio takes it.
+        fields.digest = digest.filter(|d| !d.is_empty());
+        fields.content_type = content_type;
+        record.index = Some(Box::new(fields));
     }
-    // The two CRLFs that end a record.
-    for _ in 0..2 {
-        if r.fill_buf()?.first() == Some(&b'\r') || r.fill_buf()?.first() == Some(&b'\n') {
-            read_line(r, &mut line)?;
+    Ok(length)
+}
+
+/// Reads an ARC record's header line into `record`, as warcio converts
+/// it to a WARC record's (see [`arc`]); returns its length.
+fn arc_header(
+    line: &[u8],
+    offset: u64,
+    read: &mut ReadOptions,
+    record: &mut WarcRecord,
+) -> io::Result<u64> {
+    let text = head::header_text(line);
+    let desc = text.starts_with("filedesc://");
+    let version = if desc {
+        1
+    } else {
+        read.arc_version.unwrap_or(1)
+    };
+    let header =
+        arc::parse_header(&text, version).ok_or_else(|| bad(offset, "a bad ARC header line"))?;
+    if desc {
+        read.arc_version.get_or_insert(1);
+        record.warc_type = "warcinfo".to_string();
+    } else {
+        record.warc_type = "response".to_string();
+        record.target_uri = Some(header.url);
+    }
+    if wants_index(read, &record.warc_type) {
+        record.index = Some(Box::new(IndexFields {
+            timestamp: Some(arc::timestamp(&header.date)),
+            digest: None,
+            content_type: Some(if desc {
+                header.mime
+            } else {
+                "application/http;msgtype=response".to_string()
+            }),
+            http: None,
+        }));
+    }
+    Ok(header.length)
+}
+
+/// Whether [`Records::index`] asks for the index fields of `warc_type`.
+fn wants_index(read: &ReadOptions, warc_type: &str) -> bool {
+    match &read.index {
+        None => false,
+        Some(None) => true,
+        Some(Some(types)) => types.iter().any(|t| t == warc_type),
+    }
+}
+
+/// Reads the HTTP head of a record's block, if warcio would (a response,
+/// request or revisit with an `http:` or `https:` target URI and a
+/// block), then hashes the rest when the record has no payload digest
+/// (and is no revisit or warcinfo); leaves the rest, if any, in `block`.
+fn scan_block(
+    block: &mut io::Take<impl BufRead>,
+    warc_type: &str,
+    uri: Option<&str>,
+    fields: &mut IndexFields,
+) -> io::Result<()> {
+    let http_type = matches!(warc_type, "response" | "request" | "revisit");
+    let http_uri = uri.is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
+    if http_type && http_uri && block.limit() > 0 {
+        fields.http = head::read_http_head(block)?;
+    }
+    if fields.digest.is_none() && !matches!(warc_type, "warcinfo" | "revisit") {
+        let start = block.limit();
+        let digest = head::sha1_base32(block)?;
+        // A block cut short has no digest: the caller reports it.
+        if block.limit() == 0 || start == 0 {
+            fields.digest = Some(digest);
         }
     }
-    Ok(Some(record))
+    Ok(())
+}
+
+/// Reads the blank lines after a record (the two CRLFs that end a WARC
+/// record, the newline after an ARC record, and any more); returns their
+/// bytes.
+fn skip_blank_lines(r: &mut impl BufRead) -> io::Result<u64> {
+    let mut skipped = 0;
+    loop {
+        let buf = r.fill_buf()?;
+        if !matches!(buf.first(), Some(b'\r' | b'\n')) {
+            return Ok(skipped);
+        }
+        let n = memchr::memchr(b'\n', buf).map_or(buf.len(), |i| i + 1);
+        r.consume(n);
+        skipped += n as u64;
+    }
 }
 
 /// Reads a line into `line`, without its `\n` or `\r\n`; `false` at the

@@ -32,7 +32,11 @@ pub fn check(data: &[u8]) -> usize {
     let keep = if mode & 2 == 2 { 1 << 12 } else { 0 };
     let mut previous: Option<(u64, u64)> = None;
     let mut count = 0;
-    for record in Records::new(&file[..]).keep_blocks(keep) {
+    let mut records = Records::new(&file[..]).keep_blocks(keep);
+    if mode & 4 == 4 {
+        records = records.index(None);
+    }
+    for record in records {
         count += 1;
         assert!(count < MAX_RECORDS, "the reader does not end");
         let Ok(record) = record else {

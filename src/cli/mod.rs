@@ -20,6 +20,7 @@ mod run;
 mod signals;
 mod stats;
 mod warc;
+mod warc_index;
 mod warc_tally;
 
 use std::fmt;

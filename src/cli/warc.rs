@@ -13,27 +13,30 @@ use normurl::normalize::{Invalid, OnInvalid};
 use normurl::warc::{wat_links, Records, WarcRecord};
 use normurl::Url;
 
+use super::warc_index::{Format, Index};
 use super::warc_tally::{Accounting, Counted, Tally};
 use super::Failure;
 
 #[derive(Debug, ClapArgs)]
+#[command(group = clap::ArgGroup::new("index").args(["cdxj", "cdx"]).multiple(false))]
 pub struct WarcArgs {
     /// WARC files: plain, gzip with one member per record (.warc.gz, and
     /// WAT and WET files), or zstd with one frame per record (.warc.zst,
-    /// with or without a dictionary); - reads standard input.
+    /// with or without a dictionary); ARC files (version 1 or 2, plain or
+    /// gzip per record), but not with --links; - reads standard input.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
     /// Canonicalization profile for the URIs, as for normalizing (see
-    /// `normurl rules`).
+    /// `normurl rules`). Default: whatwg, or wayback (whose SURT is the
+    /// urlkey) with --cdxj or --cdx.
     #[arg(
         short = 'p',
         long,
         value_name = "NAME",
-        default_value = "whatwg",
         value_parser = super::args::profile_parser()
     )]
-    pub profile: Profile,
+    pub profile: Option<Profile>,
 
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
@@ -44,8 +47,29 @@ pub struct WarcArgs {
     /// og:url or a refresh's URL, Location for a redirect). A link that
     /// does not parse is invalid, written as it was read (see
     /// --on-invalid).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["cdxj", "cdx"])]
     pub links: bool,
+
+    /// Write a CDXJ index, as pywb's cdxj-indexer does: one line per
+    /// record of the --records types, `URLKEY TIMESTAMP {JSON}`, the
+    /// urlkey the SURT of the profile (wayback by default), the JSON's
+    /// url, mime, status, digest (WARC-Payload-Digest, or the SHA-1 of the
+    /// payload when the record has none), length, offset and filename.
+    #[arg(long, conflicts_with = "cdx")]
+    pub cdxj: bool,
+
+    /// Write a classic CDX index of 11 fields (` CDX N b a m s k r M S V
+    /// g`, the header line before each file's lines), as cdxj-indexer -11
+    /// does.
+    #[arg(long)]
+    pub cdx: bool,
+
+    /// With --cdxj or --cdx, the record types to index, comma-separated,
+    /// or all. Default: response,revisit,resource,metadata, without the
+    /// resource and metadata records of Content-Type
+    /// application/warc-fields (cdxj-indexer's default).
+    #[arg(long, value_name = "TYPES", requires = "index")]
+    pub records: Option<String>,
 
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -67,9 +91,18 @@ pub struct WarcArgs {
 
     /// Write only the first line for each normalized URI (with --links,
     /// each page and link), in order; records without a valid URI are all
-    /// written.
-    #[arg(short = 'u', long)]
-    pub dedup: bool,
+    /// written. With --cdxj or --cdx, --dedup=url+digest keeps one line
+    /// per urlkey and payload digest (one per URL and content: a revisit
+    /// of content already indexed goes), --dedup=url one per urlkey.
+    #[arg(
+        short = 'u',
+        long,
+        value_name = "KEY",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "url"
+    )]
+    pub dedup: Option<DedupKey>,
 
     /// Print a summary to standard error at the end, as for normalizing:
     /// `lines` are the records read (with --links, the links), then
@@ -83,6 +116,16 @@ pub struct WarcArgs {
     pub stats_json: Option<PathBuf>,
 }
 
+/// What `--dedup` compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupKey {
+    /// The normalized URI (an index line's urlkey).
+    Url,
+    /// An index line's urlkey and payload digest.
+    #[value(name = "url+digest")]
+    UrlDigest,
+}
+
 /// With --links, WAT records larger than this are not read for links (a
 /// warning names them).
 const MAX_WAT_BLOCK: u64 = 64 << 20;
@@ -93,25 +136,43 @@ pub struct Warc {
     files: Vec<PathBuf>,
     canon: Canonicalizer,
     links: bool,
+    /// With --cdxj or --cdx.
+    index: Option<Index>,
     output: Option<PathBuf>,
     accounting: Accounting,
 }
 
 /// Checks the options, before any input is read.
 pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
-    let profile = a.profile;
+    let indexing = a.cdxj || a.cdx;
+    let default = if indexing {
+        Profile::Wayback
+    } else {
+        Profile::Whatwg
+    };
+    let profile = a.profile.unwrap_or(default);
     for p in a.output.iter().chain(&a.rejects) {
         super::compress::refuse_unwritten(p, None).map_err(Failure::Usage)?;
     }
+    if a.dedup == Some(DedupKey::UrlDigest) && !indexing {
+        return Err(Failure::Usage(
+            "--dedup=url+digest works only with --cdxj or --cdx".into(),
+        ));
+    }
+    let index = indexing.then(|| {
+        let format = if a.cdx { Format::Cdx11 } else { Format::Cdxj };
+        Index::new(profile, format, a.records.as_deref(), a.dedup)
+    });
     Ok(Warc {
         files: a.files,
         canon: Canonicalizer::new(profile),
         links: a.links,
+        index,
         output: a.output.filter(|p| p.as_os_str() != "-"),
         accounting: Accounting {
             on_invalid: a.on_invalid,
             rejects: a.rejects,
-            dedup: a.dedup,
+            dedup: a.dedup.is_some(),
             stats: a.stats,
             stats_json: a.stats_json,
         },
@@ -163,6 +224,12 @@ fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
             inner: input,
             bytes: 0,
         };
+        if let Some(index) = &w.index {
+            let failed = index.write_file(path, &mut input, tally);
+            tally.add_bytes_in(input.bytes);
+            failed?;
+            continue;
+        }
         let (mut records, mut links) = (0, 0);
         for record in Records::new(&mut input).keep_blocks(keep) {
             let record = record.map_err(|source| Failure::Io {

@@ -140,12 +140,26 @@ impl<'a> Tally<'a> {
         input: &str,
         number: u64,
     ) -> Result<(), Failure> {
+        let hashed = verdict.map(|key| key_hash(&line[key]));
+        self.item_hashed(line, hashed, input, number)
+    }
+
+    /// [`Tally::item`] with the hash of the key ([`key_hash`]) rather
+    /// than its place in the line, for keys that are not one range of it
+    /// (an index line's urlkey and digest).
+    pub fn item_hashed(
+        &mut self,
+        line: &[u8],
+        verdict: Result<u128, Invalid>,
+        input: &str,
+        number: u64,
+    ) -> Result<(), Failure> {
         self.stats.lines += 1;
         let why = match verdict {
             Ok(key) => {
                 self.stats.valid += 1;
                 let written = match &mut self.dedup {
-                    Some(d) => d.offer(key_hash(&line[key]), line, &mut self.out).map(drop),
+                    Some(d) => d.offer(key, line, &mut self.out).map(drop),
                     None => {
                         self.written += 1;
                         self.out.write_all(line)
@@ -184,6 +198,16 @@ impl<'a> Tally<'a> {
         let written = match &mut self.dedup {
             Some(d) => d.pass(kept, &mut self.out),
             None => self.out.write_all(kept),
+        };
+        written.map_err(|e| self.write_failed(e))
+    }
+
+    /// Writes `bytes` that are no item (a CDX file's header line), in
+    /// their place among the items.
+    pub fn raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        let written = match &mut self.dedup {
+            Some(d) => d.pass(bytes, &mut self.out),
+            None => self.out.write_all(bytes),
         };
         written.map_err(|e| self.write_failed(e))
     }

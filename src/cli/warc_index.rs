@@ -1,0 +1,196 @@
+//! `normurl warc --cdxj` and `--cdx`: an index line per record, as pywb's
+//! `cdxj-indexer` writes them (the fields are [`normurl::warc::cdx`]'s),
+//! with the urlkey made by the canonicalizer.
+
+use std::io::Read;
+use std::path::Path;
+
+use normurl::canon::{key_hash, Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::normalize::Invalid;
+use normurl::warc::cdx::{self, Entry};
+use normurl::warc::{IndexFields, Records, WarcRecord};
+use normurl::Url;
+
+use super::warc::DedupKey;
+use super::warc_tally::Tally;
+use super::Failure;
+
+/// The index line format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// pywb's CDXJ.
+    Cdxj,
+    /// The classic CDX of 11 fields.
+    Cdx11,
+}
+
+/// The record types cdxj-indexer indexes unless told otherwise.
+const DEFAULT_RECORDS: [&str; 4] = ["response", "revisit", "resource", "metadata"];
+
+/// What `--cdxj`/`--cdx`, `--records` and `--dedup` ask.
+#[derive(Debug)]
+pub struct Index {
+    format: Format,
+    /// Makes the urlkey: the profile's rules, written as a CDX key.
+    key: Canonicalizer,
+    /// The types to index (`None`: all).
+    types: Option<Vec<String>>,
+    /// The default types, which leave out `application/warc-fields`
+    /// resource and metadata records.
+    default_types: bool,
+    dedup: Option<DedupKey>,
+}
+
+impl Index {
+    pub fn new(
+        profile: Profile,
+        format: Format,
+        records: Option<&str>,
+        dedup: Option<DedupKey>,
+    ) -> Index {
+        let types = match records {
+            Some("all") => None,
+            Some(list) => Some(list.split(',').map(str::to_string).collect()),
+            None => Some(DEFAULT_RECORDS.map(str::to_string).to_vec()),
+        };
+        Index {
+            format,
+            key: Canonicalizer::builder(profile)
+                .output(OutputForm::Surt(SurtOptions::CDX))
+                .build(),
+            types,
+            default_types: records.is_none(),
+            dedup,
+        }
+    }
+
+    /// Writes the index lines of the file `path`, read from `input`, in
+    /// the file's order; an error names the file and the record.
+    pub fn write_file(
+        &self,
+        path: &Path,
+        input: &mut impl Read,
+        tally: &mut Tally<'_>,
+    ) -> Result<(), Failure> {
+        let label = path.display().to_string();
+        // The file's name without its directories, as cdxj-indexer's
+        // `os.path.basename`.
+        let filename = path
+            .file_name()
+            .map_or_else(|| label.clone(), |n| n.to_string_lossy().into_owned());
+        if self.format == Format::Cdx11 {
+            tally.raw(cdx::CDX11_HEADER.as_bytes())?;
+        }
+        let (mut url, mut scratch) = (None, Scratch::new());
+        let (mut line, mut key) = (Vec::new(), Vec::new());
+        let mut number = 0;
+        for record in Records::new(input).index(self.types.clone()) {
+            let record = record.map_err(|source| Failure::Io {
+                path: label.clone(),
+                source,
+            })?;
+            if !self.indexed(&record) {
+                continue;
+            }
+            number += 1;
+            line.clear();
+            let verdict = self.line(
+                &record,
+                &filename,
+                &mut url,
+                &mut scratch,
+                &mut line,
+                &mut key,
+            );
+            tally.item_hashed(&line, verdict, &label, number)?;
+        }
+        Ok(())
+    }
+
+    /// Whether `record` gets a line: one of the types asked for, and with
+    /// the default types not a resource or metadata record of
+    /// `application/warc-fields`, as cdxj-indexer filters them.
+    fn indexed(&self, record: &WarcRecord) -> bool {
+        let Some(fields) = &record.index else {
+            return false;
+        };
+        !(self.default_types
+            && matches!(record.warc_type.as_str(), "resource" | "metadata")
+            && fields.content_type.as_deref() == Some("application/warc-fields"))
+    }
+
+    /// The index line of `record` into `line`, and the hash of its
+    /// `--dedup` key (`key` is scratch space), or why it has no URL: no
+    /// target URI (urlkey `-`) or one that does not parse (the urlkey is
+    /// the URI as it is, as pywb's fallback when its SURT fails).
+    fn line(
+        &self,
+        record: &WarcRecord,
+        filename: &str,
+        url: &mut Option<Url>,
+        scratch: &mut Scratch,
+        line: &mut Vec<u8>,
+        key: &mut Vec<u8>,
+    ) -> Result<u128, Invalid> {
+        let none = IndexFields::default();
+        let fields = record.index.as_deref().unwrap_or(&none);
+        let target = cdx::url(record);
+        key.clear();
+        let valid = match &target {
+            None => {
+                key.push(b'-');
+                Err(Invalid::NoTargetUri)
+            }
+            Some(uri) if is_dns(uri) => {
+                // pywb's key for a DNS lookup record (the `surt` package's):
+                // the URI with its host lowercased, where webarchive-commons
+                // and the `wayback` profile reverse the host (`com,example)`).
+                let colon = uri.find(':').unwrap_or(0);
+                key.extend_from_slice(uri[..colon].as_bytes());
+                key.extend(uri[colon..].bytes().map(|b| b.to_ascii_lowercase()));
+                Ok(())
+            }
+            Some(uri) => {
+                let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
+                match self.key.parse_apply(uri, url, scratch, key) {
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        key.clear();
+                        key.extend_from_slice(uri.as_bytes());
+                        Err(Invalid::Url(e))
+                    }
+                }
+            }
+        };
+        let mime = cdx::mime(record, fields);
+        let entry = Entry {
+            urlkey: key,
+            timestamp: fields.timestamp.as_deref().unwrap_or("-"),
+            url: target.as_deref(),
+            mime: mime.as_deref(),
+            status: cdx::status(record, fields),
+            digest: fields.digest.as_deref(),
+            length: cdx::length(record),
+            offset: record.offset,
+            filename,
+        };
+        match self.format {
+            Format::Cdxj => cdx::write_cdxj(&entry, line),
+            Format::Cdx11 => cdx::write_cdx11(&entry, line),
+        }
+        valid?;
+        let urlkey_len = key.len();
+        if self.dedup == Some(DedupKey::UrlDigest) {
+            key.push(b' ');
+            key.extend_from_slice(fields.digest.as_deref().unwrap_or("").as_bytes());
+        }
+        let hash = key_hash(key);
+        key.truncate(urlkey_len);
+        Ok(hash)
+    }
+}
+
+/// Whether `uri` is a `dns:` record's (any case).
+fn is_dns(uri: &str) -> bool {
+    uri.get(..4).is_some_and(|s| s.eq_ignore_ascii_case("dns:"))
+}
