@@ -127,6 +127,15 @@ impl<R: Read> Records<R> {
         }
     }
 
+    /// The records of `input`, which starts at byte `offset` of its file
+    /// (at a record, or the gzip member or zstd frame of one): offsets
+    /// count from the file's start.
+    pub fn starting_at(input: R, offset: u64) -> Records<R> {
+        let mut records = Records::new(input);
+        records.input.at = offset;
+        records
+    }
+
     /// Keeps the blocks of records no larger than `max_bytes`, in
     /// [`WarcRecord::block`].
     pub fn keep_blocks(mut self, max_bytes: u64) -> Records<R> {

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::bin::{file, gzip, run};
+use common::bin::{file, gzip, normurl, run, run_command};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -282,4 +282,60 @@ fn damaged_input() {
     // Not an archive at all.
     let junk = file(&dir, "junk.warc", b"hello\nworld\n");
     run(&["warc", "--cdx", &junk], b"").failed(&["junk.warc", "not a WARC file"]);
+}
+
+/// A gzip WARC read in chunks on several threads gives the lines of a
+/// reading in one go, also where a chunk's guessed start is no member's:
+/// a member stored without compression that holds a whole gzip member
+/// of a record, which inflates to `WARC/` but lies inside another.
+#[test]
+fn split_reading_is_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for i in 0..300 {
+        let body = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{}",
+            "x".repeat(i * 7)
+        );
+        let uri = format!("http://example.com/{i}");
+        warc.extend(gzip(&response(&uri, None, body.as_bytes())));
+        if i == 150 {
+            // Padding first, so that a chunk's scan starts inside it.
+            let mut body = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+            body.extend(std::iter::repeat_n(b'.', 5000));
+            body.extend(gzip(&response(
+                "http://inner.example/",
+                None,
+                b"HTTP/1.1 200 OK\r\n\r\n",
+            )));
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+            std::io::Write::write_all(&mut e, &response("http://outer.example/", None, &body))
+                .unwrap();
+            warc.extend(e.finish().unwrap());
+        }
+    }
+    let f = file(&dir, "split.warc.gz", &warc);
+    let whole = run(&["warc", "--cdxj", &f], b"").ok().out();
+    assert_eq!(whole.lines().count(), 301);
+    assert!(!whole.contains("inner.example"));
+    for chunk in ["1000", "4096", "65536"] {
+        let mut command = normurl();
+        command
+            .env("NORMURL_WARC_SPLIT_BYTES", chunk)
+            .args(["warc", "--cdxj", &f]);
+        let split = run_command(&mut command, b"").ok().out();
+        assert_eq!(split, whole, "chunks of {chunk} bytes");
+    }
+    // A damaged member stops the split reading as the whole one.
+    let mut cut = warc.clone();
+    let at = cut.len() / 2;
+    cut[at..at + 64].fill(0);
+    let f = file(&dir, "cut.warc.gz", &cut);
+    let whole = run(&["warc", "--cdxj", &f], b"").failed(&["cut.warc.gz"]);
+    let mut command = normurl();
+    command
+        .env("NORMURL_WARC_SPLIT_BYTES", "1000")
+        .args(["warc", "--cdxj", &f]);
+    let split = run_command(&mut command, b"").failed(&["cut.warc.gz"]);
+    assert_eq!((split.out(), split.stderr), (whole.out(), whole.stderr));
 }

@@ -21,6 +21,7 @@ mod signals;
 mod stats;
 mod warc;
 mod warc_index;
+mod warc_split;
 mod warc_tally;
 
 use std::fmt;

@@ -225,7 +225,8 @@ fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
             bytes: 0,
         };
         if let Some(index) = &w.index {
-            let failed = index.write_file(path, &mut input, tally);
+            let threads = normurl::pipeline::threads_for(0);
+            let failed = index.write_file(path, &mut input, tally, threads);
             tally.add_bytes_in(input.bytes);
             failed?;
             continue;
