@@ -105,7 +105,8 @@ pub struct WarcArgs {
     pub dedup: Option<DedupKey>,
 
     /// Print a summary to standard error at the end, as for normalizing:
-    /// `lines` are the records read (with --links, the links), then
+    /// `lines` are the records read (with --links, the links; with
+    /// --cdxj or --cdx, the records of the types indexed), then
     /// valid, invalid by reason, skipped, deduplicated and written ones
     /// (lines = output lines + skipped + deduplicated).
     #[arg(long)]
