@@ -546,7 +546,7 @@ fn _normalizer(
 
 /// Normalize URLs in bulk over Apache Arrow, with the answers of the
 /// `normurl` command: normalize, key_hash, components, Normalizer.
-#[pymodule(name = "normurl")]
+#[pymodule(name = "_native")]
 fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;

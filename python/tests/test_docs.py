@@ -1,4 +1,4 @@
-"""The docstrings' examples run, and the type stubs (normurl.pyi) name the
+"""The docstrings' examples run, and the type stubs (normurl/__init__.pyi) name the
 same parameters, with the same defaults, as the module."""
 
 import ast
@@ -11,7 +11,7 @@ import pytest
 
 import normurl
 
-STUBS = Path(__file__).resolve().parents[1] / "normurl.pyi"
+STUBS = Path(__file__).resolve().parents[1] / "normurl" / "__init__.pyi"
 
 RUNTIME_DOCS = {
     "normalize": normurl.normalize,
