@@ -30,8 +30,10 @@ pub mod canon;
 pub mod component;
 pub mod dedup;
 pub mod normalize;
-pub mod pipeline;
 pub mod warc;
+
+/// The ordered streaming pipeline (the `normurl-pipeline` crate).
+pub use normurl_pipeline as pipeline;
 
 // The parser crate under the names the modules of this crate use.
 pub(crate) use normurl_url as url;

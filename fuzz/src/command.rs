@@ -31,7 +31,7 @@
 //!   `lines == valid + invalid + blank` (`Stats`' own accounting);
 //! * on a plain (not gzip or zstd) file, the records are the file's lines
 //!   (a leading BOM and the `\r` of `\r\n` dropped, as
-//!   src/pipeline/tests.rs's `naive` splits them); with `keep` and no
+//!   crates/normurl-pipeline/src/tests.rs's `naive` splits them); with `keep` and no
 //!   dedup, the run succeeds (unless the file starts with `WARC/1.`, which
 //!   is refused) with one output line per input line; with
 //!   `original` as well (and no `explain` column) the output is the input
@@ -465,7 +465,7 @@ fn check_dedup(dedup: &Ran, all: &Ran) -> Result<(), String> {
 
 /// The lines the pipeline reads from a plain `content`: a leading BOM
 /// dropped, no record after a final `\n`, the `\r` of each `\r\n` dropped
-/// (the `naive` reference of src/pipeline/tests.rs).
+/// (the `naive` reference of crates/normurl-pipeline/src/tests.rs).
 fn input_lines(content: &[u8]) -> Vec<&[u8]> {
     let file = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
     let mut lines: Vec<&[u8]> = file.split(|&b| b == b'\n').collect();

@@ -1,7 +1,7 @@
 //! Target `pipeline`: the parallel pipeline, with any thread count, batch
 //! size and record limit, writes exactly what the sequential mode writes.
 //!
-//! src/pipeline/mod.rs: "With one thread the same functions run in a simple
+//! crates/normurl-pipeline/src/lib.rs: "With one thread the same functions run in a simple
 //! loop on the calling thread (`sequential.rs`): that is the `-j 1` mode and
 //! the reference that tests compare the parallel mode with." This target is
 //! that comparison on arbitrary bytes, with the `normurl` command's own

@@ -7,7 +7,7 @@ bzip2 or xz, detected from their first bytes; other compression formats
 are refused), splits them into records (lines, NUL-terminated records, or records whose
 quoted fields may hold terminators: [`Framing`]), runs
 a [`Transform`] on every record and writes the results in input order. The
-[`normalize`](crate::normalize) module provides the transform that the
+`normurl` crate's `normalize` module provides the transform that the
 `normurl` command uses.
 
 # Brief overview
@@ -34,7 +34,7 @@ a [`Transform`] on every record and writes the results in input order. The
 # Example
 
 ```
-use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+use normurl_pipeline::{Input, MapFn, Pipeline, Sinks};
 
 let dir = tempfile::tempdir()?;
 let path = dir.path().join("words.txt");
@@ -99,7 +99,7 @@ pub const MAX_THREADS: usize = 256;
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{threads_for, MAX_THREADS};
+/// use normurl_pipeline::{threads_for, MAX_THREADS};
 ///
 /// let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 /// assert_eq!(threads_for(0), cores.min(MAX_THREADS));
@@ -117,7 +117,7 @@ pub fn threads_for(requested: usize) -> usize {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{MapFn, PipelineBuilder};
+/// use normurl_pipeline::{MapFn, PipelineBuilder};
 ///
 /// let pipeline = PipelineBuilder::new()
 ///     .threads(1)
@@ -276,7 +276,7 @@ impl PipelineBuilder {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+/// use normurl_pipeline::{Input, MapFn, Pipeline, Sinks};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("in.txt");
@@ -332,7 +332,7 @@ impl<T: Transform> Pipeline<T> {
     /// # Example
     ///
     /// ```
-    /// use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+    /// use normurl_pipeline::{Input, MapFn, Pipeline, Sinks};
     ///
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("in.txt");
@@ -418,7 +418,7 @@ impl<T: Transform> Pipeline<T> {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Progress;
+/// use normurl_pipeline::Progress;
 ///
 /// let p = Progress::default();
 /// assert_eq!((p.raw_bytes(), p.records()), (0, 0));
@@ -459,3 +459,8 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
         "(no message)".to_string()
     }
 }
+
+// Compile and run the README's example as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -571,7 +571,7 @@ pub(super) mod test_support {
 
     /// Everything `input` hands out, in 100,000-byte reads, and the error
     /// that stopped it, if any.
-    pub(in crate::pipeline) fn read_all(mut input: impl Read) -> (Vec<u8>, Option<io::Error>) {
+    pub(crate) fn read_all(mut input: impl Read) -> (Vec<u8>, Option<io::Error>) {
         let mut out = Vec::new();
         let mut buf = vec![0; 100_000];
         loop {
@@ -584,19 +584,19 @@ pub(super) mod test_support {
     }
 
     /// What [`read_all`] read, which must have ended without an error.
-    pub(in crate::pipeline) fn whole((out, err): (Vec<u8>, Option<io::Error>)) -> Vec<u8> {
+    pub(crate) fn whole((out, err): (Vec<u8>, Option<io::Error>)) -> Vec<u8> {
         assert!(err.is_none(), "{err:?}");
         out
     }
 
     /// Every unit end in `ends`, in order.
-    pub(in crate::pipeline) fn drain(ends: &super::UnitEnds) -> Vec<u64> {
+    pub(crate) fn drain(ends: &super::UnitEnds) -> Vec<u64> {
         std::iter::from_fn(|| ends.take_within(0, u64::MAX)).collect()
     }
 
     /// `lines` lines of URLs from a seeded LCG: text that compresses
     /// about as URL lists do.
-    pub(in crate::pipeline) fn url_text(seed: u64, lines: usize) -> Vec<u8> {
+    pub(crate) fn url_text(seed: u64, lines: usize) -> Vec<u8> {
         let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
         let mut t = Vec::new();
         for _ in 0..lines {

@@ -20,7 +20,7 @@ use super::{Error, Progress};
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Sinks;
+/// use normurl_pipeline::Sinks;
 ///
 /// let (mut out, mut rejects) = (Vec::new(), Vec::new());
 /// let sinks = Sinks::new("<stdout>", &mut out).side("rejects.tsv", &mut rejects);
@@ -79,7 +79,7 @@ impl<'a> Sinks<'a> {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{Input, MapFn, Pipeline, Sinks};
+/// use normurl_pipeline::{Input, MapFn, Pipeline, Sinks};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("in.txt");

@@ -11,7 +11,7 @@ use memchr::{memchr, memchr2};
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{Framing, Input, MapFn, Pipeline, Sinks};
+/// use normurl_pipeline::{Framing, Input, MapFn, Pipeline, Sinks};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("in.csv");

@@ -19,7 +19,7 @@ use std::io::{self, Write};
 /// A transform that upper-cases every record and counts the empty ones:
 ///
 /// ```
-/// use normurl::pipeline::{Input, Outcome, Output, Part, Pipeline, Record, Sinks, Stop, Transform};
+/// use normurl_pipeline::{Input, Outcome, Output, Part, Pipeline, Record, Sinks, Stop, Transform};
 ///
 /// struct Upper;
 ///
@@ -112,7 +112,7 @@ pub trait Transform: Sync {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Record;
+/// use normurl_pipeline::Record;
 ///
 /// let rec = Record::new(b"caf\xC3\xA9");
 /// assert_eq!(rec.bytes(), b"caf\xC3\xA9");
@@ -187,7 +187,7 @@ impl<'a> Record<'a> {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Outcome;
+/// use normurl_pipeline::Outcome;
 ///
 /// assert_ne!(Outcome::Emit, Outcome::Skip);
 /// ```
@@ -204,7 +204,7 @@ pub enum Outcome {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Part;
+/// use normurl_pipeline::Part;
 ///
 /// assert!(Part::First.is_first() && !Part::Last.is_first());
 /// ```
@@ -230,7 +230,7 @@ impl Part {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Stop;
+/// use normurl_pipeline::Stop;
 ///
 /// assert_eq!(Stop::new("invalid URL").reason(), "invalid URL");
 /// ```
@@ -258,7 +258,7 @@ impl Stop {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Merge;
+/// use normurl_pipeline::Merge;
 ///
 /// let mut total = 3u64;
 /// total.merge(&4);
@@ -292,7 +292,7 @@ impl Merge for u64 {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::KeyFilter;
+/// use normurl_pipeline::KeyFilter;
 /// use std::collections::HashSet;
 /// use std::io::{self, Write};
 ///
@@ -456,7 +456,7 @@ impl<S> Output<'_, S> {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::MapFn;
+/// use normurl_pipeline::MapFn;
 ///
 /// let reverse = MapFn::new(|rec: &[u8], out: &mut Vec<u8>| out.extend(rec.iter().rev()));
 /// # let _ = reverse;

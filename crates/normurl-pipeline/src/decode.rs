@@ -19,7 +19,7 @@ use super::Error;
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Input;
+/// use normurl_pipeline::Input;
 ///
 /// assert_eq!(Input::from_arg("-".as_ref()), Input::Stdin);
 /// assert_eq!(Input::from_arg("urls.txt".as_ref()).name(), "urls.txt");
@@ -68,7 +68,7 @@ impl Input {
     /// # Example
     ///
     /// ```
-    /// use normurl::pipeline::{Error, Format, Input};
+    /// use normurl_pipeline::{Error, Format, Input};
     /// use std::io::Read;
     ///
     /// let dir = tempfile::tempdir()?;
@@ -141,7 +141,7 @@ impl Input {
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::Format;
+/// use normurl_pipeline::Format;
 ///
 /// assert_eq!(Format::detect(&[0x1f, 0x8b, 8, 0]), Format::Gzip);
 /// assert_eq!(Format::detect(&[0x28, 0xb5, 0x2f, 0xfd]), Format::Zstd);
@@ -208,7 +208,7 @@ impl Format {
     /// # Example
     ///
     /// ```
-    /// use normurl::pipeline::Format;
+    /// use normurl_pipeline::Format;
     ///
     /// assert_eq!(Format::sniff(&b"\xfd7zXZ\x00..."[..])?, Format::Xz);
     /// # Ok::<(), std::io::Error>(())

@@ -14,7 +14,7 @@ use super::zstd_frames::WindowTooLarge;
 /// # Example
 ///
 /// ```
-/// use normurl::pipeline::{Error, Input, Pipeline, Sinks, MapFn};
+/// use normurl_pipeline::{Error, Input, Pipeline, Sinks, MapFn};
 ///
 /// let pipeline = Pipeline::builder().build(MapFn::new(|r: &[u8], o: &mut Vec<u8>| {
 ///     o.extend_from_slice(r)
@@ -151,7 +151,7 @@ impl Error {
     /// # Example
     ///
     /// ```
-    /// use normurl::pipeline::Error;
+    /// use normurl_pipeline::Error;
     /// use std::io;
     ///
     /// let err = Error::Write {
