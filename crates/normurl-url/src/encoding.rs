@@ -10,7 +10,7 @@ use std::str::FromStr;
 use encoding_rs::{EncoderResult, Encoding, UTF_8};
 
 use super::percent::push_percent_encoded;
-use super::AsciiSet;
+use crate::percent::AsciiSet;
 
 /// An [output encoding](https://encoding.spec.whatwg.org/#get-an-output-encoding)
 /// for queries, from an Encoding Standard label.

@@ -30,8 +30,10 @@ use super::scheme::SchemeType;
 use super::tables::{
     has_tab_or_newline, remove_tab_or_newline, trim_c0_control_or_space, SCHEME_CHAR,
 };
-use super::{fast, ParseError, Url};
+use crate::error::ParseError;
+use crate::fast;
 use crate::simd::stop::{find, Stop};
+use crate::url::Url;
 
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.

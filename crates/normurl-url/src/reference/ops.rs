@@ -4,7 +4,7 @@
 
 use super::parse::{parse_authority, parse_host_text, ParseMode};
 use super::{Authority, Mode, Order, Reference, ReferenceError, Url};
-use crate::QueryEncoding;
+use crate::encoding::QueryEncoding;
 
 impl Reference {
     /// The order: the type of the first component, or
