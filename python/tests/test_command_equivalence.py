@@ -181,7 +181,7 @@ def murmur3_x64_128(data: bytes) -> bytes:
 
 
 def test_murmur_reference_known_answer():
-    # The library's documented value (src/canon/hash.rs).
+    # The library's documented value (crates/normurl-canon/src/hash.rs).
     digest = murmur3_x64_128(b"The quick brown fox jumps over the lazy dog")
     assert int.from_bytes(digest, "little") == 0x7A433CA9C49A9347_E34BBC7BBC071B6C
 

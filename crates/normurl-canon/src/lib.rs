@@ -173,6 +173,11 @@ mod tests {
     }
 }
 
+// Compile and run the README's example as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.
 #[cfg(test)]

@@ -1,8 +1,8 @@
 /*!
 normurl's WHATWG URL parser: a byte-oriented implementation of the
 [URL Standard](https://url.spec.whatwg.org/)'s parser and serializer, with
-no I/O, no threads and no dependencies beyond `idna`, `memchr` and
-`encoding_rs`. [`Url::parse`] gives exactly what `new URL(input)` gives in
+no I/O, no threads and no dependencies beyond `idna` and `memchr` (and
+`encoding_rs` with the `encoding` feature). [`Url::parse`] gives exactly what `new URL(input)` gives in
 a browser; it passes all of web-platform-tests' URL parsing data.
 
 A [`Url`] is one serialization string (its `href`) plus `u32` offsets of
@@ -49,9 +49,10 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 | the vector scans, each with its scalar reference | `simd/` |
 
 The `encoding` argument of the basic URL parser (the query encoding of
-documents in legacy encodings) is [`Url::parse_with_encoding`]
-(`encoding.rs`); every other entry point encodes queries as UTF-8, as
-the spec does when no encoding is given.
+documents in legacy encodings) is `Url::parse_with_encoding`
+(`encoding.rs`, with the `encoding` feature, which adds the Encoding
+Standard's tables through `encoding_rs`); every other entry point
+encodes queries as UTF-8, as the spec does when no encoding is given.
 */
 
 #![deny(missing_docs)]
@@ -102,6 +103,7 @@ pub mod staged {
     }
 }
 
+#[cfg(feature = "encoding")]
 pub use encoding::QueryEncoding;
 pub use error::ParseError;
 pub use host::HostKind;

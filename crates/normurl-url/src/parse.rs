@@ -2,6 +2,7 @@
 //! each running the basic URL parser (`parser.rs`) into a `Url` and
 //! settling the result.
 
+#[cfg(feature = "encoding")]
 use crate::encoding::QueryEncoding;
 use crate::error::ParseError;
 use crate::parser;
@@ -76,6 +77,7 @@ impl Url {
         self.settle(result, input)
     }
 
+    #[cfg(feature = "encoding")]
     /// Parses `input` (against `base`, if given) as a document in the
     /// encoding `encoding` does: the
     /// [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
@@ -107,6 +109,7 @@ impl Url {
         Ok(url)
     }
 
+    #[cfg(feature = "encoding")]
     /// [`Url::parse_with_encoding`] into `self`, reusing its buffer (see
     /// [`Url::parse_into`]). With UTF-8 this is [`Url::parse_into`].
     pub fn parse_into_with_encoding(

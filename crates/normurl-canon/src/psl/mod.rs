@@ -11,6 +11,7 @@
 //! and its length, and its labels found 8 bytes at a time, so that a walk
 //! costs per label rather than per byte.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
@@ -161,7 +162,9 @@ impl PublicSuffixList {
     /// (rules before any marker are ICANN rules). Unicode rules are stored
     /// as their punycode, as the URL parser writes hosts.
     pub fn parse(text: &str) -> Result<PublicSuffixList, PslError> {
-        let mut rules: HashMap<String, u8> = HashMap::new();
+        // Names borrowed from `text` where they are already lowercase
+        // ASCII (nearly all): a name and its suffixes need no copy.
+        let mut rules: HashMap<Cow<'_, str>, u8> = HashMap::new();
         let mut private = false;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -204,19 +207,23 @@ impl PublicSuffixList {
                     "exception {word:?} must have two labels or more"
                 )));
             }
-            *rules.entry(name.clone()).or_default() |= kind;
             // Every proper suffix leads on to this rule.
             for (dot, _) in name.match_indices('.') {
-                *rules.entry(name[dot + 1..].to_owned()).or_default() |= EXTENDED;
+                let suffix = match &name {
+                    Cow::Borrowed(name) => Cow::Borrowed(&name[dot + 1..]),
+                    Cow::Owned(name) => Cow::Owned(name[dot + 1..].to_owned()),
+                };
+                *rules.entry(suffix).or_default() |= EXTENDED;
             }
+            *rules.entry(name).or_default() |= kind;
         }
         Ok(PublicSuffixList::from_rules(rules))
     }
 
-    fn from_rules(rules: HashMap<String, u8>) -> PublicSuffixList {
+    fn from_rules(rules: HashMap<Cow<'_, str>, u8>) -> PublicSuffixList {
         // A slot says a name's length in 16 bits: a rule of more bytes
         // (no DNS name has more than 253) is left out.
-        let rules: Vec<(String, u8)> = rules
+        let rules: Vec<(Cow<str>, u8)> = rules
             .into_iter()
             .filter(|(name, _)| name.len() <= usize::from(u16::MAX))
             .collect();
@@ -629,18 +636,23 @@ fn label_end(bytes: &[u8], start: usize) -> usize {
 
 /// A rule's name as the URL parser writes domains: lowercase ASCII,
 /// punycode for Unicode labels. `None` for what is not a domain name.
-fn ascii_name(name: &str) -> Option<String> {
+fn ascii_name(name: &str) -> Option<Cow<'_, str>> {
     if name.is_empty() || name.contains(['*', '!', '/', ':']) {
         return None;
+    }
+    if name.bytes().all(|b| {
+        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.' || b == b'_'
+    }) {
+        return Some(Cow::Borrowed(name));
     }
     if name
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
     {
-        return Some(name.to_ascii_lowercase());
+        return Some(Cow::Owned(name.to_ascii_lowercase()));
     }
     let url = Url::parse(&format!("http://{name}/")).ok()?;
-    (url.host_kind() == HostKind::Domain).then(|| url.hostname().to_owned())
+    (url.host_kind() == HostKind::Domain).then(|| Cow::Owned(url.hostname().to_owned()))
 }
 
 #[cfg(test)]

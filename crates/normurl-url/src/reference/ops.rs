@@ -4,6 +4,7 @@
 
 use super::parse::{parse_authority, parse_host_text, ParseMode};
 use super::{Authority, Mode, Order, Reference, ReferenceError, Url};
+#[cfg(feature = "encoding")]
 use crate::encoding::QueryEncoding;
 
 impl Reference {
@@ -343,6 +344,7 @@ impl Reference {
         Url::parse(&self.to_string()).map_err(ReferenceError::Host)
     }
 
+    #[cfg(feature = "encoding")]
     /// [`Reference::to_url`] for a document in `encoding`: the query is
     /// encoded as [`Url::parse_with_encoding`] does.
     ///
