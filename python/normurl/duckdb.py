@@ -1,10 +1,9 @@
 """normurl's functions for DuckDB SQL.
 
 >>> import duckdb, normurl.duckdb
->>> con = duckdb.connect()
->>> normurl.duckdb.register(con)
->>> con.sql("select normurl_normalize('HTTP://www.A.example/?b=1&a=2#f', 'aggressive')").fetchone()
-('http://a.example/?a=2&b=1',)
+>>> con = normurl.duckdb.register(duckdb.connect())
+>>> con.sql("select normurl_normalize('HTTP://www.A.example/?b=1&a=2#f', 'aggressive')").fetchall()
+[('http://a.example/?a=2&b=1',)]
 
 `register(con)` adds, as vectorized (Arrow) scalar functions:
 
