@@ -7,6 +7,7 @@ mod batch;
 mod column;
 mod config;
 mod engine;
+mod polars_plugin;
 mod psl_arg;
 mod rule_args;
 
@@ -139,7 +140,7 @@ struct Normalizer {
 
 /// [`Plain`] as a pickle keeps it: profile, get, rules, base,
 /// default_scheme, query_separators.
-type PlainState = (
+pub(crate) type PlainState = (
     Option<String>,
     String,
     Option<String>,
