@@ -30,11 +30,16 @@ pub enum Get {
 /// (`normurl rules` lists them), in `--json`'s order.
 pub use normurl::component::Component;
 
-/// The names `get=` accepts, in the order error messages list them.
-fn get_names() -> impl Iterator<Item = &'static str> {
-    ["url", "surt", "ssurt"]
-        .into_iter()
-        .chain(Component::ALL.iter().map(|c| c.name()))
+/// The names `get=` accepts, each once, in the order error messages list
+/// them: the forms, then the components (`surt` and `ssurt` are both).
+pub(crate) fn get_names() -> impl Iterator<Item = &'static str> {
+    const FORMS: [&str; 3] = ["url", "surt", "ssurt"];
+    FORMS.into_iter().chain(
+        Component::ALL
+            .iter()
+            .map(|c| c.name())
+            .filter(|n| !FORMS.contains(n)),
+    )
 }
 
 impl std::str::FromStr for Get {
