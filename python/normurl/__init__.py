@@ -9,7 +9,8 @@ Python-side integrations (engines' own types, namespaces) live beside it.
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from typing import Any, Literal
 
 from . import _native
 from ._convert import call
@@ -18,12 +19,32 @@ from ._native import COMPONENTS, Array, __version__
 __all__ = [
     "COMPONENTS",
     "Array",
+    "InvalidUtf8",
     "Normalizer",
+    "Profile",
     "__version__",
     "components",
     "key_hash",
     "normalize",
 ]
+
+Profile = Literal[
+    "whatwg",
+    "semantic",
+    "aggressive",
+    "google",
+    "safe-browsing",
+    "wayback",
+    "urlcanon-semantic",
+    "urlcanon-semantic-precise",
+    "urlcanon-aggressive",
+    "w3lib",
+    "normalize-url",
+]
+"""The names `profile=` takes (the command's --profile), for annotations."""
+
+InvalidUtf8 = Literal["percent", "replace", "reject"]
+"""The policies `invalid_utf8=` takes (the command's --invalid-utf8)."""
 
 
 class Normalizer:
@@ -102,9 +123,13 @@ def components(urls: Any, *args: Any, **kwargs: Any) -> Any:
     return call(lambda u: _native.components(u, *args, **kwargs), urls, "struct")
 
 
-normalize.__doc__ = _native.normalize.__doc__
-key_hash.__doc__ = _native.key_hash.__doc__
-components.__doc__ = _native.components.__doc__
+# The native functions' signatures and docstrings, for help() and
+# inspect (the wrappers pass their arguments through).
+for _wrapper, _of in ((normalize, _native.normalize), (key_hash, _native.key_hash), (components, _native.components)):
+    _wrapper.__doc__ = _of.__doc__
+    _wrapper.__signature__ = inspect.signature(_of)  # type: ignore[attr-defined]
+Normalizer.__signature__ = inspect.signature(_native.Normalizer)  # type: ignore[attr-defined]
+del _wrapper, _of
 for _name in ("normalize", "key_hash", "components", "normalize_one", "key_hash_one", "components_one"):
     getattr(Normalizer, _name).__doc__ = getattr(_native.Normalizer, _name).__doc__
 del _name

@@ -135,6 +135,8 @@ class Array:
     def to_pylist(self) -> list[Any]:
         """The entries as str, bytes or dict, None for nulls."""
 
+def _normalizer(*args: Any) -> Normalizer: ...
+
 class Normalizer:
     """A parsed configuration for many calls; the arguments are those of
     `normalize()`.
