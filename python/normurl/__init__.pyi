@@ -163,6 +163,8 @@ class Normalizer:
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
         invalid_utf8: InvalidUtf8 | None = None,
+        idn: Literal["ascii", "unicode"] | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
     ) -> None: ...
     @overload
     def normalize(self, urls: Sequence[str | None], threads: Threads = None) -> list[str | None]: ...
@@ -209,6 +211,7 @@ def normalize(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
@@ -229,6 +232,7 @@ def normalize(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> Any:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -282,6 +286,7 @@ def key_hash(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -302,6 +307,7 @@ def key_hash(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> Any:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -330,6 +336,7 @@ def components(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> list[Components | None]: ...
 @overload
 def components(
@@ -349,6 +356,7 @@ def components(
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
 ) -> Any:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use normurl::canon::{Canonicalizer, CanonicalizerBuilder, OutputForm, Profile};
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Profile};
 use normurl::component::PublicSuffixList;
 use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
 use normurl::Url;
@@ -100,6 +100,8 @@ pub struct Args {
     pub options: RuleOptions,
     /// `psl`: None for the bundled list.
     pub psl: Option<Source>,
+    /// `idn`: the command's `--idn` (`ascii`, `unicode`).
+    pub idn: Option<String>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -169,11 +171,19 @@ impl Config {
             None => None,
         };
         let list = psl.as_deref().map(Psl::list);
+        // The command's --idn, on the canonicalizer of every form.
+        let idn: IdnForm = match &args.idn {
+            Some(name) => name.parse().map_err(|e| value(format!("--idn: {e}")))?,
+            None => IdnForm::default(),
+        };
         // The first build reads the files (after checking the rules, as
         // the command); the second finds them read.
-        let url_canon = build(&mut options.builder(profile_of(OutputForm::Url))?, list);
+        let url_canon = build(options.builder(profile_of(OutputForm::Url))?.idn(idn), list);
         let canon = match get {
-            Get::Form(form) => build(options.builder(profile_of(form))?.output(form), list),
+            Get::Form(form) => build(
+                options.builder(profile_of(form))?.output(form).idn(idn),
+                list,
+            ),
             Get::Component(_) => url_canon.clone(),
         };
         let base =

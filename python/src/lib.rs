@@ -158,6 +158,8 @@ struct Normalizer {
     query_separators: Option<String>,
     /// `invalid_utf8`: what binary inputs' bytes that are not UTF-8 become.
     invalid_utf8: InvalidUtf8,
+    /// `idn`: the command's `--idn`, as given.
+    idn: Option<String>,
     /// The list and file arguments given, with their reprs.
     reprs: Reprs,
 }
@@ -182,11 +184,21 @@ struct Plain {
     default_scheme: Option<String>,
     query_separators: Option<String>,
     invalid_utf8: InvalidUtf8,
+    idn: Option<String>,
 }
 
 impl Normalizer {
     /// What decides the answers: the arguments and the files' texts.
-    fn settings(&self) -> (PlainState, State, Option<(String, String)>, &'static str) {
+    #[allow(clippy::type_complexity)]
+    fn settings(
+        &self,
+    ) -> (
+        PlainState,
+        State,
+        Option<(String, String)>,
+        &'static str,
+        Option<String>,
+    ) {
         let plain: PlainState = (
             self.profile.clone(),
             self.get.clone(),
@@ -200,6 +212,7 @@ impl Normalizer {
             rule_args::state(&self.config.options),
             self.config.psl.as_ref().map(|p| p.state()),
             self.invalid_utf8.name(),
+            self.idn.clone(),
         )
     }
 
@@ -266,6 +279,7 @@ impl Normalizer {
             query_separators: plain.query_separators,
             options,
             psl,
+            idn: plain.idn.clone(),
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -278,6 +292,7 @@ impl Normalizer {
             default_scheme: args.default_scheme,
             query_separators: args.query_separators,
             invalid_utf8: plain.invalid_utf8,
+            idn: plain.idn,
             reprs,
         })
     }
@@ -286,7 +301,7 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
@@ -303,6 +318,7 @@ impl Normalizer {
         rewrite: Option<&Bound<'_, PyAny>>,
         psl: Option<&Bound<'_, PyAny>>,
         invalid_utf8: Option<&str>,
+        idn: Option<String>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
@@ -312,6 +328,7 @@ impl Normalizer {
             default_scheme,
             query_separators,
             invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+            idn,
         };
         let lists = RuleArgs {
             strip_params,
@@ -343,7 +360,15 @@ impl Normalizer {
         let state = rule_args::state(&self.config.options);
         let psl = self.config.psl.as_ref().map(|p| p.state());
         let policy = self.invalid_utf8.name();
-        let args = (plain, state, self.reprs.clone(), psl, policy).into_pyobject(py)?;
+        let args = (
+            plain,
+            state,
+            self.reprs.clone(),
+            psl,
+            policy,
+            self.idn.clone(),
+        )
+            .into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
         Ok((restore, args))
     }
@@ -493,6 +518,9 @@ impl Normalizer {
         for (name, repr) in &self.reprs {
             text.push_str(&format!(", {name}={repr}"));
         }
+        if let Some(idn) = &self.idn {
+            text.push_str(&format!(", idn={idn:?}"));
+        }
         if self.invalid_utf8 != InvalidUtf8::default() {
             text.push_str(&format!(", invalid_utf8={:?}", self.invalid_utf8.name()));
         }
@@ -525,7 +553,7 @@ impl Normalizer {
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -545,6 +573,7 @@ fn normalize<'py>(
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
+    idn: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -554,6 +583,7 @@ fn normalize<'py>(
         default_scheme,
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
     };
     let lists = RuleArgs {
         strip_params,
@@ -576,7 +606,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -596,6 +626,7 @@ fn key_hash<'py>(
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
+    idn: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -605,6 +636,7 @@ fn key_hash<'py>(
         default_scheme,
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
     };
     let lists = RuleArgs {
         strip_params,
@@ -627,7 +659,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -646,6 +678,7 @@ fn components<'py>(
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
+    idn: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -655,6 +688,7 @@ fn components<'py>(
         default_scheme,
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
     };
     let lists = RuleArgs {
         strip_params,
@@ -673,13 +707,14 @@ fn components<'py>(
 /// name and text (absent from pickles made before `psl=`), and the
 /// `invalid_utf8` policy.
 #[pyfunction]
-#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None))]
+#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None))]
 fn _normalizer(
     plain: PlainState,
     state: State,
     reprs: Reprs,
     psl: Option<(String, String)>,
     invalid_utf8: Option<&str>,
+    idn: Option<String>,
 ) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
@@ -690,6 +725,7 @@ fn _normalizer(
         default_scheme,
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
     };
     let psl = psl.map(|(name, text)| Source::Read { name, text });
     Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)

@@ -272,3 +272,28 @@ def test_corpora_through_pandas_equal_pyarrow():
     arrow = normurl.normalize(pa.array(lines), profile="aggressive").to_pylist()
     series = pd.Series(lines, dtype=object)
     assert normurl.normalize(series, profile="aggressive").tolist() == arrow
+
+
+IDN_LINES = ["http://xn--bcher-kva.de/a", "https://BÜCHER.de/", "http://xn--n3h.example/", "http://a.example/", "http://xn--a.example/"]
+
+
+@pytest.mark.parametrize("form", ["url", "surt"])
+@pytest.mark.parametrize("idn", ["ascii", "unicode"])
+def test_idn_as_the_command(normurl_bin, tmp_path, idn, form):
+    lines = IDN_LINES + mixed_lines(count=300)
+    path = tmp_path / "lines.txt"
+    path.write_text("".join(l + "\n" for l in lines))
+    out = run_command(normurl_bin, ["--on-invalid=empty", "--idn", idn, "--get", form, str(path)]).stdout
+    expected = [l.decode() or None for l in command_lines(out)]
+    assert normurl.normalize(pa.array(lines), idn=idn, get=form).to_pylist() == expected
+    n = normurl.Normalizer(idn=idn, get=form)
+    assert [n.normalize_one(l) for l in lines] == expected
+    assert pickle.loads(pickle.dumps(n)) == n
+    if idn == "unicode" and form == "url":
+        assert expected[0] == "http://bücher.de/a"
+        assert n != normurl.Normalizer(get=form) and "idn=" in repr(n)
+
+
+def test_idn_error_is_the_commands():
+    with pytest.raises(ValueError, match="--idn: "):
+        normurl.Normalizer(idn="punycode")
