@@ -164,7 +164,10 @@ class Normalizer:
         psl: StrPath | None = None,
         invalid_utf8: InvalidUtf8 | None = None,
         idn: Literal["ascii", "unicode"] | None = None,
+        query_encoding: str | None = None,
+    query_encoding: str | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
     ) -> None: ...
     @overload
     def normalize(self, urls: Sequence[str | None], threads: Threads = None) -> list[str | None]: ...
@@ -212,6 +215,7 @@ def normalize(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
@@ -233,6 +237,7 @@ def normalize(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> Any:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -287,6 +292,7 @@ def key_hash(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -308,6 +314,7 @@ def key_hash(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> Any:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -337,6 +344,7 @@ def components(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> list[Components | None]: ...
 @overload
 def components(
@@ -357,6 +365,7 @@ def components(
     psl: StrPath | None = None,
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> Any:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

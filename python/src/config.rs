@@ -12,7 +12,7 @@ use std::sync::Arc;
 use normurl::canon::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Profile};
 use normurl::component::PublicSuffixList;
 use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
-use normurl::Url;
+use normurl::{QueryEncoding, Url};
 
 use crate::psl_arg::Psl;
 
@@ -102,6 +102,8 @@ pub struct Args {
     pub psl: Option<Source>,
     /// `idn`: the command's `--idn` (`ascii`, `unicode`).
     pub idn: Option<String>,
+    /// `query_encoding`: the command's `--query-encoding` label.
+    pub query_encoding: Option<String>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -123,6 +125,8 @@ pub struct Config {
     pub url_rewrite: Result<Option<Arc<Rewrites>>, String>,
     pub base: Option<Url>,
     pub default_scheme: Option<String>,
+    /// The encoding of the query (`query_encoding`; UTF-8 by default).
+    pub query_encoding: QueryEncoding,
     /// Whether a component must be read from a second parse of the
     /// canonical URL: whether `url_canon` or `url_rewrite` changes
     /// anything.
@@ -204,6 +208,12 @@ impl Config {
             Some(s) => Some(check_scheme(s)?),
             None => None,
         };
+        let query_encoding = match &args.query_encoding {
+            Some(label) => label
+                .parse()
+                .map_err(|e| value(format!("--query-encoding: {e}")))?,
+            None => QueryEncoding::default(),
+        };
         let rewrite = options.rewrites(&canon)?.map(Arc::new);
         let url_rewrite = match get {
             Get::Form(OutputForm::Surt(_) | OutputForm::Ssurt) => options
@@ -221,6 +231,7 @@ impl Config {
             url_rewrite,
             base,
             default_scheme,
+            query_encoding,
             options,
             psl,
         })

@@ -160,6 +160,8 @@ struct Normalizer {
     invalid_utf8: InvalidUtf8,
     /// `idn`: the command's `--idn`, as given.
     idn: Option<String>,
+    /// `query_encoding`: the command's `--query-encoding`, as given.
+    query_encoding: Option<String>,
     /// The list and file arguments given, with their reprs.
     reprs: Reprs,
 }
@@ -185,6 +187,7 @@ struct Plain {
     query_separators: Option<String>,
     invalid_utf8: InvalidUtf8,
     idn: Option<String>,
+    query_encoding: Option<String>,
 }
 
 impl Normalizer {
@@ -197,6 +200,7 @@ impl Normalizer {
         State,
         Option<(String, String)>,
         &'static str,
+        Option<String>,
         Option<String>,
     ) {
         let plain: PlainState = (
@@ -213,6 +217,7 @@ impl Normalizer {
             self.config.psl.as_ref().map(|p| p.state()),
             self.invalid_utf8.name(),
             self.idn.clone(),
+            self.query_encoding.clone(),
         )
     }
 
@@ -280,6 +285,7 @@ impl Normalizer {
             options,
             psl,
             idn: plain.idn.clone(),
+            query_encoding: plain.query_encoding.clone(),
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -293,6 +299,7 @@ impl Normalizer {
             query_separators: args.query_separators,
             invalid_utf8: plain.invalid_utf8,
             idn: plain.idn,
+            query_encoding: plain.query_encoding,
             reprs,
         })
     }
@@ -301,7 +308,7 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
@@ -319,6 +326,7 @@ impl Normalizer {
         psl: Option<&Bound<'_, PyAny>>,
         invalid_utf8: Option<&str>,
         idn: Option<String>,
+        query_encoding: Option<String>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
@@ -329,6 +337,7 @@ impl Normalizer {
             query_separators,
             invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
             idn,
+            query_encoding,
         };
         let lists = RuleArgs {
             strip_params,
@@ -367,6 +376,7 @@ impl Normalizer {
             psl,
             policy,
             self.idn.clone(),
+            self.query_encoding.clone(),
         )
             .into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
@@ -518,6 +528,9 @@ impl Normalizer {
         for (name, repr) in &self.reprs {
             text.push_str(&format!(", {name}={repr}"));
         }
+        if let Some(label) = &self.query_encoding {
+            text.push_str(&format!(", query_encoding={label:?}"));
+        }
         if let Some(idn) = &self.idn {
             text.push_str(&format!(", idn={idn:?}"));
         }
@@ -553,7 +566,7 @@ impl Normalizer {
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -574,6 +587,7 @@ fn normalize<'py>(
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
     idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -584,6 +598,7 @@ fn normalize<'py>(
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -606,7 +621,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -627,6 +642,7 @@ fn key_hash<'py>(
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
     idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -637,6 +653,7 @@ fn key_hash<'py>(
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -659,7 +676,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -679,6 +696,7 @@ fn components<'py>(
     psl: Option<&Bound<'py, PyAny>>,
     invalid_utf8: Option<&str>,
     idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -689,6 +707,7 @@ fn components<'py>(
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -707,7 +726,7 @@ fn components<'py>(
 /// name and text (absent from pickles made before `psl=`), and the
 /// `invalid_utf8` policy.
 #[pyfunction]
-#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None))]
+#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 fn _normalizer(
     plain: PlainState,
     state: State,
@@ -715,6 +734,7 @@ fn _normalizer(
     psl: Option<(String, String)>,
     invalid_utf8: Option<&str>,
     idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
@@ -726,6 +746,7 @@ fn _normalizer(
         query_separators,
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
+        query_encoding,
     };
     let psl = psl.map(|(name, text)| Source::Read { name, text });
     Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)

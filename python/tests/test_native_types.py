@@ -297,3 +297,37 @@ def test_idn_as_the_command(normurl_bin, tmp_path, idn, form):
 def test_idn_error_is_the_commands():
     with pytest.raises(ValueError, match="--idn: "):
         normurl.Normalizer(idn="punycode")
+
+
+ENCODED_LINES = [
+    "http://a.example/?q=café",
+    "http://a.example/?q=日本語&x=☃",
+    "https://b.example/path/é?é#é",
+    "ws://c.example/?q=é",
+    "mailto:x@y?subject=é",
+    "?q=é",
+    "http://a.example/plain",
+]
+
+
+@pytest.mark.parametrize("label", ["shift_jis", "windows-1252", "EUC-JP", "utf-8"])
+@pytest.mark.parametrize("extra", [[], ["--base", "http://base.example/d/"], ["--default-scheme", "https"], ["--profile", "aggressive"]])
+def test_query_encoding_as_the_command(normurl_bin, tmp_path, label, extra):
+    lines = ENCODED_LINES + mixed_lines(count=200)
+    path = tmp_path / "lines.txt"
+    path.write_text("".join(l + "\n" for l in lines))
+    out = run_command(normurl_bin, ["--on-invalid=empty", "--query-encoding", label, *extra, str(path)]).stdout
+    expected = [l.decode() or None for l in command_lines(out)]
+    kwargs = {e[2:].replace("-", "_"): v for e, v in zip(extra[::2], extra[1::2])}
+    assert normurl.normalize(pa.array(lines), query_encoding=label, **kwargs).to_pylist() == expected
+    n = normurl.Normalizer(query_encoding=label, **kwargs)
+    assert [n.normalize_one(l) for l in lines] == expected
+    assert pickle.loads(pickle.dumps(n)) == n
+    if label == "shift_jis" and not extra:
+        assert expected[1] == "http://a.example/?q=%93%FA%96{%8C%EA&x=%26%239731%3B"
+        assert n != normurl.Normalizer() and 'query_encoding="shift_jis"' in repr(n)
+
+
+def test_query_encoding_error():
+    with pytest.raises(ValueError, match="--query-encoding: "):
+        normurl.Normalizer(query_encoding="klingon")
