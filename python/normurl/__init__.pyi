@@ -165,9 +165,6 @@ class Normalizer:
         invalid_utf8: InvalidUtf8 | None = None,
         idn: Literal["ascii", "unicode"] | None = None,
         query_encoding: str | None = None,
-    query_encoding: str | None = None,
-    idn: Literal["ascii", "unicode"] | None = None,
-    query_encoding: str | None = None,
     ) -> None: ...
     @overload
     def normalize(self, urls: Sequence[str | None], threads: Threads = None) -> list[str | None]: ...
