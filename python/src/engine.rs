@@ -190,7 +190,10 @@ impl Worker {
     pub fn key(&mut self, config: &Config, input: &str) -> Option<u128> {
         let mut key = std::mem::take(&mut self.key);
         key.clear();
-        let valid = self.write(config, input, &mut key);
+        // A component the URL does not have is null, as `normalize`
+        // gives it: no key.
+        let valid = self.write(config, input, &mut key)
+            && (!key.is_empty() || !matches!(config.get, Get::Component(_)));
         let hash = valid.then(|| key_hash(&key));
         self.key = key;
         hash
