@@ -6,7 +6,46 @@ from typing import Any, Literal, Protocol, Sequence, overload
 
 __version__: str
 
-COMPONENTS: tuple[str, ...]
+Component = Literal[
+    "href",
+    "protocol",
+    "scheme",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+    "origin",
+    "host_type",
+    "public_suffix",
+    "registered_domain",
+    "subdomain",
+    "reversed_host",
+    "surt",
+    "ssurt",
+    "url_surtkey",
+    "url_host_name",
+    "url_host_tld",
+    "url_host_2nd_last_part",
+    "url_host_3rd_last_part",
+    "url_host_4th_last_part",
+    "url_host_5th_last_part",
+    "url_host_registry_suffix",
+    "url_host_registered_domain",
+    "url_host_private_suffix",
+    "url_host_private_domain",
+    "url_host_name_reversed",
+    "url_protocol",
+    "url_port",
+    "url_path",
+    "url_query",
+]
+"""A name of COMPONENTS."""
+
+COMPONENTS: tuple[Component, ...]
 """The fields of `components()`, in order: the command's components
 (`normurl rules` lists them; `--json` writes them in this order): the URL
 API's getters, host_type, public_suffix, registered_domain, subdomain,
@@ -25,8 +64,23 @@ Profile = Literal[
     "w3lib",
     "normalize-url",
 ]
-Get = str
+Get = Literal["url"] | Component
 """`url`, `surt`, `ssurt`, or a name of COMPONENTS."""
+
+InvalidUtf8 = Literal["percent", "replace", "reject"]
+"""What bytes that are not UTF-8 in a binary column become (the command's
+--invalid-utf8): `%XX` (the default), U+FFFD, or a null row."""
+
+Threads = int | None
+"""None: the calling thread; 0 or -1: one thread per core; -2: all but
+one (joblib's n_jobs); N > 0: N threads."""
+
+Url = str | bytes | None
+"""One URL: a str, bytes (read with invalid_utf8), or None (also NaN)."""
+
+Components = dict[str, str | None]
+"""One URL's components: a name of COMPONENTS to its value, None for one
+the URL does not have."""
 
 class ArrowArrayExportable(Protocol):
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
@@ -37,6 +91,14 @@ class ArrowStreamExportable(Protocol):
 ArrowStrings = ArrowArrayExportable | ArrowStreamExportable
 """A column of string, large_string or string_view (or the null type):
 a pyarrow Array or ChunkedArray, a polars Series, a DuckDB column..."""
+
+Column = Any
+"""A column of URLs: a pyarrow Array or ChunkedArray, a Polars Series, a
+pandas Series, or any Arrow producer (ArrowStrings), of strings, binary
+(read with invalid_utf8) or a dictionary of them. The result is of the
+caller's type: pyarrow for pyarrow (and other Arrow producers, when
+pyarrow can be imported), Polars for Polars, pandas for pandas (a
+DataFrame for components())."""
 
 StripParams = str | Sequence[str]
 """Names of more tracking parameters: "a,b", "@FILE" (one name a line),
@@ -73,6 +135,8 @@ class Array:
     def to_pylist(self) -> list[Any]:
         """The entries as str, bytes or dict, None for nulls."""
 
+def _normalizer(*args: Any) -> Normalizer: ...
+
 class Normalizer:
     """A parsed configuration for many calls; the arguments are those of
     `normalize()`.
@@ -98,25 +162,35 @@ class Normalizer:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        invalid_utf8: InvalidUtf8 | None = None,
+        idn: Literal["ascii", "unicode"] | None = None,
+        query_encoding: str | None = None,
     ) -> None: ...
     @overload
-    def normalize(self, urls: Sequence[str | None], threads: int | None = None) -> list[str | None]: ...
+    def normalize(self, urls: Sequence[str | None], threads: Threads = None) -> list[str | None]: ...
     @overload
-    def normalize(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
+    def normalize(self, urls: Column, threads: Threads = None) -> Any: ...
     @overload
-    def key_hash(self, urls: Sequence[str | None], threads: int | None = None) -> list[bytes | None]: ...
+    def key_hash(self, urls: Sequence[str | None], threads: Threads = None) -> list[bytes | None]: ...
     @overload
-    def key_hash(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
+    def key_hash(self, urls: Column, threads: Threads = None) -> Any: ...
     @overload
-    def components(self, urls: Sequence[str | None], threads: int | None = None) -> list[dict[str, str] | None]: ...
+    def components(self, urls: Sequence[str | None], threads: Threads = None) -> list[Components | None]: ...
     @overload
-    def components(self, urls: ArrowStrings, threads: int | None = None) -> Array: ...
-    def normalize_one(self, url: str) -> str | None:
-        """The normalized form of one URL, None when it is not valid.
+    def components(self, urls: Column, threads: Threads = None) -> Any: ...
+    def normalize_one(self, url: Url) -> str | None:
+        """The normalized form of one URL, None when it is None or not
+        valid (or, for a component, the URL does not have it).
 
         >>> normurl.Normalizer(get="surt").normalize_one("https://www.example.com/a?b=1")
         'com,example)/a?b=1'
         """
+    def key_hash_one(self, url: Url) -> bytes | None:
+        """The 16-byte dedup key of one URL, None when it is not valid."""
+    def components_one(self, url: Url) -> Components | None:
+        """The components of one URL as a dict, None when it is not valid."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @overload
 def normalize(
@@ -127,7 +201,7 @@ def normalize(
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -136,17 +210,20 @@ def normalize(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
-    urls: ArrowStrings,
+    urls: Column,
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -155,7 +232,10 @@ def normalize(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
-) -> Array:
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
+) -> Any:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
     empty, holds a newline, or is over 1 MiB).
@@ -198,7 +278,7 @@ def key_hash(
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -207,17 +287,20 @@ def key_hash(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
-    urls: ArrowStrings,
+    urls: Column,
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -226,7 +309,10 @@ def key_hash(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
-) -> Array:
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
+) -> Any:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
     command's --dedup compares; null for invalid URLs.
@@ -244,7 +330,7 @@ def components(
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -253,16 +339,19 @@ def components(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
-) -> list[dict[str, str] | None]: ...
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
+) -> list[Components | None]: ...
 @overload
 def components(
-    urls: ArrowStrings,
+    urls: Column,
     profile: Profile | None = None,
     rules: str | None = None,
     base: str | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
-    threads: int | None = None,
+    threads: Threads = None,
     *,
     keep_params: NameList | None = None,
     index_files: NameList | None = None,
@@ -271,7 +360,10 @@ def components(
     param_rules: Paths | None = None,
     rewrite: StrPath | None = None,
     psl: StrPath | None = None,
-) -> Array:
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
+) -> Any:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,
     get=field) with the same arguments. Null for invalid URLs.

@@ -86,6 +86,8 @@ def stub_parameters():
         ("Normalizer.key_hash", normurl.Normalizer.key_hash),
         ("Normalizer.components", normurl.Normalizer.components),
         ("Normalizer.normalize_one", normurl.Normalizer.normalize_one),
+        ("Normalizer.key_hash_one", normurl.Normalizer.key_hash_one),
+        ("Normalizer.components_one", normurl.Normalizer.components_one),
     ],
 )
 def test_stubs_match_the_module(name, obj):
