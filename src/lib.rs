@@ -31,6 +31,7 @@ pub mod component;
 pub mod dedup;
 pub mod normalize;
 pub mod pipeline;
+pub mod scope;
 pub mod warc;
 
 // The parser crate under the names the modules of this crate use.
