@@ -9,6 +9,7 @@ mod config;
 mod engine;
 mod psl_arg;
 mod rule_args;
+mod scope;
 
 use std::sync::Mutex;
 
@@ -552,6 +553,7 @@ fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(components, m)?)?;
     m.add_function(wrap_pyfunction!(_normalizer, m)?)?;
+    m.add_function(wrap_pyfunction!(scope::in_scope, m)?)?;
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
