@@ -302,12 +302,24 @@ fn the_options_are_the_main_commands() {
         // The option's help, as words: clap lays the two commands' help
         // out in different columns.
         let help = |text: &str| {
-            let start = text
-                .find(&format!("{option}\n"))
-                .or_else(|| text.find(&format!("{option} ")))
+            let lines: Vec<&str> = text.lines().collect();
+            // The option's own line: `  -g, --get <WHAT>` or `      --json`.
+            let is_option = |l: &&str| {
+                let t = l.trim_start();
+                let indent = l.len() - t.len();
+                let t = if t.len() > 4 && t.as_bytes()[2] == b',' {
+                    &t[4..]
+                } else {
+                    t
+                };
+                (2..=6).contains(&indent) && t.starts_with(option)
+            };
+            let start = lines
+                .iter()
+                .position(|l| is_option(l))
                 .unwrap_or_else(|| panic!("{option} not in {text}"));
             let mut words = Vec::new();
-            for (i, line) in text[start..].lines().enumerate() {
+            for (i, line) in lines[start..].iter().enumerate() {
                 let indent = line.len() - line.trim_start().len();
                 if i > 0 && indent <= 6 && line.trim_start().starts_with('-') {
                     break;
