@@ -28,6 +28,7 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 
 pub mod dedup;
 pub mod normalize;
+pub mod scope;
 pub mod warc;
 
 /// Canonicalization: profiles, rules, SURT (the `normurl-canon` crate).

@@ -371,3 +371,35 @@ def components(
     >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
     'com,example,www'
     """
+
+@overload
+def in_scope(
+    urls: Sequence[str | None],
+    keep_if: Sequence[str] | None = None,
+    drop_if: Sequence[str] | None = None,
+    *,
+    scope: Sequence[tuple[Literal["keep", "drop"], str]] | None = None,
+    profile: Profile | None = None,
+    rules: str | None = None,
+) -> list[bool | None]: ...
+@overload
+def in_scope(
+    urls: ArrowStrings,
+    keep_if: Sequence[str] | None = None,
+    drop_if: Sequence[str] | None = None,
+    *,
+    scope: Sequence[tuple[Literal["keep", "drop"], str]] | None = None,
+    profile: Profile | None = None,
+    rules: str | None = None,
+) -> Array:
+    """Whether each URL is in the scope of the rules, as the command's
+    `--keep-if`/`--drop-if` decide on the URL normalized with `profile`
+    and `rules` (docs/scope.md): True where the line would be written,
+    False where it would be dropped, None where the input is no URL. The
+    `keep_if` rules come before the `drop_if` ones, the last matching rule
+    deciding; `scope=[("keep", RULE), ("drop", RULE)]` gives any order.
+    An Arrow input gives a boolean Array.
+
+    >>> normurl.in_scope(["https://a.example.org/", "http://example.net/", "nope"], keep_if=["domain:example.org"])
+    [True, False, None]
+    """

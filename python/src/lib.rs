@@ -10,6 +10,7 @@ mod engine;
 mod polars_plugin;
 mod psl_arg;
 mod rule_args;
+mod scope;
 
 use std::sync::Mutex;
 
@@ -761,6 +762,7 @@ fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(components, m)?)?;
     m.add_function(wrap_pyfunction!(_normalizer, m)?)?;
+    m.add_function(wrap_pyfunction!(scope::in_scope, m)?)?;
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

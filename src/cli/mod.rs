@@ -17,6 +17,7 @@ mod resolve;
 mod rule_options;
 mod rules;
 mod run;
+pub mod shared;
 mod signals;
 mod stats;
 mod warc;

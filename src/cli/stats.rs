@@ -31,6 +31,7 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
         line("headers", group(st.headers));
     }
     line("skipped", group(st.skipped));
+    line("dropped", group(st.dropped));
     line("deduplicated", group(s.deduplicated));
     line("output lines", group(s.output_records));
     line("bytes in", group(s.bytes_in));
@@ -70,6 +71,7 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
         .uint("blank", st.blank)
         .uint("headers", st.headers)
         .uint("skipped", st.skipped)
+        .uint("dropped", st.dropped)
         .uint("deduplicated", s.deduplicated)
         .uint("output_lines", s.output_records)
         .uint("bytes_in", s.bytes_in)

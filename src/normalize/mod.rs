@@ -45,6 +45,7 @@ use std::ops::Range;
 
 use crate::canon::{key_hash, Canonicalizer, RuleSet, Scratch};
 use crate::pipeline::{Framing, Outcome, Output, Part, Record, Stop, Transform};
+use crate::scope::{Decision, Scope, ScopeState};
 use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::{Located, Quoting};
 
@@ -132,6 +133,10 @@ pub struct Normalizer {
     /// Whether every output line is a JSON object (asked on every valid
     /// line: comparing `Option<Get>` each time cost 23 instructions a line).
     json: bool,
+    /// With scope rules, the canonicalizer of the normalized URL they
+    /// decide on, when the URL as parsed is not already it (a profile's
+    /// rules, `--rewrite`, another output form or Unicode hosts).
+    scope_canon: Option<Canonicalizer>,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -147,6 +152,17 @@ pub struct State {
     get: get::GetBuffers,
     /// A URL a `--rewrite` rule wrote, parsed back.
     rewritten: Option<Url>,
+    /// The scope rules' normalized URL and buffers.
+    scope: ScopeBuffers,
+}
+
+/// What deciding a line's scope reuses.
+#[derive(Debug, Default)]
+struct ScopeBuffers {
+    /// The normalized URL, parsed back from `bytes`.
+    canonical: Option<Url>,
+    bytes: Vec<u8>,
+    state: ScopeState,
 }
 
 /// What a line's writer tells `--explain`: the rules that changed the
@@ -203,11 +219,18 @@ impl Normalizer {
             && !res.relative
             && res.charset_field.is_none()
             && res.query_encoding.is_utf8()
-            && o.rewrite.is_none();
+            && o.rewrite.is_none()
+            && o.scope.is_none();
         let json = o.get == Some(Get::Json);
         let bare_lines = plain_lines && !o.dedup && !o.explain && !o.original && !json;
         let canon_is_identity = options.canon.is_identity();
+        let scope_canon = o
+            .scope
+            .as_ref()
+            .filter(|_| !canon_is_identity || o.rewrite.is_some())
+            .map(|_| o.canon.url_form());
         Normalizer {
+            scope_canon,
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
             bare_lines,
@@ -468,6 +491,20 @@ impl Normalizer {
         }
     }
 
+    /// Writes `line`, which its caller knows holds no URL for reason
+    /// `why` (`normurl warc`'s record without a WARC-Target-URI), as any
+    /// invalid line: counted, sent to the side output and written as
+    /// [`Options::on_invalid`] says.
+    pub fn invalid_line(
+        &self,
+        why: Invalid,
+        line: &[u8],
+        out: &mut Output<'_, Stats>,
+    ) -> Result<Outcome, Stop> {
+        out.stats().lines += 1;
+        self.invalid(why, line, None, out)
+    }
+
     /// Handles a line that gave no URL. `field` is the URL field's range,
     /// if the line has that field.
     fn invalid(
@@ -654,6 +691,44 @@ impl Normalizer {
             let fired = self.parse_write(url_text, url, canon_scratch, get, data)?;
             self.rewrite(fired, data, start, rewritten)
         })
+    }
+
+    /// Whether `scope` keeps `url` (the line's URL as parsed), decided on
+    /// its normalized URL: the canonical URL after the profile's rules
+    /// and the `--rewrite` rules. A rewrite that makes it no URL makes
+    /// the line invalid, as writing it would.
+    fn in_scope(
+        &self,
+        scope: &Scope,
+        url: &Url,
+        buffers: &mut ScopeBuffers,
+        canon_scratch: &mut Scratch,
+    ) -> Result<bool, Invalid> {
+        let ScopeBuffers {
+            canonical,
+            bytes,
+            state,
+        } = buffers;
+        let url = match &self.scope_canon {
+            None => url,
+            Some(canon) => {
+                bytes.clear();
+                canon.apply(url, canon_scratch, bytes);
+                let changed = match self.options.rewrite.as_deref().map(|r| r.apply(bytes)) {
+                    Some(std::borrow::Cow::Owned(changed)) => Some(changed),
+                    _ => None,
+                };
+                let rewritten = changed.is_some();
+                if let Some(changed) = changed {
+                    *bytes = changed;
+                }
+                let why = |e| if rewritten { Invalid::Rewrite } else { e };
+                let text = std::str::from_utf8(bytes).map_err(|_| why(Invalid::Utf8))?;
+                parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
+                    .map_err(|e| why(Invalid::Url(e)))?
+            }
+        };
+        Ok(scope.decide(url, state) == Decision::Keep)
     }
 
     /// Applies the `--rewrite` rules, if any, to the output the
@@ -983,8 +1058,28 @@ impl Transform for Normalizer {
             canon: canon_scratch,
             get: get_buffers,
             rewritten,
+            scope: scope_buffers,
         } = state;
         buffers.encoding = self.line_encoding(line);
+        // Relative references (`--relative`) have no normalized URL to
+        // decide on: the scope applies to absolute URLs only there.
+        if let Some(scope) = self.options.scope.as_deref() {
+            if !self.options.resolution.relative {
+                let kept = self
+                    .parse(buffers, line, text, &at)
+                    .and_then(|url| self.in_scope(scope, url, scope_buffers, canon_scratch));
+                match kept {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let stats = out.stats();
+                        stats.valid += 1;
+                        stats.dropped += 1;
+                        return Ok(Outcome::Skip);
+                    }
+                    Err(why) => return self.invalid(why, line, Some(at.range), out),
+                }
+            }
+        }
         // No base and UTF-8: parsing and canonicalizing go in one step.
         let direct = !self.has_base() && buffers.encoding.is_utf8();
         let written = if self.options.resolution.relative {

@@ -322,4 +322,11 @@ pub struct Options {
     /// The `--rewrite` rules, applied to what the canonicalizer writes
     /// (before [`get`](Options::get)'s components); `None` costs nothing.
     pub rewrite: Option<std::sync::Arc<super::Rewrites>>,
+    /// Scope rules (`--keep-if`, `--drop-if`): a line whose normalized
+    /// URL the scope drops is not written and is counted in
+    /// [`Stats::dropped`](super::Stats::dropped); invalid and blank lines
+    /// are not dropped. The normalized URL is the canonical URL after the
+    /// profile's rules and the `--rewrite` rules, in URL form (whatever
+    /// [`Options::get`] writes), with ASCII hosts.
+    pub scope: Option<std::sync::Arc<crate::scope::Scope>>,
 }

@@ -181,6 +181,10 @@ pub struct Stats {
     /// Lines not written (invalid or blank lines under
     /// `--on-invalid=skip`).
     pub skipped: u64,
+    /// Lines with a valid URL that the scope rules dropped
+    /// ([`Options::scope`](super::Options::scope)): counted as valid too,
+    /// not written.
+    pub dropped: u64,
     /// Header lines passed through untouched ([`Options::header`]).
     ///
     /// [`Options::header`]: super::Options::header
@@ -217,6 +221,7 @@ impl Merge for Stats {
         self.valid += o.valid;
         self.blank += o.blank;
         self.skipped += o.skipped;
+        self.dropped += o.dropped;
         self.headers += o.headers;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
             *a += b;

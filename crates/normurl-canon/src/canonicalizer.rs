@@ -276,6 +276,16 @@ impl Canonicalizer {
         self.setup.config.is_identity()
     }
 
+    /// A canonicalizer of the same rules and options that writes the
+    /// canonical URL itself ([`OutputForm::Url`], ASCII hosts), whatever
+    /// form this one writes: what scope rules decide on.
+    pub fn url_form(&self) -> Canonicalizer {
+        let mut config = self.setup.config.clone();
+        config.output = OutputForm::Url;
+        config.idn = IdnForm::Ascii;
+        CanonicalizerBuilder { config }.build()
+    }
+
     /// The rules this canonicalizer applies.
     pub fn rules(&self) -> RuleSet {
         self.setup.config.rules

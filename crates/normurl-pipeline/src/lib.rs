@@ -79,7 +79,9 @@ use std::sync::Arc;
 pub use decode::{Format, Input};
 pub use error::Error;
 pub use framing::Framing;
-pub use transform::{KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform};
+pub use transform::{
+    KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, RecordOutput, Stop, Transform,
+};
 pub use writer::{Report, Sinks, Summary, Unsorted};
 
 use batch::Limits;

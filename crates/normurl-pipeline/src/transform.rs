@@ -450,6 +450,67 @@ impl<S> Output<'_, S> {
     }
 }
 
+/// A transform's output for one record at a time, outside the pipeline,
+/// for callers that make their records one by one (`normurl warc` makes a
+/// line of each WARC record): what [`RecordOutput::run`] leaves in it.
+#[derive(Debug, Default)]
+pub struct RecordOutput<S> {
+    /// The record's output, without a terminator.
+    pub data: Vec<u8>,
+    /// The record's side output ([`Output::side`]), empty if none.
+    pub side: Vec<u8>,
+    /// The counters, added to by every record run.
+    pub stats: S,
+    /// The record's dedup key ([`Output::dedup_key`]), if it set one.
+    pub key: Option<u128>,
+    side_entries: Vec<(u32, u32)>,
+    sort_keys: Vec<u8>,
+    sort_ranges: Vec<super::batch::SortKey>,
+}
+
+impl<S> RecordOutput<S> {
+    /// Clears the record's buffers (not the counters) and runs `t` on
+    /// `record`, whose input line number is `line` (from 1: what
+    /// [`Output::line`] gives). The record is never the first of an
+    /// input ([`Output::is_first_of_input`]).
+    pub fn run<T: Transform<Stats = S>>(
+        &mut self,
+        t: &T,
+        state: &mut T::State,
+        record: Record<'_>,
+        line: u64,
+    ) -> Result<Outcome, Stop> {
+        self.with(line, |out| t.record(state, record, out))
+    }
+
+    /// [`RecordOutput::run`] with `f` in the transform's place: `f`
+    /// writes the record at line `line` into the [`Output`] it is given.
+    pub fn with<R>(&mut self, line: u64, f: impl FnOnce(&mut Output<'_, S>) -> R) -> R {
+        self.data.clear();
+        self.side.clear();
+        self.side_entries.clear();
+        self.sort_keys.clear();
+        self.sort_ranges.clear();
+        let mut out = Output {
+            data: &mut self.data,
+            side: &mut self.side,
+            stats: &mut self.stats,
+            side_entries: &mut self.side_entries,
+            sort_keys: &mut self.sort_keys,
+            sort_ranges: &mut self.sort_ranges,
+            index: 0,
+            starts_input: false,
+            first_line: line,
+            inner_lines: 0,
+            side_started: false,
+            key: None,
+        };
+        let result = f(&mut out);
+        self.key = out.key;
+        result
+    }
+}
+
 /// A [`Transform`] made from a closure that appends a record's output to a
 /// buffer; over-long records are copied through unchanged.
 ///
