@@ -322,4 +322,10 @@ pub struct Options {
     /// The `--rewrite` rules, applied to what the canonicalizer writes
     /// (before [`get`](Options::get)'s components); `None` costs nothing.
     pub rewrite: Option<std::sync::Arc<super::Rewrites>>,
+    /// Edits of each parsed URL (`--set`, `--append`, `--set-param`,
+    /// `--delete-param`), applied in order before the profile's rules; an
+    /// empty list costs nothing. Not applied with
+    /// [`Resolution::relative`](super::Resolution) (a relative reference
+    /// is no URL to edit; the command refuses the combination).
+    pub edits: Vec<super::Edit>,
 }
