@@ -7,11 +7,19 @@ mod cli;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 fn main() -> ExitCode {
-    let args = match cli::args::Args::try_parse() {
-        Ok(args) => args,
+    // Parsed from the matches, which also say where each edit option was
+    // (the edits apply in command-line order, across the options).
+    let parsed = <cli::args::Args as clap::CommandFactory>::command()
+        .try_get_matches()
+        .and_then(|m| cli::args::Args::from_arg_matches(&m).map(|a| (a, m)));
+    let args = match parsed {
+        Ok((mut args, matches)) => {
+            args.normalize.edits.record_order(&matches);
+            args
+        }
         Err(e) => return cli::args::clap_error(&e),
     };
     match cli::Config::from_args(args).and_then(cli::run) {

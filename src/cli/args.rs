@@ -197,6 +197,9 @@ pub struct NormalizeArgs {
     pub get: super::get::GetArgs,
 
     #[command(flatten)]
+    pub edits: super::edit::EditArgs,
+
+    #[command(flatten)]
     pub rule_options: super::rule_options::RuleOptionArgs,
 
     /// How to write domain names: ascii (punycode, as URLs are serialized)

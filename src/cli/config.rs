@@ -231,6 +231,12 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
     options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
+    options.edits = a.edits.edits()?;
+    if !options.edits.is_empty() && options.resolution.relative {
+        return Err(Failure::Usage(
+            "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
+        ));
+    }
     let dedup = a.dedup.then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent
