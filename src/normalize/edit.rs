@@ -68,7 +68,7 @@ pub enum Edit {
     /// written as the update steps write it (no parameter left: no
     /// query). A URL with no such parameter is left untouched (a
     /// browser's `searchParams.delete()` would rewrite its query anyway).
-    DeleteParams(TrackingParams),
+    DeleteParams(Box<TrackingParams>),
 }
 
 /// The URL API's setters (`url.protocol = …`), by the names `--set`
@@ -256,7 +256,7 @@ impl Edit {
                 "--delete-param {list:?}: expected a name"
             )));
         }
-        Ok(Edit::DeleteParams(names))
+        Ok(Edit::DeleteParams(Box::new(names)))
     }
 
     /// Applies the edit to `url`: false when a setter refused the value
