@@ -193,6 +193,9 @@ pub struct NormalizeArgs {
     pub default_scheme: Option<String>,
 
     #[command(flatten)]
+    pub edits: super::edit::EditArgs,
+
+    #[command(flatten)]
     pub dedup: super::shared::DedupArgs,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only

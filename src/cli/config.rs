@@ -245,6 +245,12 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
     options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
+    options.edits = a.edits.edits()?;
+    if !options.edits.is_empty() && options.resolution.relative {
+        return Err(Failure::Usage(
+            "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
+        ));
+    }
     let dedup = shared::dedup(&a.dedup, a.assume_sorted);
     let line_buffered = a.line_buffered
         || (matches!(output, Target::Stdout)

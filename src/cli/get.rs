@@ -19,12 +19,16 @@ pub struct GetArgs {
     /// key of CDX files, `com,example)/path`), ssurt (urlcanon's SSURT), a
     /// component (host, registered_domain, url_host_tld, ...: `normurl
     /// rules` lists them), or a template of components such as
-    /// '{registered_domain}\t{url}' (\t is a tab). Components are those of
-    /// the URL after the profile's rules.
+    /// '{registered_domain}\t{url}' (\t is a tab); {query:NAME} is the
+    /// first value of parameter NAME and {query-all:NAME} all of them,
+    /// comma-joined (decoded: + is a space, %XX a byte), {pathname:decoded}
+    /// the path percent-decoded (also href, username, password, search,
+    /// hash). Components are those of the URL after the profile's rules.
     #[arg(short = 'g', long, value_name = "WHAT", default_value = "url")]
     pub get: String,
 
-    /// Write one JSON object per line with every component, and last
+    /// Write one JSON object per line with every component, "params" (the
+    /// query's [name, value] pairs, decoded as URLSearchParams), and last
     /// "line": the input line number where the record starts (from 1 in
     /// each input file, as grep -n counts; --dedup ignores it). An invalid
     /// line gives {"invalid":REASON,"input":LINE,"line":N}, a blank line
@@ -120,6 +124,9 @@ pub fn components_help() -> String {
         let cells: Vec<String> = row.iter().map(|n| format!("{n:<28}")).collect();
         text.push_str(&format!("  {}\n", cells.join("").trim_end()));
     }
+    text.push_str(
+        "\nIn templates also: {query:NAME} (the first value of parameter NAME, decoded as URLSearchParams: + a space, %XX a byte; empty if none), {query-all:NAME} (every value, comma-joined), {pathname:decoded} (percent-decoded; also href, username, password, search, hash, url_path).\n",
+    );
     text.push_str(&format!(
         "\nPublic Suffix List: the bundled copy of {BUNDLED_DATE} ({} rules); --psl FILE reads another.\n",
         PublicSuffixList::bundled().len()

@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 pub mod compress;
 mod config;
+pub mod edit;
 mod files;
 mod formats;
 mod get;

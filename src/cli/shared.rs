@@ -161,7 +161,11 @@ pub fn parse_args() -> Result<Args, clap::Error> {
     let matches = <Args as clap::CommandFactory>::command().try_get_matches()?;
     let mut args = Args::from_arg_matches(&matches)?;
     match &mut args.command {
-        None => args.normalize.scope.ordered = ordered(&matches),
+        None => {
+            args.normalize.scope.ordered = ordered(&matches);
+            // The edits apply in command-line order, across the options.
+            args.normalize.edits.record_order(&matches);
+        }
         Some(Command::Warc(w)) => {
             if let Some(m) = matches.subcommand_matches("warc") {
                 w.scope.ordered = ordered(m);

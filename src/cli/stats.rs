@@ -30,6 +30,9 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
     if st.headers > 0 {
         line("headers", group(st.headers));
     }
+    if st.edits_refused > 0 {
+        line("edits refused", group(st.edits_refused));
+    }
     line("skipped", group(st.skipped));
     line("dropped", group(st.dropped));
     line("deduplicated", group(s.deduplicated));
@@ -72,6 +75,7 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
         .uint("headers", st.headers)
         .uint("skipped", st.skipped)
         .uint("dropped", st.dropped)
+        .uint("edits_refused", st.edits_refused)
         .uint("deduplicated", s.deduplicated)
         .uint("output_lines", s.output_records)
         .uint("bytes_in", s.bytes_in)

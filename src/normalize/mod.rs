@@ -30,6 +30,7 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 */
 
 mod access_log;
+mod edit;
 mod fields;
 mod get;
 mod json_field;
@@ -50,6 +51,7 @@ use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::{Located, Quoting};
 
 pub use access_log::{AccessLog, LogFormat, LogPart};
+pub use edit::{Edit, EditError, Edited, Setter};
 pub use fields::Delimiter;
 pub use get::{AddField, DefaultScheme, Get};
 pub use json_field::JsonPath;
@@ -152,6 +154,8 @@ pub struct State {
     get: get::GetBuffers,
     /// A URL a `--rewrite` rule wrote, parsed back.
     rewritten: Option<Url>,
+    /// With [`Options::edits`]: the URL's serialization before them.
+    before_edits: String,
     /// The scope rules' normalized URL and buffers.
     scope: ScopeBuffers,
 }
@@ -171,6 +175,8 @@ struct ScopeBuffers {
 struct Fired {
     rules: RuleSet,
     rewritten: bool,
+    /// What [`Options::edits`] did, before the rules.
+    edited: Edited,
 }
 
 impl From<RuleSet> for Fired {
@@ -179,6 +185,7 @@ impl From<RuleSet> for Fired {
         Fired {
             rules,
             rewritten: false,
+            edited: Edited::default(),
         }
     }
 }
@@ -211,7 +218,8 @@ impl Normalizer {
         // `record` runs without the steps other options need.
         // A template of host components is read off the canonical URL,
         // which a rewrite may still change.
-        let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none();
+        // Edits change the parsed URL, which the short ways never hold.
+        let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none() && o.edits.is_empty();
         let plain_lines = matches!(o.select, Select::Line)
             && o.base.is_none()
             && (o.get.is_none() || host_get)
@@ -220,7 +228,8 @@ impl Normalizer {
             && res.charset_field.is_none()
             && res.query_encoding.is_utf8()
             && o.rewrite.is_none()
-            && o.scope.is_none();
+            && o.scope.is_none()
+            && o.edits.is_empty();
         let json = o.get == Some(Get::Json);
         let bare_lines = plain_lines && !o.dedup && !o.explain && !o.original && !json;
         let canon_is_identity = options.canon.is_identity();
@@ -307,7 +316,7 @@ impl Normalizer {
         line: &[u8],
         text: Option<&str>,
         at: &Located,
-    ) -> Result<&'s Url, Invalid> {
+    ) -> Result<&'s mut Url, Invalid> {
         let ParseBuffers {
             url,
             base,
@@ -367,7 +376,7 @@ impl Normalizer {
         };
         let url_text = self.field_text(line, text, at, scratch, unquoted)?;
         match line_base {
-            Ok(b) => parse_into(url, url_text, Some(b), mode, encoding).map_err(Invalid::Url),
+            Ok(b) => parse_into(url, url_text, Some(&*b), mode, encoding).map_err(Invalid::Url),
             // Without the line's base only an absolute URL is valid; a
             // relative one is invalid for the base's reason. (--base is the
             // base of the base field, not a stand-in for it.)
@@ -731,6 +740,21 @@ impl Normalizer {
         Ok(scope.decide(url, state) == Decision::Keep)
     }
 
+    /// Applies [`Options::edits`] to the line's parsed `url`, counting a
+    /// line where a setter refused its value
+    /// ([`Stats::edits_refused`]). `before` is scratch space.
+    #[inline]
+    fn edit(&self, url: &mut Url, before: &mut String, out: &mut Output<'_, Stats>) -> Edited {
+        if self.options.edits.is_empty() {
+            return Edited::default();
+        }
+        let edited = edit::apply(&self.options.edits, url, before);
+        if edited.refused {
+            out.stats().edits_refused += 1;
+        }
+        edited
+    }
+
     /// Applies the `--rewrite` rules, if any, to the output the
     /// canonicalizer appended to `data` after `start`.
     #[inline]
@@ -747,7 +771,11 @@ impl Normalizer {
                 .rewrite(data, start, url)
                 .map_err(|_| Invalid::Rewrite)?,
         };
-        Ok(Fired { rules, rewritten })
+        Ok(Fired {
+            rules,
+            rewritten,
+            edited: Edited::default(),
+        })
     }
 
     /// Parses `text` as an absolute URL and appends its canonical form, or
@@ -860,10 +888,24 @@ impl Normalizer {
             if fired == Fired::default() {
                 data.push(b'-');
             } else {
+                // In the order they ran: the edits, the rules, --rewrite.
+                let mut names = Vec::new();
+                if fired.edited.changed {
+                    names.push("edit");
+                }
+                if fired.edited.refused {
+                    names.push("edit-refused");
+                }
+                for name in names {
+                    data.extend_from_slice(name.as_bytes());
+                    data.push(b',');
+                }
                 fired.rules.write_names(data);
                 if fired.rewritten {
-                    let comma = !fired.rules.is_empty();
-                    data.extend_from_slice(&b",rewrite"[usize::from(!comma)..]);
+                    data.extend_from_slice(b"rewrite");
+                }
+                if data.last() == Some(&b',') {
+                    data.pop();
                 }
             }
         }
@@ -923,7 +965,7 @@ fn parse_into<'s>(
     base: Option<&Url>,
     mode: Mode,
     encoding: QueryEncoding,
-) -> Result<&'s Url, ParseError> {
+) -> Result<&'s mut Url, ParseError> {
     if let Some(base) = base.filter(|_| mode != Mode::Whatwg) {
         return resolve::resolve_into(slot, input, base, mode, encoding);
     }
@@ -941,7 +983,9 @@ fn parse_into<'s>(
 fn access_log_base<'s>(slot: &'s mut Option<Url>, text: &[u8]) -> Result<&'s Url, Invalid> {
     // A host that is not UTF-8 is no domain name.
     let text = std::str::from_utf8(text).map_err(|_| Invalid::Base(ParseError::IdnaError))?;
-    parse_into(slot, text, None, Mode::Whatwg, QueryEncoding::default()).map_err(Invalid::Base)
+    parse_into(slot, text, None, Mode::Whatwg, QueryEncoding::default())
+        .map(|url| &*url)
+        .map_err(Invalid::Base)
 }
 
 /// The stop of `--on-invalid=fail`.
@@ -1059,15 +1103,21 @@ impl Transform for Normalizer {
             get: get_buffers,
             rewritten,
             scope: scope_buffers,
+            before_edits,
         } = state;
         buffers.encoding = self.line_encoding(line);
         // Relative references (`--relative`) have no normalized URL to
         // decide on: the scope applies to absolute URLs only there.
         if let Some(scope) = self.options.scope.as_deref() {
             if !self.options.resolution.relative {
-                let kept = self
-                    .parse(buffers, line, text, &at)
-                    .and_then(|url| self.in_scope(scope, url, scope_buffers, canon_scratch));
+                let kept = self.parse(buffers, line, text, &at).and_then(|url| {
+                    // The scope decides on the edited URL's normalized form;
+                    // a refused edit is counted where the line is written.
+                    if !self.options.edits.is_empty() {
+                        edit::apply(&self.options.edits, url, before_edits);
+                    }
+                    self.in_scope(scope, url, scope_buffers, canon_scratch)
+                });
                 match kept {
                     Ok(true) => {}
                     Ok(false) => {
@@ -1080,8 +1130,10 @@ impl Transform for Normalizer {
                 }
             }
         }
-        // No base and UTF-8: parsing and canonicalizing go in one step.
-        let direct = !self.has_base() && buffers.encoding.is_utf8();
+        // No base and UTF-8: parsing and canonicalizing go in one step
+        // (edits need the parsed URL first).
+        let direct =
+            !self.has_base() && buffers.encoding.is_utf8() && self.options.edits.is_empty();
         let written = if self.options.resolution.relative {
             self.relative_emit(buffers, line, text, &at, out)
         } else if let Some(get) = self
@@ -1091,16 +1143,20 @@ impl Transform for Normalizer {
             .filter(|_| !direct || !self.host_get)
         {
             self.parse(buffers, line, text, &at).and_then(|url| {
+                let edited = self.edit(url, before_edits, out);
                 self.emit(line, &at, out, |data| {
                     self.write_get(get, url, get_buffers, canon_scratch, data)
+                        .map(|fired| Fired { edited, ..fired })
                 })
             })
         } else if !direct {
             self.parse(buffers, line, text, &at).and_then(|url| {
+                let edited = self.edit(url, before_edits, out);
                 self.emit(line, &at, out, |data| {
                     let start = data.len();
                     let fired = self.canon().apply(url, canon_scratch, data);
                     self.rewrite(fired, data, start, rewritten)
+                        .map(|fired| Fired { edited, ..fired })
                 })
             })
         } else {

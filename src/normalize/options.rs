@@ -329,4 +329,10 @@ pub struct Options {
     /// profile's rules and the `--rewrite` rules, in URL form (whatever
     /// [`Options::get`] writes), with ASCII hosts.
     pub scope: Option<std::sync::Arc<crate::scope::Scope>>,
+    /// Edits of each parsed URL (`--set`, `--append`, `--set-param`,
+    /// `--delete-param`), applied in order before the profile's rules; an
+    /// empty list costs nothing. Not applied with
+    /// [`Resolution::relative`](super::Resolution) (a relative reference
+    /// is no URL to edit; the command refuses the combination).
+    pub edits: Vec<super::Edit>,
 }

@@ -189,6 +189,11 @@ pub struct Stats {
     ///
     /// [`Options::header`]: super::Options::header
     pub headers: u64,
+    /// Valid lines where a setter of [`Options::edits`] refused its value
+    /// and left the URL as it was (the other edits applied).
+    ///
+    /// [`Options::edits`]: super::Options::edits
+    pub edits_refused: u64,
     invalid: [u64; REASONS],
 }
 
@@ -223,6 +228,7 @@ impl Merge for Stats {
         self.skipped += o.skipped;
         self.dropped += o.dropped;
         self.headers += o.headers;
+        self.edits_refused += o.edits_refused;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
             *a += b;
         }

@@ -7,7 +7,9 @@ use super::{Component, Fields};
 use crate::scratch::Scratch;
 
 /// Appends `{"href":"…",…}` with every component of [`Component::ALL`],
-/// after `extra` members (name and already-escaped JSON value) in front.
+/// then `"params"`: the query's parameters as `[name, value]` pairs,
+/// decoded as `URLSearchParams` decodes them
+/// ([`params::write_json`](super::params::write_json)).
 ///
 /// # Example
 ///
@@ -37,6 +39,9 @@ pub fn write_object(fields: &Fields<'_>, scratch: &mut Scratch, out: &mut Vec<u8
         fields.write(c, scratch, out);
         escape_in_place(out, start);
     }
+    // The query's parameters, decoded, as URLSearchParams holds them.
+    out.extend_from_slice(b",\"params\":");
+    super::params::write_json(fields.url().and_then(|u| u.query()), out);
     out.push(b'}');
 }
 
@@ -64,7 +69,7 @@ pub fn write_string(bytes: &[u8], out: &mut Vec<u8>) {
 /// quotes around it, and escapes (rarely any: URL components are ASCII
 /// without quotes or controls, but a percent-free `"` can be in an opaque
 /// path, and a user's PSL never reaches here).
-fn escape_in_place(out: &mut Vec<u8>, start: usize) {
+pub(crate) fn escape_in_place(out: &mut Vec<u8>, start: usize) {
     let clean = out[start..]
         .iter()
         .all(|&b| b >= 0x20 && b != b'"' && b != b'\\' && b < 0x80);
@@ -124,7 +129,10 @@ mod tests {
         assert!(text.contains(r#""hostname":"[::1]","#), "{text}");
         assert!(text.contains(r#""host_type":"ipv6","#), "{text}");
         assert!(text.contains(r#""registered_domain":"","#), "{text}");
-        assert!(text.ends_with(r#""url_query":"q"}"#), "{text}");
+        assert!(
+            text.ends_with(r#""url_query":"q","params":[["q",""]]}"#),
+            "{text}"
+        );
     }
 
     #[test]

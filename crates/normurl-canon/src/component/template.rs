@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use std::cell::RefCell;
 
+use super::params;
 use super::psl::Part;
 use super::{
     split_host, write_host_range, Component, Fields, HostKey, HostParts, PublicSuffixList,
@@ -16,10 +17,15 @@ use crate::scratch::Scratch;
 /// What `--get` writes: one component, or a template such as
 /// `{registered_domain}\t{url}`.
 ///
-/// In a template, `{name}` is a component ([`Component`]'s names), `\t`
+/// In a template, `{name}` is a component ([`Component`]'s names),
+/// `{query:NAME}` the first value of the query parameter NAME and
+/// `{query-all:NAME}` all of them, comma-joined (decoded as
+/// `URLSearchParams` decodes them: `+` a space, `%XX`; empty when there is
+/// none), `{pathname:decoded}` a component percent-decoded (also `href`,
+/// `username`, `password`, `search`, `hash`, `url_path`), `\t`
 /// a tab, `\\` a backslash and `\{`, `\}` braces; any other `\` or brace
 /// is an error. A string without braces and backslashes is a single
-/// component's name.
+/// placeholder's name (`host`, `query:q`).
 ///
 /// # Example
 ///
@@ -51,7 +57,28 @@ enum Piece {
     /// `text[start..end]`.
     Literal(usize, usize),
     Component(Component),
+    /// `{query:NAME}` (`all` false) or `{query-all:NAME}`, NAME being
+    /// `text[start..end]`.
+    Param {
+        all: bool,
+        start: usize,
+        end: usize,
+    },
+    /// `{pathname:decoded}` and the like: the component percent-decoded.
+    Decoded(Component),
 }
+
+/// The components that have a `:decoded` form: those the parser
+/// percent-encodes.
+const DECODABLE: [Component; 7] = [
+    Component::Href,
+    Component::Username,
+    Component::Password,
+    Component::Pathname,
+    Component::Search,
+    Component::Hash,
+    Component::UrlPath,
+];
 
 /// [`Template::render_host`] of a template that is `part` alone. Out of
 /// line, so that templates of other components keep their registers.
@@ -102,15 +129,18 @@ impl FromStr for Template {
     type Err = TemplateError;
 
     fn from_str(s: &str) -> Result<Template, TemplateError> {
-        if !s.contains(['{', '}', '\\']) {
-            let c = s.parse().map_err(|e| TemplateError(format!("{e}")))?;
-            return Ok(Template::component(c));
-        }
         let mut t = Template {
             pieces: Vec::new(),
             text: String::new(),
             psl_part: None,
         };
+        if !s.contains(['{', '}', '\\']) {
+            // One placeholder's name without its braces.
+            let piece = t.piece(s)?;
+            t.pieces.push(piece);
+            t.psl_part = t.as_component().and_then(Component::psl_part);
+            return Ok(t);
+        }
         let mut chars = s.char_indices();
         while let Some((i, ch)) = chars.next() {
             match ch {
@@ -131,10 +161,8 @@ impl FromStr for Template {
                     let end = rest.find('}').ok_or_else(|| {
                         TemplateError(format!("unclosed {{ at byte {i} of {s:?}"))
                     })?;
-                    let c = rest[..end]
-                        .parse()
-                        .map_err(|e| TemplateError(format!("{e}")))?;
-                    t.pieces.push(Piece::Component(c));
+                    let piece = t.piece(&rest[..end])?;
+                    t.pieces.push(piece);
                     // Skip the name and `}`.
                     for _ in rest[..=end].chars() {
                         chars.next();
@@ -163,6 +191,38 @@ impl Template {
         }
     }
 
+    /// The piece of a placeholder's name: a component, `query:NAME`,
+    /// `query-all:NAME` or `COMPONENT:decoded`. NAME is stored in `text`.
+    fn piece(&mut self, name: &str) -> Result<Piece, TemplateError> {
+        for (prefix, all) in [("query:", false), ("query-all:", true)] {
+            if let Some(param) = name.strip_prefix(prefix) {
+                let start = self.text.len();
+                self.text.push_str(param);
+                return Ok(Piece::Param {
+                    all,
+                    start,
+                    end: self.text.len(),
+                });
+            }
+        }
+        if let Some(component) = name.strip_suffix(":decoded") {
+            let c: Component = component
+                .parse()
+                .map_err(|e| TemplateError(format!("{e}")))?;
+            if !DECODABLE.contains(&c) {
+                let names: Vec<&str> = DECODABLE.iter().map(|c| c.name()).collect();
+                return Err(TemplateError(format!(
+                    "{name:?}: only {} have a :decoded form",
+                    names.join(", ")
+                )));
+            }
+            return Ok(Piece::Decoded(c));
+        }
+        name.parse()
+            .map(Piece::Component)
+            .map_err(|e| TemplateError(format!("{e}")))
+    }
+
     fn push_literal(&mut self, c: char) {
         let start = self.text.len();
         self.text.push(c);
@@ -180,10 +240,14 @@ impl Template {
         }
     }
 
-    /// The components of the template, in order.
+    /// The components of the template, in order (for `{query:NAME}`,
+    /// [`Component::Search`]; for `{pathname:decoded}`, the pathname).
     pub fn components(&self) -> impl Iterator<Item = Component> + '_ {
+        // A parameter is read from the query, a decoded form from its
+        // component: what decides which parts of the URL are needed.
         self.pieces.iter().filter_map(|p| match p {
-            Piece::Component(c) => Some(*c),
+            Piece::Component(c) | Piece::Decoded(c) => Some(*c),
+            Piece::Param { .. } => Some(Component::Search),
             Piece::Literal(..) => None,
         })
     }
@@ -237,6 +301,14 @@ impl Template {
                     out.extend_from_slice(&self.text.as_bytes()[start..end])
                 }
                 Piece::Component(c) => out.extend_from_slice(name(c).as_bytes()),
+                Piece::Param { all, start, end } => {
+                    out.extend_from_slice(if all { &b"query-all:"[..] } else { b"query:" });
+                    out.extend_from_slice(&self.text.as_bytes()[start..end]);
+                }
+                Piece::Decoded(c) => {
+                    out.extend_from_slice(name(c).as_bytes());
+                    out.extend_from_slice(b":decoded");
+                }
             }
         }
     }
@@ -250,6 +322,20 @@ impl Template {
                     out.extend_from_slice(&self.text.as_bytes()[start..end])
                 }
                 Piece::Component(c) => fields.write(c, scratch, out),
+                Piece::Param { all, start, end } => {
+                    let name = &self.text[start..end];
+                    let query = fields.url().and_then(|u| u.query()).unwrap_or("");
+                    if all {
+                        params::write_all(query, name, out);
+                    } else {
+                        params::write_first(query, name, out);
+                    }
+                }
+                Piece::Decoded(c) => {
+                    let start = out.len();
+                    fields.write(c, scratch, out);
+                    params::decode_in_place(out, start);
+                }
             }
         }
     }
@@ -296,6 +382,32 @@ mod tests {
             let e = t.parse::<Template>().unwrap_err().to_string();
             assert!(e.starts_with(msg), "{t}: {e}");
         }
+    }
+
+    #[test]
+    fn params_and_decoded_forms() {
+        let url = "https://a.example/a%20b/%C3%A9?q=rust+url&id=1&id=%32&e=%FF#x%20y";
+        assert_eq!(render("{query:q}", url), "rust url");
+        assert_eq!(render("query:id", url), "1");
+        assert_eq!(render("{query-all:id}|{query:nope}|", url), "1,2||");
+        assert_eq!(render("{query:e}", url), "\u{FFFD}");
+        assert_eq!(render("{pathname:decoded}", url), "/a b/é");
+        assert_eq!(
+            render("{search:decoded}", url),
+            "?q=rust+url&id=1&id=2&e=\u{FFFD}"
+        );
+        assert_eq!(render("{hash:decoded}", url), "#x y");
+        assert_eq!(render("{pathname}", url), "/a%20b/%C3%A9");
+        let t: Template = "{query:q}".parse().unwrap();
+        assert_eq!(t.components().collect::<Vec<_>>(), [Component::Search]);
+        assert_eq!(t.as_component(), None);
+        let t: Template = r"{query-all:a b}\t{pathname:decoded}".parse().unwrap();
+        let mut names = Vec::new();
+        t.render_names(Component::name, &mut names);
+        assert_eq!(names, b"query-all:a b\tpathname:decoded");
+        let e = "{host:decoded}".parse::<Template>().unwrap_err().0;
+        assert!(e.contains("only href, username"), "{e}");
+        assert!("{nope:decoded}".parse::<Template>().is_err());
     }
 
     #[test]
