@@ -154,25 +154,6 @@ pub use rules::tracking::TrackingParams;
 pub use scratch::Scratch;
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
 
-#[cfg(test)]
-mod tests {
-    use super::Rule;
-
-    /// The table in this module's documentation: a row per rule, in
-    /// [`Rule::ALL`] order, so that a new rule cannot land without saying
-    /// where its reference, fast path and tests are.
-    #[test]
-    fn rule_table_lists_every_rule() {
-        let rows: Vec<&str> = include_str!("lib.rs")
-            .lines()
-            .filter_map(|line| line.strip_prefix("| `"))
-            .filter_map(|row| row.split('`').next())
-            .collect();
-        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
-        assert_eq!(rows, names);
-    }
-}
-
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.
 #[cfg(test)]
@@ -193,4 +174,23 @@ pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
         (name, text)
     })
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    /// The table in this module's documentation: a row per rule, in
+    /// [`Rule::ALL`] order, so that a new rule cannot land without saying
+    /// where its reference, fast path and tests are.
+    #[test]
+    fn rule_table_lists_every_rule() {
+        let rows: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|row| row.split('`').next())
+            .collect();
+        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
+        assert_eq!(rows, names);
+    }
 }
