@@ -164,8 +164,8 @@ pub(super) struct GetBuffers {
 
 impl Normalizer {
     /// The Public Suffix List of the components: an empty one when no
-    /// component asks it anything, so that `--get host` does not read the
-    /// bundled list (32 million instructions, once).
+    /// component asks it anything, so that `--get host` does not pay for
+    /// reading the bundled list (docs/performance-history.md).
     fn psl(&self) -> &PublicSuffixList {
         static EMPTY: OnceLock<PublicSuffixList> = OnceLock::new();
         match &self.options.psl {

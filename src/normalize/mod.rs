@@ -117,7 +117,7 @@ pub struct Normalizer {
     /// Whether a plain line writes its canonical URL and nothing else (no
     /// dedup key, `--explain` column, `--original` or JSON object):
     /// `record` then skips [`Normalizer::emit`], whose checks for those
-    /// cost the default run about 25 instructions a line.
+    /// cost every line of the default run (docs/performance-history.md).
     bare_lines: bool,
     /// Whether [`Options::get`] is a template of the scheme and host
     /// only, which [`Normalizer::parse_write`] reads off the canonical
@@ -133,7 +133,8 @@ pub struct Normalizer {
     /// calls [`Normalizer::write_psl_part`], one call fewer.
     psl_part: Option<crate::component::Part>,
     /// Whether every output line is a JSON object (asked on every valid
-    /// line: comparing `Option<Get>` each time cost 23 instructions a line).
+    /// line: comparing `Option<Get>` each time costs more;
+    /// docs/performance-history.md).
     json: bool,
     /// With scope rules, the canonicalizer of the normalized URL they
     /// decide on, when the URL as parsed is not already it (a profile's
@@ -148,8 +149,8 @@ pub struct State {
     parse: ParseBuffers,
     /// The canonicalizer's scratch space, apart from `parse` so that both
     /// can be borrowed at once (moving it out and back for each line cost
-    /// three `memcpy` calls and a drop, a quarter of the `whatwg`
-    /// profile's instructions).
+    /// three `memcpy` calls and a drop, a large part of the `whatwg`
+    /// profile's instructions: docs/performance-history.md).
     canon: Scratch,
     get: get::GetBuffers,
     /// A URL a `--rewrite` rule wrote, parsed back.
@@ -791,7 +792,8 @@ impl Normalizer {
     ) -> Result<RuleSet, Invalid> {
         if self.host_get {
             // Out of line: the plain lines' loop stays as small as
-            // without templates (a call here cost the default run 4%).
+            // without templates (a call here slowed the default run:
+            // docs/performance-history.md).
             if let Some(part) = self.psl_part {
                 return self.write_psl_part(part, text, url, canon_scratch, get, data);
             }
@@ -1018,7 +1020,8 @@ impl Transform for Normalizer {
     }
 
     // Inlined into the pipeline's loop over lines: as a call, its
-    // prologue and epilogue cost the default run 31 instructions a line.
+    // prologue and epilogue cost every line of the default run
+    // (docs/performance-history.md).
     #[inline(always)]
     fn record(
         &self,

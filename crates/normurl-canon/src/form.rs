@@ -103,8 +103,8 @@ impl Iterator for Pieces<'_> {
 /// The end of the piece of `query` that starts at `start` (the next `&`,
 /// or the end) and of its name (the first `=` before that, or the end of
 /// the piece): [`split_piece`] with SSE2, 16 bytes at a time. The first
-/// vector load at `start` usually holds both, where the byte loop took
-/// about 150 instructions a parameter of crawled multi-parameter queries.
+/// vector load at `start` usually holds both, where the byte loop looks
+/// at every byte of the parameter (docs/performance-history.md).
 #[inline]
 fn split_at(query: &[u8], start: usize) -> (usize, usize) {
     if normurl_url::simd::VECTORS && query.len() >= 16 {

@@ -68,7 +68,7 @@ rules.
 | `strip-session-ids` | `rules::path::strip_session_ids`, `strip_jsessionid_suffixes`; `rules::query::apply` | `careful::inspect_path` (declines on `;`, `(`); `params::params_outcome` | `path::tests::path_session_ids`, `query::tests::session_ids`, `fast::tests` |
 | `keep-path-jsessionid` | `rules::path::strip_session_ids` (`general::path_rules`) | as `strip-session-ids`: `careful::inspect_path` declines on `;` | `tests/canon_rules.rs::keep_path_jsessionid`, `tests/surt_compat.rs` |
 | `session-ids-anywhere` | `rules::query_session::strip` (`general::parameter_rules`; `general::query_component` runs the query rules again while it strips or `query_session::found` finds an id) | `Plan::session_ids` declines (`query_session::may_strip`) in `params::params_outcome`, `Plan::keeps_single`, `Bare::apply_query` | `query_session::tests`, `tests/canon_rules.rs::session_ids_anywhere`, `tests/cli_rules.rs`, `tests/surt_compat.rs`, `fast::tests` |
-| `urlcanon-session-ids` | `rules::query::urlcanon_session_id` (`query::apply`) | as `strip-session-ids`: `params::params_outcome` (`query::removable_starts` adds `sessionid`) | `query::tests::urlcanon_session_ids`, `tests/canon.rs::urlcanon_aggressive_suite`, `tests/cli_rules.rs`, `fast::tests` |
+| `urlcanon-session-ids` | `rules::query::session::urlcanon_session_id` (`query::apply`) | as `strip-session-ids`: `params::params_outcome` (`query::removable::removable_starts` adds `sessionid`) | `query::tests::urlcanon_session_ids`, `tests/canon.rs::urlcanon_aggressive_suite`, `tests/cli_rules.rs`, `fast::tests` |
 | `collapse-slashes` | `rules::path::collapse_slashes` | `careful::inspect_path` (declines on `//`) | `path::tests::collapses`, `fast::tests` |
 | `keep-scheme-slashes` | `rules::path::collapse_slashes_keeping_schemes` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `path::tests::collapses_but_keeps_embedded_schemes`, `tests/canon.rs::normalize_url_suite` |
 | `keep-nonspecial-slashes` | `general::path_rules` (`rules::path::strip_trailing_slashes`) | as `collapse-slashes`: `careful::inspect_path` declines on `//` | `path::tests::trailing_slash`, `tests/canon_rules.rs::urlcanon_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |
@@ -76,14 +76,14 @@ rules.
 | `normalize-data-urls` | `rules::data_url::normalize` (`general::path_component`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `data_url::tests`, `tests/canon.rs::normalize_url_suite` |
 | `strip-directory-index` | `rules::directory_index::strip` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `directory_index::tests`, `tests/canon_rules.rs::strip_directory_index` |
 | `strip-trailing-slash` | `rules::path::strip_trailing_slash` | `copy::cut_host_port_slash`; `careful::trailing_slash` | `path::tests::trailing_slash`, `fast::tests::fast_path_strips_one_slash_of_a_path_ending_in_two` |
-| `unescape-query` | `rules::query::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
-| `encode-value-equals` | `rules::query::unescape` (`rules::escapes::value_has_equals`) | as `encode-hash-space` | `escapes::tests::finds_equals_in_values`, `tests/canon_rules.rs::urlcanon_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |
+| `unescape-query` | `rules::query::unescape::unescape` | `careful::inspect_query` (declines on `%`, `+`) | `query::tests::unescapes_but_keeps_boundaries`, `fast::tests` |
+| `encode-value-equals` | `rules::query::unescape::unescape` (`rules::escapes::value_has_equals`) | as `encode-hash-space` | `escapes::tests::finds_equals_in_values`, `tests/canon_rules.rs::urlcanon_rules`, `tests/canon.rs::urlcanon_semantic_precise_suite` |
 | `lowercase-query` | `rules::path::lowercase` | `careful::rewrite` | `fast::tests`, `tests/canon.rs` |
 | `semicolon-separators` | `rules::separators::semicolons_to_amps`, `encode_semicolons` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests`, `tests/canon_rules.rs::semicolon_separators` |
 | `semicolon-only-separators` | `rules::separators::semicolons_for_amps`, `amps_to_semicolons` (`general::split_on_semicolons`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `separators::tests::only_semicolons_separate`, `tests/canon_rules.rs::semicolon_only_separators`, `tests/canon.rs::w3lib_suite` |
 | `form-encode-query` | `rules::form_encode::form_encode` (`general::query_component`) | none on a URL with a query: `rules::lists::QUERY_GENERAL`, `fast::decline_some` | `form_encode::tests`, `tests/canon_rules.rs::tool_rules`, `tests/canon.rs::w3lib_suite` |
 | `url-search-params` | `rules::search_params::reserialize` (`general::query_component`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `search_params::tests`, `tests/profiles.rs::normalize_url_writes_the_query_as_url_search_params` |
-| `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::apply_plain`, `apply_single`, `removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
+| `strip-tracking` | `rules::query::apply` (`rules::tracking`) | `params::params_outcome` (`query::plain::apply_plain`, `apply_single`; `query::removable::removable_starts`) | `query::tests::strips_tracking_and_keeps_other_bytes`, `apply_plain_matches_apply`, `single_parameter_matches_apply`, `fast::tests` |
 | `keep-params` | `rules::params::apply` (`rules::glob`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `glob::tests`, `tests/canon_rules.rs::keep_params_keeps_only_listed_names` |
 | `domain-params` | `rules::params::apply` (`rules::domain_params`) | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `domain_params::tests`, `params::tests::domain_params_*`, `tests/canon_rules.rs::domain_params_*`, `tests/cli_param_rules.rs` |
 | `drop-blank-params` | `rules::params::apply` | none: `rules::lists::GENERAL_ONLY`, `fast::decline_all` | `params::tests`, `tests/canon_rules.rs::drop_blank_params` |
@@ -154,25 +154,6 @@ pub use rules::tracking::TrackingParams;
 pub use scratch::Scratch;
 pub use surt::{reverse_host, ssurt_host, SurtOptions};
 
-#[cfg(test)]
-mod tests {
-    use super::Rule;
-
-    /// The table in this module's documentation: a row per rule, in
-    /// [`Rule::ALL`] order, so that a new rule cannot land without saying
-    /// where its reference, fast path and tests are.
-    #[test]
-    fn rule_table_lists_every_rule() {
-        let rows: Vec<&str> = include_str!("lib.rs")
-            .lines()
-            .filter_map(|line| line.strip_prefix("| `"))
-            .filter_map(|row| row.split('`').next())
-            .collect();
-        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
-        assert_eq!(rows, names);
-    }
-}
-
 // Compile and run the README's example as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
@@ -198,4 +179,23 @@ pub(crate) fn test_corpora() -> Vec<(&'static str, String)> {
         (name, text)
     })
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    /// The table in this module's documentation: a row per rule, in
+    /// [`Rule::ALL`] order, so that a new rule cannot land without saying
+    /// where its reference, fast path and tests are.
+    #[test]
+    fn rule_table_lists_every_rule() {
+        let rows: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|row| row.split('`').next())
+            .collect();
+        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
+        assert_eq!(rows, names);
+    }
 }

@@ -2,8 +2,9 @@
 //!
 //! Workers take turns at the reader (see `order.rs`), so a decompressor
 //! read under the reader's lock runs on one core at a time while the
-//! others wait for their next batch: a gzip input took 3.4 times as long
-//! as the same file uncompressed. [`Ahead`] runs the decompressor on a
+//! others wait for their next batch: a gzip input took several times as
+//! long as the same file uncompressed (docs/performance-history.md).
+//! [`Ahead`] runs the decompressor on a
 //! thread that fills chunks while the workers transform, and the reader
 //! only copies them out.
 //!

@@ -270,7 +270,8 @@ fn records_loop<T: Transform>(
         None => Record::new(&input[range]),
     };
     // Inlined into the loop over records: as a call, its prologue,
-    // epilogue and result cost the default run 7 instructions a line.
+    // epilogue and result added instructions to every line of the default
+    // run (docs/performance-history.md).
     // (In a tuple because stable Rust takes no attribute on a closure
     // bound by `let`.)
     // `crlf`: the record ended in `\r\n`, which its output ends in too

@@ -23,10 +23,9 @@
 //!
 //! Why workers read instead of a dedicated reader thread: a batch is then
 //! transformed on the core that has just copied it out of the page cache,
-//! while it is still in that core's cache. On the 2-core machine of the
-//! benchmarks this took 4-7 % less CPU time and 7-13 % less wall time on
-//! the 1 GB corpus than a reader thread feeding the pool, with one thread
-//! and one channel fewer.
+//! while it is still in that core's cache. This took less CPU time and
+//! less wall time than a reader thread feeding the pool
+//! (docs/performance-history.md), with one thread and one channel fewer.
 //!
 //! Ending: the worker that reads the end of the input (or a read error)
 //! queues `End` (or the error) and marks the reader done; the others see

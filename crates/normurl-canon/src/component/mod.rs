@@ -324,12 +324,13 @@ pub struct Fields<'a> {
 
 /// The [`Split`]s of recent hosts, kept from line to line: lines of crawl
 /// logs and CDX files come host by host, and other lists repeat hosts (the
-/// 1 GB benchmark file has 31,086 distinct hosts in 17.4 million lines), and
-/// a comparison costs less than a walk of the list. An open hash table of
-/// 65,536 hosts of up to 24 bytes (98% of that file's lines' hosts), 32
-/// bytes each, two to a bucket of one cache line; a host is in the first
-/// four buckets from its own, and when those are full the first slot
-/// of its own bucket gives way. 2 MiB allocated at the first lookup;
+/// benchmark file has few distinct hosts in many lines: see
+/// docs/performance-history.md), and a comparison costs less than a walk
+/// of the list. An open hash table of 65,536 hosts of up to 24 bytes
+/// (nearly all of that file's lines' hosts), 32 bytes each, two to a
+/// bucket of one cache line; a host is in the first four buckets from its
+/// own, and when those are full the first slot of its own bucket gives
+/// way. 2 MiB allocated at the first lookup;
 /// longer hosts walk the list each time. For one list only.
 #[derive(Debug, Default)]
 pub struct SplitCache {

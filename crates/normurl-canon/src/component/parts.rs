@@ -5,7 +5,8 @@
 //! them from the bytes the canonicalizer wrote (which
 //! [`Canonicalizer::parse_apply`](crate::canonicalizer::Canonicalizer::parse_apply)
 //! writes without storing the URL) saves storing the URL and parsing its
-//! canonical form back, two thirds of what such a line cost.
+//! canonical form back, most of what such a line cost
+//! (docs/performance-history.md).
 
 use normurl_url::{HostKind, Url};
 
@@ -171,9 +172,9 @@ impl<'a> HostParts<'a> {
     }
 }
 
-/// The parts of a `file` URL's serialization: its host is empty (a
-/// third of the big file's lines are `file:///...`) or a domain or IPv4
-/// address, without userinfo or port.
+/// The parts of a `file` URL's serialization: its host is empty
+/// (`file:///...`, common in lists of files) or a domain or IPv4 address,
+/// without userinfo or port.
 #[inline]
 fn file_host<'a>(
     protocol: &'static str,
@@ -282,8 +283,8 @@ fn scan_authority(href: &[u8], start: usize) -> Option<Authority> {
 /// [`scan_authority`] from the classes of the first 32 bytes, 16 at a
 /// time, when the authority ends within them and they are in `href` (an
 /// authority ending within the first 16 bytes needs only those): a byte
-/// loop cost about 250 instructions a line of `--get host` on the big
-/// file. `None` when it cannot say.
+/// loop costs every line of `--get host` many more instructions
+/// (docs/performance-history.md). `None` when it cannot say.
 #[inline]
 fn scan_authority_windows(href: &[u8], start: usize) -> Option<Option<Authority>> {
     use normurl_url::simd::authority::masks;

@@ -103,8 +103,8 @@ pub(super) fn careful(
 /// that is nothing a rule rewrites (most of what crawled paths have: a
 /// `%20`, a `%40`, a `..` inside a name), writes what [`Bare::apply`]
 /// writes, without the scan; otherwise goes on as [`careful()`] would from
-/// there. (`careful` cost about 750 instructions on these URLs, most of
-/// it finding out again what this knows.)
+/// there. (`careful` costs these URLs many more instructions, most of
+/// them finding out again what this knows.)
 #[cold]
 #[inline(never)]
 pub(super) fn bare_found(

@@ -21,7 +21,8 @@ pub(super) struct Bare<'a> {
     /// path's start, or `href.len()` when `href` ends in a query (whose
     /// last byte is no path's; [`Bare::kept`] has ruled out a trailing
     /// slash before it). Not a `path_end` that `apply` would cut at: that
-    /// cost the corpora's URLs without a query 10 instructions each.
+    /// adds instructions to every URL without a query
+    /// (docs/performance-history.md).
     pub(super) slash_start: usize,
     /// Whether the host is a domain.
     pub(super) domain: bool,
@@ -168,9 +169,8 @@ impl<'a> Bare<'a> {
         let host = &href[self.host.start + cut..self.host.end];
         out.push(b'?');
         // A vector scan for `&`, as in `bare_query`, not a `memchr` call,
-        // whose setup cost the query lines that come here about 30
-        // instructions more (Heritrix crawl-log queries of one parameter,
-        // 1313.9 -> 1280.5 a line; several, 2360.9 -> 2333.6).
+        // whose setup costs the short queries that come here more than the
+        // scan (docs/performance-history.md).
         // SAFETY: the caller's.
         let single =
             !unsafe { any_in::<{ Features::AMP.bits() }, WIDE>(href, mark + 1, href.len()) };

@@ -53,10 +53,9 @@ const RUNTIME: u64 = u64::MAX;
 const AGGRESSIVE: RuleSet = Profile::Aggressive.rules();
 
 /// The SSE2 and AVX2 instances of [`fused`] for exactly the rules of
-/// `aggressive`, whose tests of the rules then fold away at compile time:
-/// that took 17 instructions off each plain URL and 24 off each `www.`
-/// one (`canon_corpus` on lines of the big file, 501.0 -> 484.4 and
-/// 686.6 -> 662.3 a line, at 7cfc00a).
+/// `aggressive`, whose tests of the rules then fold away at compile time,
+/// taking instructions off each plain URL and each `www.` one
+/// (docs/performance-history.md).
 const AGGRESSIVE_INSTANCES: (Features, Fused, Fused) =
     instances!(@row fast::AGGRESSIVE, fused, fused_wide; AGGRESSIVE.bits());
 
@@ -169,9 +168,8 @@ unsafe fn declining(
 /// Whether the input has what the declining rules may change: with
 /// `percent`, a `%`; with `escapes`, what `fast::escapes_change` tells of
 /// a parsed URL, told of its input (a space anywhere, a second `#`, an
-/// `=` in a query value). One pass over the line for the three bytes
-/// (`urlcanon-semantic` measured 1,186 instructions a line with a pass
-/// per byte, 1,049 so).
+/// `=` in a query value). One pass over the line for the three bytes,
+/// which costs less than a pass per byte (docs/performance-history.md).
 fn input_declines(bytes: &[u8], percent: bool, escapes: bool) -> bool {
     if !escapes {
         return percent && memchr::memchr(b'%', bytes).is_some();
@@ -257,8 +255,8 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u64>(
 ) -> Result<RuleSet, ParseError> {
     let (plan, suffixes) = (&setup.plan, &setup.config.suffixes);
     // The closure is inlined, so that the scan in `plain` is compiled with
-    // AVX2 in `fused_wide` (without the attribute, aggressive took 169M
-    // instructions on the corpora instead of 104M).
+    // AVX2 in `fused_wide` (without the attribute it is not, and
+    // `aggressive` takes far more instructions: docs/performance-history.md).
     staged_apply(
         setup,
         input,
@@ -274,8 +272,9 @@ unsafe fn fused<const W: u8, const WIDE: bool, const R: u64>(
             // A query `plain` does not keep. (Or one it kept, when the
             // scan found something: `query` then scans the host and path
             // again and declines. Telling the two apart in `plain`, or
-            // calling `query` from there, cost each URL without a query 13
-            // instructions more and each `www.` one 21, for its registers.)
+            // calling `query` from there, adds instructions to each URL
+            // without a query, and more to each `www.` one, for its
+            // registers.)
             let mark = at.query_start? as usize;
             let fragment = at.fragment_start.map(|m| m as usize);
             let input = bare_at(input, at, at.path_start as usize);
@@ -391,8 +390,8 @@ fn bare_at<'a>(href: &'a [u8], at: &Layout, slash_start: usize) -> Bare<'a> {
 ///
 /// Out of line and cold, so that what the query needs does not crowd the
 /// registers of the way most URLs take: without `#[cold]`, each URL
-/// without a query took 3 instructions more (`canon_corpus aggressive`
-/// on lines of the big file), and each `www.` one 11.
+/// without a query took more instructions, and each `www.` one more
+/// still (docs/performance-history.md).
 #[cold]
 #[inline(never)]
 fn query_narrow<const W: u8>(
@@ -443,9 +442,9 @@ unsafe fn query<const W: u8, const WIDE: bool>(
     out: &mut Vec<u8>,
 ) -> Option<RuleSet> {
     let plan = &setup.plan;
-    // Checked here, not before the call: there, the check cost each
-    // `www.` URL 6 instructions more (`aggressive`, whose rules are
-    // constants there, even so).
+    // Checked here, not before the call: there, the check adds
+    // instructions to each `www.` URL, even in `aggressive`, whose rules
+    // are constants there (docs/performance-history.md).
     if !plan.input_query() {
         return None;
     }

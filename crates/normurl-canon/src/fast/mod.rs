@@ -55,8 +55,8 @@ use params::*;
 
 /// What the fast paths are given: the plan and the configuration it was
 /// made from. One value, so that an instance of the fused path takes both
-/// as one pointer: as two, its seventh argument went on the stack, and
-/// `whatwg` took 13 instructions more a line of the corpora.
+/// as one pointer: as two, its seventh argument goes on the stack, which
+/// adds instructions to every line (docs/performance-history.md).
 #[derive(Clone, Debug)]
 pub(super) struct Setup {
     pub(super) plan: Plan,
@@ -117,7 +117,7 @@ pub(super) struct Plan {
     /// query ([`Bare::apply_query`]): the straight line may be taken, and
     /// no lowercase rule is on (most crawled queries or paths have an
     /// uppercase letter, which would send them on to the general path after
-    /// a scan: `wayback` took 17 instructions more per URL of the corpora).
+    /// a scan in vain: docs/performance-history.md).
     input_query: bool,
 }
 
@@ -281,9 +281,9 @@ impl Plan {
             sessions_anywhere: query_session::on(rules),
             // `fused` picks its instance as the straight line does. With
             // `lowercase-path`, the scan looks for uppercase letters too,
-            // and finds them in most queries (`wayback`: 95 instructions
-            // more per URL of one parameter on the corpora, for scans
-            // that sent most of those URLs back).
+            // and finds them in most queries (`wayback`: scans that cost
+            // instructions and sent most of those URLs back;
+            // docs/performance-history.md).
             bare_query: scanned.contains_all(query) && !scanned.contains(Features::UPPER),
             input_query: simple
                 && !rules.contains(Rule::LowercasePath)
@@ -666,8 +666,7 @@ unsafe fn straight_line<const W: u8, const WIDE: bool>(
         // A fragment that `drop-fragment` drops goes on in `tail`, not in
         // `Bare` as in `parse_apply`: testing for it here made this
         // function's code worse for every profile, even `semantic`, which
-        // returns above (2.4-3.4% more instructions on the corpora with
-        // `canon_corpus --two-step`).
+        // returns above (docs/performance-history.md).
         if unsafe { any_in::<W, WIDE>(href, at.host_start, at.path_end) } {
             return careful(setup, url, params, bufs, out);
         }

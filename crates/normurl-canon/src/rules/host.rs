@@ -149,8 +149,7 @@ pub(crate) fn strip_one_www(domain: &[u8]) -> &[u8] {
 /// [`may_be_public_suffix_at`]).
 ///
 /// Always inlined: since the list's lookups went out of line, the call
-/// cost more than the rest (on the corpora, `aggressive` 100.14M -> 99.22M
-/// instructions; inlined with the lookups, 103.40M -> 103.82M).
+/// costs more than the rest (docs/performance-history.md).
 #[inline(always)]
 pub(crate) fn strip_plain_www(
     href: &[u8],

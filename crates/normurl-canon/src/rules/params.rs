@@ -1,5 +1,5 @@
 //! `keep-params`, `domain-params` and `drop-blank-params`: parameter rules that remove
-//! parameters by a test of their own, before the rules of `query.rs`
+//! parameters by a test of their own, before the rules of `query/`
 //! (which then see only what stays).
 
 use super::domain_params::Action;

@@ -197,7 +197,7 @@ pub(crate) fn normalize_changes(input: &[u8], decode: bool, upper: bool) -> bool
 /// position by position, in order, until it does. With SSE2, 16 bytes a
 /// load and the positions from the load's mask: queries and paths with a
 /// `%` often have a dozen (`%20`, `%3A`...), and a `memchr` call for each
-/// cost about 50 instructions.
+/// costs more in setting up than in scanning (docs/performance-history.md).
 #[inline]
 fn any_percent(input: &[u8], mut found: impl FnMut(usize) -> bool) -> bool {
     if normurl_url::simd::VECTORS && input.len() >= 16 {

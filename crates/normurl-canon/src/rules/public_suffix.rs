@@ -44,8 +44,8 @@ fn in_list(list: &PublicSuffixList, domain: &[u8]) -> bool {
 /// [`may_be_public_suffix`] by another list than the bundled one (`--psl
 /// FILE`). Out of line, so that the bundled table stays at a static
 /// address where the guard is inlined: asking a table behind a pointer
-/// there cost `aggressive` 12 to 20 instructions more per `www.` line,
-/// in the registers the pointer took.
+/// there adds instructions to every `www.` line, for the registers the
+/// pointer takes (docs/performance-history.md).
 #[cold]
 #[inline(never)]
 fn in_other_list(list: &PublicSuffixList, domain: &[u8]) -> bool {
@@ -148,11 +148,9 @@ impl fmt::Debug for Suffixes {
 ///
 /// The first 16 bytes take two loads and no branch on which holds the
 /// dot: after `www.`, the first label of crawled hosts is under 8 bytes
-/// about as often as not, so a branch on it (a loop's exit) was
-/// mispredicted on about half of the `www.` hosts. This way costs about
-/// 17 instructions more a host, and is faster: `canon_corpus --time` on
-/// the `www.` lines of the big file's first million, best of 8
-/// alternating runs, 51.1 against 53.5 ns a line.
+/// about as often as not, so a branch on it (a loop's exit) is
+/// mispredicted often. This way costs more instructions a host, and less
+/// time (docs/performance-history.md).
 #[inline]
 fn first_dot(s: &[u8]) -> Option<usize> {
     const DOTS: u64 = u64::from_le_bytes([b'.'; 8]);
