@@ -44,6 +44,14 @@ pub(crate) const REACH: usize = 8 << 20;
 /// Decompressed bytes asked for at each call: see `DECOMPRESS_READ`.
 pub(crate) const STEP: usize = 32 << 10;
 
+/// The most decompressed bytes a chunk is decoded to in memory (plus one
+/// [`STEP`]): a chunk that decodes to more ([`End::Overflow`]: a
+/// compression ratio over 32, as of a file of one repeated byte) is
+/// dropped, and the input is streamed from its start by one decoder.
+/// `threads + 1` chunks are in flight, so memory is bounded by decoded
+/// bytes, whatever the compression ratio.
+pub(crate) const OUT_CAP: usize = 8 << 20;
+
 /// A compressed format made of independent units (gzip members, zstd
 /// frames): where chunks may be cut, and how they are decoded.
 pub(crate) trait Units: Send + Sync + 'static {
@@ -202,6 +210,9 @@ pub(crate) enum End {
     Cut,
     /// Damage, after `out`: the error the reader returns.
     Failed(io::Error),
+    /// More than [`OUT_CAP`] bytes decoded, and not done: `out` is to be
+    /// dropped and the chunk streamed.
+    Overflow,
 }
 
 /// A decoded chunk.
@@ -263,6 +274,9 @@ pub(crate) struct Chunks<U: Units> {
     ends: Arc<UnitEnds>,
     term: u8,
     mode: Mode,
+    /// The largest decoded chunk held so far, in bytes: for the tests of
+    /// the memory bound.
+    peak: usize,
 }
 
 impl<U: Units> Chunks<U> {
@@ -315,6 +329,7 @@ impl<U: Units> Chunks<U> {
             ends,
             term,
             mode: Mode::Chunked,
+            peak: 0,
         })
     }
 
@@ -436,6 +451,23 @@ impl<U: Units> Chunks<U> {
             self.spare.push(next_out);
             decoded = decode_chunk(&*self.units, input, front.start, decoded.out, last);
         }
+        self.peak = self.peak.max(decoded.out.len());
+        if matches!(decoded.end, End::Overflow) {
+            // Too large to hold: this chunk, those after it in flight and
+            // the rest of the input go through one streaming decoder.
+            // No chunk is decoded from now on: their buffers are freed.
+            let mut head = decoded.input;
+            while let Some(next) = self.queue.pop_front() {
+                let (next_input, _) = parts_of(next.result)?;
+                head.extend_from_slice(&next_input);
+            }
+            self.out_at += self.out.len() as u64;
+            self.out = Vec::new();
+            self.spare = Vec::new();
+            self.pos = 0;
+            self.mode = self.streaming(head);
+            return Ok(());
+        }
         // Output buffers go round: fresh ones of a few MB each would cost
         // page faults, and memory the allocator keeps.
         let old = std::mem::replace(&mut self.out, decoded.out);
@@ -450,6 +482,12 @@ impl<U: Units> Chunks<U> {
             self.mode = Mode::Failed(e);
         }
         Ok(())
+    }
+
+    /// The largest decoded chunk held so far, in bytes.
+    #[cfg(test)]
+    pub(crate) fn peak(&self) -> usize {
+        self.peak
     }
 
     /// A chunk's result: decoded by a thread, or here.

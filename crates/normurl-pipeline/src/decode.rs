@@ -427,9 +427,26 @@ impl Source {
             source,
         };
         let raw = Arc::new(AtomicU64::new(0));
+        // A regular file can be read at any offset: what one long gzip
+        // member needs to be inflated in parallel (`gzip_parallel.rs`).
+        #[cfg(feature = "parallel-gzip")]
+        let mut seekable = None;
         let rdr: Box<dyn Read + Send> = match input {
             Input::Stdin => Box::new(io::stdin()),
-            Input::Path(p) => Box::new(File::open(p).map_err(failed)?),
+            Input::Path(p) => {
+                let file = File::open(p).map_err(failed)?;
+                #[cfg(feature = "parallel-gzip")]
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    seekable = file
+                        .try_clone()
+                        .ok()
+                        .map(|f| super::gzip_parallel::Seekable {
+                            file: Arc::new(f),
+                            counters: [Arc::clone(&raw), Arc::clone(&total_raw)],
+                        });
+                }
+                Box::new(file)
+            }
         };
         let mut rdr = Counting {
             inner: rdr,
@@ -445,7 +462,13 @@ impl Source {
             // refilling too often.
             Format::Gzip => Box::new(
                 Chunks::new(
-                    Gzip { term },
+                    Gzip {
+                        #[cfg(feature = "parallel-gzip")]
+                        seekable,
+                        #[cfg(feature = "parallel-gzip")]
+                        threads,
+                        ..Gzip::new(term)
+                    },
                     Box::new(rest),
                     0,
                     threads,

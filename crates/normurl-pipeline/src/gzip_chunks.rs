@@ -11,7 +11,7 @@ use std::io::{self, BufReader, Read};
 
 use flate2::bufread::GzDecoder;
 
-use super::chunks::{is_bgzf, unit_end, DamageAt, End, Marks, Scan, Units, STEP};
+use super::chunks::{is_bgzf, unit_end, DamageAt, End, Marks, Scan, Units, OUT_CAP, STEP};
 use super::decode::chunked_boxed;
 use super::gzip_members::{next_member, Members};
 
@@ -20,6 +20,27 @@ use super::gzip_members::{next_member, Members};
 /// see the module documentation.
 pub(crate) struct Gzip {
     pub(crate) term: u8,
+    /// The regular file the input is, if it is one: a long member alone
+    /// at its end is then inflated on `threads` threads
+    /// (`gzip_parallel.rs`).
+    #[cfg(feature = "parallel-gzip")]
+    pub(crate) seekable: Option<super::gzip_parallel::Seekable>,
+    #[cfg(feature = "parallel-gzip")]
+    pub(crate) threads: usize,
+}
+
+impl Gzip {
+    /// gzip members with the record terminator `term`, streamed by one
+    /// decoder when long.
+    pub(crate) fn new(term: u8) -> Gzip {
+        Gzip {
+            term,
+            #[cfg(feature = "parallel-gzip")]
+            seekable: None,
+            #[cfg(feature = "parallel-gzip")]
+            threads: 1,
+        }
+    }
 }
 
 impl Units for Gzip {
@@ -44,9 +65,18 @@ impl Units for Gzip {
     fn stream(
         &self,
         rest: Box<dyn Read + Send>,
-        _start: u64,
+        start: u64,
         marks: Marks,
     ) -> io::Result<Box<dyn Read + Send>> {
+        #[cfg(feature = "parallel-gzip")]
+        if let Some(seekable) = &self.seekable {
+            // A file that cannot be scanned is left to the sequential
+            // decoder, which reports what is wrong with it.
+            if let Ok(Some(len)) = super::gzip_parallel::one_member(&seekable.file, start) {
+                return super::gzip_parallel::reader(seekable, start, len, self.threads, marks);
+            }
+        }
+        let _ = start;
         let members = Members::new(BufReader::with_capacity(1 << 16, rest)).marking(marks);
         Ok(chunked_boxed(Box::new(members)))
     }
@@ -103,6 +133,9 @@ fn members(
                     if n == 0 {
                         break;
                     }
+                    if out.len() > OUT_CAP {
+                        return Failed::Not(End::Overflow);
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => out.truncate(len),
                 Err(e) => {
@@ -155,7 +188,7 @@ mod tests {
     /// Everything `Chunks` hands out, and its error.
     fn decode(bytes: &[u8], threads: usize) -> (Vec<u8>, Option<String>) {
         let mut chunks = Chunks::new(
-            Gzip { term: b'\n' },
+            Gzip::new(b'\n'),
             Box::new(Cursor::new(bytes.to_vec())),
             0,
             threads,
@@ -222,7 +255,7 @@ mod tests {
             let ends = std::sync::Arc::new(UnitEnds::default());
             let input = Box::new(Cursor::new(packed.clone()));
             let chunks = Chunks::new(
-                Gzip { term: b'\n' },
+                Gzip::new(b'\n'),
                 input,
                 0,
                 threads,
@@ -235,7 +268,7 @@ mod tests {
         let ends = std::sync::Arc::new(UnitEnds::default());
         let marks = Marks::new(ends.clone(), b'\n', 0);
         let input = Box::new(Cursor::new(packed.clone()));
-        let streamed = Gzip { term: b'\n' }.stream(input, 0, marks).unwrap();
+        let streamed = Gzip::new(b'\n').stream(input, 0, marks).unwrap();
         assert_eq!(whole(read_all(streamed)), text.clone());
         assert_eq!(drain(&ends), expected);
         // BGZF: the same members, each with a `BC` field.
@@ -251,14 +284,54 @@ mod tests {
             .collect();
         let ends = std::sync::Arc::new(UnitEnds::default());
         let input = Box::new(Cursor::new(bgzf.clone()));
-        let chunks = Chunks::new(Gzip { term: b'\n' }, input, 0, 1, 1, (ends.clone(), b'\n'));
+        let chunks = Chunks::new(Gzip::new(b'\n'), input, 0, 1, 1, (ends.clone(), b'\n'));
         assert_eq!(whole(read_all(chunks.unwrap())), text.clone());
         assert_eq!(drain(&ends), Vec::<u64>::new());
         let marks = Marks::new(ends.clone(), b'\n', 0);
-        let streamed = Gzip { term: b'\n' }.stream(Box::new(Cursor::new(bgzf)), 0, marks);
+        let streamed = Gzip::new(b'\n').stream(Box::new(Cursor::new(bgzf)), 0, marks);
         assert_eq!(whole(read_all(streamed.unwrap())), text);
         assert_eq!(drain(&ends), Vec::<u64>::new());
         assert!(!is_bgzf(b"BD\x02\x00\x00\x00") && !is_bgzf(b"B") && !is_bgzf(b"XY\x09\x00BC"));
+    }
+
+    /// Members that each expand to more than a chunk may hold decoded (a
+    /// compression ratio of about 1000): every byte, in order, with the
+    /// member ends, and no chunk held past the cap, at every thread count;
+    /// then members of ordinary text after them, and damage after those.
+    #[test]
+    fn decoded_bytes_held_are_capped_whatever_the_ratio() {
+        use super::super::chunks::{OUT_CAP, STEP};
+        let bomb = vec![b'a'; OUT_CAP / 3];
+        let mut parts: Vec<Vec<u8>> = (0..8).map(|_| bomb.clone()).collect();
+        parts.extend((0..20).map(|i| url_text(i, 7000)));
+        let text = parts.concat();
+        let packed: Vec<u8> = parts.iter().flat_map(|p| gzip(p)).collect();
+        let held = |bytes: &[u8], threads| {
+            let ends = std::sync::Arc::new(UnitEnds::default());
+            let input = Box::new(Cursor::new(bytes.to_vec()));
+            let marks = (ends.clone(), b'\n');
+            let mut chunks = Chunks::new(Gzip::new(b'\n'), input, 0, threads, TARGET, marks);
+            let chunks = chunks.as_mut().unwrap();
+            let (out, err) = read_all(&mut *chunks);
+            (out, err.map(|e| e.to_string()), drain(&ends), chunks.peak())
+        };
+        // Each member of `a`s ends without a line break: a record ends
+        // there.
+        let expected_ends: Vec<u64> = (1..=8).map(|i| (i * bomb.len()) as u64).collect();
+        for threads in [1, 2, 4] {
+            let (out, err, ends, peak) = held(&packed, threads);
+            assert!(err.is_none(), "{err:?}");
+            assert!(out == text, "{threads}");
+            assert_eq!(ends, expected_ends, "{threads}");
+            // Without the cap the first chunk would hold all eight.
+            assert!(peak <= OUT_CAP + STEP, "{peak} at {threads}");
+        }
+        let cut = &packed[..packed.len() - 1000];
+        let one = held(cut, 1);
+        assert!(one.1.is_some());
+        for threads in [2, 4] {
+            assert_eq!(held(cut, threads), one, "{threads}");
+        }
     }
 
     #[test]

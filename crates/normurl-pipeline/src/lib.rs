@@ -27,6 +27,13 @@ a [`Transform`] on every record and writes the results in input order. The
   on the input size. Records longer than
   [`PipelineBuilder::max_record_bytes`] are passed to the transform in
   pieces instead of being buffered (see [`Transform::overlong`]).
+* Compressed input is decoded on threads of its own: gzip members and zstd
+  frames in chunks of about 256 KiB, each decoded in memory to at most
+  8 MiB (a chunk that decodes to more, and the rest of the input, go
+  through one streaming decoder: memory is bounded by decoded bytes,
+  whatever the compression ratio; `chunks.rs`); one long gzip member of a
+  regular file on several threads with the `parallel-gzip` feature
+  (`gzip_parallel.rs`).
 * With one thread the same functions run in a simple loop on the calling
   thread (`sequential.rs`): that is the `-j 1` mode and the reference that
   tests compare the parallel mode with.
@@ -62,6 +69,8 @@ mod framing;
 mod framing_tests;
 mod gzip_chunks;
 mod gzip_members;
+#[cfg(feature = "parallel-gzip")]
+mod gzip_parallel;
 mod order;
 mod reader;
 mod sequential;

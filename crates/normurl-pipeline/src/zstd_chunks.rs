@@ -15,7 +15,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::chunks::{unit_end, DamageAt, End, Marks, Scan, Units, STEP};
+use super::chunks::{unit_end, DamageAt, End, Marks, Scan, Units, OUT_CAP, STEP};
 use super::decode::chunked_boxed;
 use super::zstd_frames::{self, header, Frames, Header, WindowTooLarge};
 
@@ -24,7 +24,8 @@ const BLOCK_MAX: usize = 128 << 10;
 
 /// The most a chunk may decode to, by its block headers: frames that may
 /// decode to more are streamed. Above the frames `pzstd` writes (a few
-/// windows each), and `threads + 1` chunks of it are in memory at once.
+/// windows each); what a chunk actually decodes to is held to
+/// [`OUT_CAP`] (`chunks.rs`).
 const OUT_MAX: u64 = 64 << 20;
 
 /// zstd frames, with the largest window allowed and the record
@@ -133,6 +134,10 @@ impl Zstd {
                 Ok(0) => {
                     out.truncate(len);
                     return End::Clean;
+                }
+                Ok(n) if len + n > OUT_CAP => {
+                    out.truncate(len + n);
+                    return End::Overflow;
                 }
                 Ok(n) => out.truncate(len + n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => out.truncate(len),
@@ -309,6 +314,34 @@ mod tests {
 
     fn parts(n: u64) -> Vec<Vec<u8>> {
         (0..n).map(|i| url_text(i, 3000)).collect()
+    }
+
+    /// Frames that each expand to more than a chunk may hold decoded:
+    /// every byte, in order, with no chunk held past the cap.
+    #[test]
+    fn decoded_bytes_held_are_capped_whatever_the_ratio() {
+        use super::super::chunks::{OUT_CAP, STEP};
+        let mut parts: Vec<Vec<u8>> = (0..6).map(|i| vec![b'a' + i; OUT_CAP / 2]).collect();
+        parts.extend((0..10).map(|i| url_text(i, 3000)));
+        let text = parts.concat();
+        let packed: Vec<u8> = parts.iter().flat_map(|p| frame(p)).collect();
+        for threads in [1, 2, 4] {
+            let zstd = Zstd {
+                window_max: 8 << 20,
+                term: b'\n',
+                pieces: false,
+            };
+            let input = Box::new(Cursor::new(packed.clone()));
+            let ends = (Default::default(), b'\n');
+            let mut chunks = Chunks::new(zstd, input, 0, threads, TARGET, ends).unwrap();
+            let out = whole(read_all(&mut chunks));
+            assert!(out == text, "{threads}");
+            assert!(
+                chunks.peak() <= OUT_CAP + STEP,
+                "{} at {threads}",
+                chunks.peak()
+            );
+        }
     }
 
     #[test]
