@@ -55,6 +55,7 @@ assert_eq!(summary.records, 3);
 mod ahead;
 mod batch;
 mod chunks;
+mod cpu;
 mod decode;
 mod error;
 mod framing;
@@ -65,6 +66,7 @@ mod gzip_members;
 mod order;
 mod reader;
 mod sequential;
+mod shards;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -76,10 +78,14 @@ use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub use cpu::CpuTimes;
 pub use decode::{Format, Input};
 pub use error::Error;
 pub use framing::Framing;
-pub use transform::{KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform};
+pub use shards::MAX_SHARDS;
+pub use transform::{
+    KeyFilter, KeyShards, MapFn, Merge, Outcome, Output, Part, Record, Stop, Transform,
+};
 pub use writer::{Report, Sinks, Summary, Unsorted};
 
 use batch::Limits;
