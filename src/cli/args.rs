@@ -159,6 +159,7 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, ClapArgs)]
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
 pub struct NormalizeArgs {
     /// Input files, read in order; none or - means standard input.
     #[arg(value_name = "FILE")]
@@ -211,18 +212,32 @@ pub struct NormalizeArgs {
     #[arg(short = 'u', long)]
     pub dedup: bool,
 
-    /// Memory budget of --dedup (K, M, G suffixes): the key set, counting
-    /// both of its tables while it grows. Past it, keys spill to the
-    /// temporary directory (TMPDIR) and the result stays exact; the spill
-    /// buffers (576K, or an eighth of a budget under 4.5M) and the final
-    /// pass over the spilled keys fit in it too, except for one bit per
-    /// spilled line (125M per billion lines), needed whatever the budget.
-    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
+    /// Write each distinct value once (as --dedup) with its number of
+    /// occurrences: COUNT, a tab, then the line (as `uniq -c` puts the count
+    /// first; with --csv the delimiter instead of the tab), or with --json a
+    /// "count" member in the object. In first-occurrence order, exact, so
+    /// written at the end of the input (held in memory up to an eighth of
+    /// --dedup-memory, then in TMPDIR). With --field, the first line of
+    /// each value gets the count; a --header line gets a "count" column.
+    /// Lines without a key (invalid lines kept) are written in their place
+    /// without a count.
+    #[arg(short = 'c', long, conflicts_with = "assume_sorted")]
+    pub count: bool,
+
+    /// Memory budget of --dedup and --count (K, M, G suffixes): the key
+    /// set, in total over its 16 shards (which decide keys on the worker
+    /// threads), counting both of a table's copies while it grows. Past it,
+    /// keys spill to the temporary directory (TMPDIR) and the result stays
+    /// exact; the spill buffers (576K, or an eighth of a budget under 4.5M)
+    /// and the final pass over the spilled keys fit in it too, except for
+    /// one bit per spilled line (125M per billion lines), needed whatever
+    /// the budget, and with --count 16 bytes per distinct spilled value.
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup_or_count")]
     pub dedup_memory: usize,
 
     /// Where --dedup spills keys past its memory budget (default: TMPDIR,
     /// or /tmp).
-    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup")]
+    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup_or_count")]
     pub temp_dir: Option<PathBuf>,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only

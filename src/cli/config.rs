@@ -56,6 +56,9 @@ pub struct Normalize {
     pub stats_json: Option<PathBuf>,
     /// `--dedup`: how, and with what memory.
     pub dedup: Option<DedupConfig>,
+    /// `--count` (which implies `--dedup`): the byte after the count
+    /// column (unless the output is JSON).
+    pub count: Option<u8>,
     /// `--check-sorted`: keys out of order fail the run.
     pub check_sorted: bool,
     /// `--line-buffered` (or standard output is a terminal).
@@ -222,7 +225,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         on_invalid: a.on_invalid,
         rejects: a.rejects.is_some(),
         canon,
-        dedup: a.dedup,
+        dedup: a.dedup || a.count,
         explain: a.explain,
         original: a.original,
         sort_keys: a.assume_sorted,
@@ -231,7 +234,19 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
     options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
-    let dedup = a.dedup.then_some(DedupConfig {
+    let count = a.count.then(|| {
+        let separator = match options.select {
+            Select::Field {
+                delimiter: Delimiter::Csv(separator),
+                ..
+            } => separator,
+            _ => b'\t',
+        };
+        // A JSON header object gets no column.
+        options.count_column = options.header.then_some(separator);
+        separator
+    });
+    let dedup = (a.dedup || a.count).then_some(DedupConfig {
         mode: if a.assume_sorted {
             DedupMode::Adjacent
         } else {
@@ -256,6 +271,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         threads: pipeline::threads_for(a.threads),
         stats: a.stats,
         stats_json: a.stats_json,
+        count,
         dedup,
         check_sorted: a.check_sorted,
         line_buffered,
