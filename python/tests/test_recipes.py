@@ -182,3 +182,24 @@ def test_spark_per_file(spark, normurl_bin, shards, tmp_path):
     assert missing[0].status == 2 and "missing.gz" in missing[0].error
     piped = r["pipe_lines"](spark, str(normurl_bin), str(shards[1])).collect()
     assert piped == command(normurl_bin, ["--profile", "aggressive"], [shards[1]])
+
+
+def test_counts_recipe_matches_the_command(normurl_bin):
+    """Each engine's counts are `normurl --count --on-invalid=skip`'s."""
+    ns = recipe("counts")
+    urls = ["http://b/", "HTTP://A:80/x", "nope", "http://b", None, "http://a/x", "http://c/", "http://b/"]
+    lines = "".join(f"{u}\n" for u in urls if u is not None)
+    out = run_command(normurl_bin, ["--count", "--on-invalid=skip"], lines.encode()).stdout
+    pairs = [line.decode().split("\t") for line in command_lines(out)]
+    expected = [(int(n), v) for n, v in pairs]
+    assert expected == [(3, "http://b/"), (2, "http://a/x"), (1, "http://c/")]
+    got = ns["counts_polars"](pl.Series(urls))
+    assert list(got.iter_rows()) == expected
+    import pandas as pd
+
+    got = ns["counts_pandas"](pd.Series(urls))
+    assert list(got.itertuples(index=False, name=None)) == expected
+    con = duckdb.connect()
+    con.execute("create table urls (url varchar)")
+    con.executemany("insert into urls values (?)", [[u] for u in urls])
+    assert ns["counts_duckdb"](con) == expected

@@ -161,6 +161,7 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, ClapArgs)]
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
 pub struct NormalizeArgs {
     /// Input files, read in order; none or - means standard input.
     #[arg(value_name = "FILE")]
@@ -197,6 +198,18 @@ pub struct NormalizeArgs {
 
     #[command(flatten)]
     pub dedup: super::shared::DedupArgs,
+
+    /// Write each distinct value once (as --dedup) with its number of
+    /// occurrences: COUNT, a tab, then the line (as `uniq -c` puts the count
+    /// first; with --csv the delimiter instead of the tab), or with --json a
+    /// "count" member in the object. In first-occurrence order, exact, so
+    /// written at the end of the input (held in memory up to an eighth of
+    /// --dedup-memory, then in TMPDIR). With --field, the first line of
+    /// each value gets the count; a --header line gets a "count" column.
+    /// Lines without a key (invalid lines kept) are written in their place
+    /// without a count.
+    #[arg(short = 'c', long, conflicts_with = "assume_sorted")]
+    pub count: bool,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
     /// adjacent duplicates are dropped, in constant memory. If the keys are

@@ -53,6 +53,9 @@ pub struct Normalize {
     pub stats_json: Option<PathBuf>,
     /// `--dedup`: how, and with what memory.
     pub dedup: Option<DedupConfig>,
+    /// `--count` (which implies `--dedup`): the byte after the count
+    /// column (unless the output is JSON).
+    pub count: Option<u8>,
     /// `--check-sorted`: keys out of order fail the run.
     pub check_sorted: bool,
     /// `--line-buffered` (or standard output is a terminal).
@@ -235,7 +238,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         on_invalid: a.invalid.on_invalid,
         rejects: a.invalid.rejects.is_some(),
         canon,
-        dedup: a.dedup.dedup,
+        dedup: a.dedup.dedup || a.count,
         scope,
         explain: a.explain,
         original: a.original,
@@ -251,7 +254,19 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
         ));
     }
-    let dedup = shared::dedup(&a.dedup, a.assume_sorted);
+    let count = a.count.then(|| {
+        let separator = match options.select {
+            Select::Field {
+                delimiter: Delimiter::Csv(separator),
+                ..
+            } => separator,
+            _ => b'\t',
+        };
+        // A JSON header object gets no column.
+        options.count_column = options.header.then_some(separator);
+        separator
+    });
+    let dedup = shared::dedup(&a.dedup, a.count, a.assume_sorted);
     let line_buffered = a.line_buffered
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));
@@ -272,6 +287,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         threads: pipeline::threads_for(a.threads),
         stats: a.stats.stats,
         stats_json: a.stats.stats_json,
+        count,
         dedup,
         check_sorted: a.check_sorted,
         line_buffered,

@@ -74,18 +74,20 @@ pub struct DedupArgs {
     #[arg(short = 'u', long)]
     pub dedup: bool,
 
-    /// Memory budget of --dedup (K, M, G suffixes): the key set, counting
-    /// both of its tables while it grows. Past it, keys spill to the
-    /// temporary directory (TMPDIR) and the result stays exact; the spill
-    /// buffers (576K, or an eighth of a budget under 4.5M) and the final
-    /// pass over the spilled keys fit in it too, except for one bit per
-    /// spilled line (125M per billion lines), needed whatever the budget.
-    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
+    /// Memory budget of --dedup and --count (K, M, G suffixes): the key
+    /// set, in total over its 16 shards (which decide keys on the worker
+    /// threads), counting both of a table's copies while it grows. Past it,
+    /// keys spill to the temporary directory (TMPDIR) and the result stays
+    /// exact; the spill buffers (576K, or an eighth of a budget under 4.5M)
+    /// and the final pass over the spilled keys fit in it too, except for
+    /// one bit per spilled line (125M per billion lines), needed whatever
+    /// the budget, and with --count 16 bytes per distinct spilled value.
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup_or_count")]
     pub dedup_memory: usize,
 
     /// Where --dedup spills keys past its memory budget (default: TMPDIR,
     /// or /tmp).
-    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup")]
+    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup_or_count")]
     pub temp_dir: Option<PathBuf>,
 }
 
@@ -253,8 +255,9 @@ pub fn canonicalizer(
 
 /// The dedup configuration of `a`, `sorted` when only adjacent
 /// duplicates are to go (`--assume-sorted`).
-pub fn dedup(a: &DedupArgs, sorted: bool) -> Option<DedupConfig> {
-    a.dedup.then(|| DedupConfig {
+/// The deduper of `--dedup`, or of `--count` (`count`), which needs one.
+pub fn dedup(a: &DedupArgs, count: bool, sorted: bool) -> Option<DedupConfig> {
+    (a.dedup || count).then(|| DedupConfig {
         mode: if sorted {
             DedupMode::Adjacent
         } else {

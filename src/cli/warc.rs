@@ -26,6 +26,9 @@ use super::{shared, Failure};
 /// command ([`super::shared`], [`super::get::GetArgs`]), with the same
 /// meanings, and `--links`.
 #[derive(Debug, ClapArgs)]
+// The group the shared --dedup-memory and -T require (the main command's
+// has --count too).
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup"]).multiple(true)))]
 pub struct WarcArgs {
     /// WARC files: plain, gzip with one member per record (.warc.gz, and
     /// WAT and WET files), or zstd with one frame per record (.warc.zst,
@@ -121,7 +124,7 @@ pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
         accounting: Accounting {
             on_invalid: a.invalid.on_invalid,
             rejects: a.invalid.rejects,
-            dedup: shared::dedup(&a.dedup, false),
+            dedup: shared::dedup(&a.dedup, false, false),
             stats: a.stats.stats,
             stats_json: a.stats.stats_json,
         },

@@ -278,6 +278,9 @@ impl<'a> Tally<'a> {
             bytes_out: self.out.bytes,
             stats: self.stats.clone(),
             unsorted: None,
+            // `normurl warc` does not run the pipeline's stages: no CPU
+            // times by stage (all zero).
+            cpu: Default::default(),
         };
         self.report(&summary, &mut failures);
         match failures.len() {

@@ -295,6 +295,11 @@ impl Normalizer {
         }
     }
 
+    /// Whether every output line is a JSON object ([`Get::Json`]).
+    pub fn writes_json(&self) -> bool {
+        self.json
+    }
+
     /// Whether the output uses line numbers
     /// ([`PipelineBuilder::number_lines`](crate::pipeline::PipelineBuilder::number_lines)):
     /// JSON objects ([`Get::Json`]) then end with `"line":N`, where the
@@ -587,6 +592,10 @@ impl Normalizer {
             return;
         }
         let data = out.data();
+        if let Some(sep) = self.options.count_column {
+            data.extend_from_slice(b"count");
+            data.push(sep);
+        }
         self.header_columns(line, data);
         if self.options.explain {
             // Every line gets the `--explain` column: the header its name.

@@ -256,6 +256,10 @@ pub struct Options {
     ///
     /// [`Sinks::check_order`]: crate::pipeline::Sinks::check_order
     pub sort_keys: bool,
+    /// With `--count`: the header line (see [`Options::header`]) starts
+    /// with a `count` column ended by this byte (the count column the
+    /// counted lines get), except as JSON.
+    pub count_column: Option<u8>,
     /// Write valid lines as they were read (with [`FieldOutput::Field`],
     /// the field as it was read): the normalized URL is then only the
     /// [`dedup`](Options::dedup) key and the test of validity, so that

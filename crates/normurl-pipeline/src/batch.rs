@@ -109,6 +109,13 @@ pub(crate) struct Batch<S> {
     /// In the [`Part::Last`] piece of an over-long record with quoted
     /// fields: the record ended in `\r\n`, which its output ends in too.
     pub(crate) crlf: bool,
+    /// With [`KeyShards`](super::KeyShards): each keyed record's verdict,
+    /// in the order of `keys`, and the buffers that decide them.
+    pub(crate) verdicts: Vec<u8>,
+    pub(crate) split: super::shards::Split,
+    /// The first error of [`KeyShards::decide`](super::KeyShards::decide)
+    /// for this batch.
+    pub(crate) decide_error: Option<std::io::Error>,
 }
 
 impl<S: Merge> Batch<S> {
@@ -131,6 +138,9 @@ impl<S: Merge> Batch<S> {
             stats: S::default(),
             stop: None,
             crlf: false,
+            verdicts: Vec::new(),
+            split: Default::default(),
+            decide_error: None,
         }
     }
 
@@ -165,6 +175,8 @@ impl<S: Merge> Batch<S> {
         self.emitted = 0;
         self.stats = S::default();
         self.stop = None;
+        self.verdicts.clear();
+        self.decide_error = None;
     }
 }
 

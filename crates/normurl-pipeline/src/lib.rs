@@ -62,6 +62,7 @@ assert_eq!(summary.records, 3);
 mod ahead;
 mod batch;
 mod chunks;
+mod cpu;
 mod decode;
 mod error;
 mod framing;
@@ -74,6 +75,7 @@ mod gzip_parallel;
 mod order;
 mod reader;
 mod sequential;
+mod shards;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -85,11 +87,13 @@ use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub use cpu::CpuTimes;
 pub use decode::{Format, Input};
 pub use error::Error;
 pub use framing::Framing;
+pub use shards::MAX_SHARDS;
 pub use transform::{
-    KeyFilter, MapFn, Merge, Outcome, Output, Part, Record, RecordOutput, Stop, Transform,
+    KeyFilter, KeyShards, MapFn, Merge, Outcome, Output, Part, Record, RecordOutput, Stop, Transform,
 };
 pub use writer::{Report, Sinks, Summary, Unsorted};
 

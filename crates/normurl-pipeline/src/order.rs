@@ -38,13 +38,16 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 
 use super::batch::{process, Batch, Limits};
+use super::cpu::{thread_nanos, Clocks, Stage};
 use super::reader::BatchReader;
+use super::shards::Gate;
+use super::transform::KeyShards;
 use super::writer::{BatchWriter, Report, Sinks};
 use super::{panic_message, Error, Input, Pipeline, Transform};
 
@@ -67,6 +70,9 @@ struct Shared {
     reader: BatchReader,
     /// Whether the end of the input (or an error) has been queued.
     done: bool,
+    /// The sequence number of the next batch read (for the key shards'
+    /// turns).
+    seq: u64,
 }
 
 pub(crate) fn run<T: Transform>(
@@ -77,7 +83,10 @@ pub(crate) fn run<T: Transform>(
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
     let in_flight = pipeline.in_flight(workers);
+    let shards = sinks.shards();
     let (reader, mut writer) = pipeline.ends(inputs, sinks);
+    let gate = shards.map(|s| (Gate::new(s.shards()), s));
+    let clocks = Arc::clone(&writer.clocks);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("normurl-worker-{i}"))
@@ -96,26 +105,30 @@ pub(crate) fn run<T: Transform>(
     let shared = Mutex::new(Shared {
         reader,
         done: false,
+        seq: 0,
     });
     let created = AtomicUsize::new(0);
     let transform = &pipeline.transform;
 
     thread::scope(|s| {
         let (shared, created, free_rx, pool) = (&shared, &created, &free_rx, &pool);
+        let (gate, clocks) = (gate.as_ref().map(|(g, s)| (g, *s)), &*clocks);
         let workers_thread = s.spawn(move || {
             pool.scope(|rs| {
                 for _ in 0..workers {
                     let order_tx = order_tx.clone();
-                    rs.spawn(move |_| {
-                        work(
-                            shared, created, transform, limits, in_flight, order_tx, free_rx,
-                        )
-                    });
+                    let ends = Ends {
+                        order_tx,
+                        free_rx,
+                        gate,
+                        clocks,
+                    };
+                    rs.spawn(move |_| work(shared, created, transform, limits, in_flight, ends));
                 }
                 drop(order_tx);
             })
         });
-        let ended = write_loop(&mut writer, order_rx, free_tx);
+        let ended = write_loop(&mut writer, order_rx, free_tx, clocks);
         // The writer's channel ends are dropped: the workers stop at their
         // next send or wait.
         let joined = workers_thread.join();
@@ -149,16 +162,31 @@ pub(crate) fn run<T: Transform>(
     report
 }
 
-/// One worker: read a batch in turn, transform it, repeat.
+/// What a worker talks to besides the reader: the writer's queue, the
+/// free batches, the key shards' turns and the stage clocks.
+struct Ends<'a, S> {
+    order_tx: Sender<Slot<S>>,
+    free_rx: &'a Receiver<Batch<S>>,
+    gate: Option<(&'a Gate, &'a dyn KeyShards)>,
+    clocks: &'a Clocks,
+}
+
+/// One worker: read a batch in turn, transform it, decide its keys,
+/// repeat.
 fn work<T: Transform>(
     shared: &Mutex<Shared>,
     created: &AtomicUsize,
     transform: &T,
     limits: Limits,
     in_flight: usize,
-    order_tx: Sender<Slot<T::Stats>>,
-    free_rx: &Receiver<Batch<T::Stats>>,
+    ends: Ends<'_, T::Stats>,
 ) {
+    let Ends {
+        order_tx,
+        free_rx,
+        gate,
+        clocks,
+    } = ends;
     let mut state = None;
     loop {
         let mut batch = match free_rx.try_recv() {
@@ -185,7 +213,9 @@ fn work<T: Transform>(
         if guard.done {
             return;
         }
+        let start = thread_nanos();
         let filled = catch_unwind(AssertUnwindSafe(|| guard.reader.next(&mut batch)));
+        let read = clocks.lap(Stage::Read, start);
         let (done_tx, done_rx) = bounded::<Done<T::Stats>>(1);
         let slot = match filled {
             Ok(Ok(true)) => Slot::Batch(done_rx),
@@ -197,6 +227,8 @@ fn work<T: Transform>(
             }),
         };
         let more = matches!(slot, Slot::Batch(_));
+        let seq = guard.seq;
+        guard.seq += u64::from(more);
         if order_tx.send(slot).is_err() || !more {
             guard.done = true;
             return;
@@ -207,6 +239,15 @@ fn work<T: Transform>(
             let st = state.get_or_insert_with(|| transform.state());
             process(transform, st, &mut batch, limits);
         }));
+        let transformed = clocks.lap(Stage::Transform, read);
+        if let Some((gate, shards)) = gate {
+            // Also after a panic: the batch's turn must pass at every shard.
+            if result.is_err() {
+                batch.keys.clear();
+            }
+            gate.decide(shards, seq, &mut batch);
+            clocks.lap(Stage::Dedup, transformed);
+        }
         let done = match result {
             Ok(()) => Ok(batch),
             Err(payload) => {
@@ -226,12 +267,16 @@ fn write_loop<S: super::Merge>(
     writer: &mut BatchWriter<'_, S>,
     order_rx: Receiver<Slot<S>>,
     free_tx: Sender<Batch<S>>,
+    clocks: &Clocks,
 ) -> bool {
     for slot in order_rx.iter() {
         match slot {
             Slot::Batch(done_rx) => match done_rx.recv() {
                 Ok(Ok(mut batch)) => {
-                    if !writer.write(&mut batch) {
+                    let start = thread_nanos();
+                    let more = writer.write(&mut batch);
+                    clocks.lap(Stage::Write, start);
+                    if !more {
                         return true;
                     }
                     // Never blocks: the free list has room for every batch.

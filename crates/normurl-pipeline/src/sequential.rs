@@ -6,6 +6,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::batch::{process, Batch};
+use super::cpu::{thread_nanos, Stage};
+use super::shards::Gate;
 use super::writer::{Report, Sinks};
 use super::{panic_message, Error, Input, Pipeline, Transform};
 
@@ -15,11 +17,18 @@ pub(crate) fn run<T: Transform>(
     sinks: Sinks<'_>,
 ) -> Report<T::Stats> {
     let limits = pipeline.limits();
+    let shards = sinks.shards();
     let (mut reader, mut writer) = pipeline.ends(inputs, sinks);
+    let gate = shards.map(|s| (Gate::new(s.shards()), s));
+    let clocks = std::sync::Arc::clone(&writer.clocks);
     let mut state = None;
     let mut batch = Batch::new();
+    let mut seq = 0;
     loop {
-        match reader.next(&mut batch) {
+        let start = thread_nanos();
+        let next = reader.next(&mut batch);
+        let read = clocks.lap(Stage::Read, start);
+        match next {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
@@ -32,6 +41,7 @@ pub(crate) fn run<T: Transform>(
             let state = state.get_or_insert_with(|| pipeline.transform.state());
             process(&pipeline.transform, state, &mut batch, limits);
         }));
+        let done = clocks.lap(Stage::Transform, read);
         if let Err(payload) = transformed {
             writer.fail(Error::Panicked {
                 path: writer.name(batch.file),
@@ -39,7 +49,17 @@ pub(crate) fn run<T: Transform>(
             });
             break;
         }
-        if !writer.write(&mut batch) {
+        let done = match &gate {
+            Some((gate, shards)) => {
+                gate.decide(*shards, seq, &mut batch);
+                seq += 1;
+                clocks.lap(Stage::Dedup, done)
+            }
+            None => done,
+        };
+        let more = writer.write(&mut batch);
+        clocks.lap(Stage::Write, done);
+        if !more {
             break;
         }
     }

@@ -149,6 +149,54 @@ impl KeyFilter for FirstSeen {
     }
 }
 
+/// `FirstSeen` split into shards that decide on the workers (verdict 1:
+/// first occurrence); the writer's side only reads the verdicts.
+struct SeenShards(Vec<std::sync::Mutex<HashSet<u128>>>);
+
+impl KeyShards for SeenShards {
+    fn shards(&self) -> usize {
+        self.0.len()
+    }
+    fn shard_of(&self, key: u128) -> usize {
+        (key % 7) as usize
+    }
+    fn decide(&self, shard: usize, keys: &[u128], verdicts: &mut [u8]) -> io::Result<()> {
+        let mut seen = self.0[shard].lock().unwrap();
+        for (k, v) in keys.iter().zip(verdicts) {
+            *v = u8::from(seen.insert(*k));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Default)]
+struct Verdicts {
+    dropped: u64,
+}
+
+impl KeyFilter for Verdicts {
+    fn offer(&mut self, _: u128, _: &[u8], _: &mut Vec<u8>) -> io::Result<()> {
+        Err(io::Error::other("offered without a verdict"))
+    }
+    fn offer_decided(
+        &mut self,
+        _: u128,
+        v: u8,
+        record: &[u8],
+        out: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        if v == 1 {
+            out.extend_from_slice(record);
+        } else {
+            self.dropped += 1;
+        }
+        Ok(())
+    }
+    fn finish(&mut self, _: &mut dyn Write) -> io::Result<u64> {
+        Ok(self.dropped)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Params {
     threads: usize,
@@ -156,6 +204,8 @@ struct Params {
     max_record: usize,
     term: u8,
     dedup: bool,
+    /// Dedup with `SeenShards` on the workers instead of `FirstSeen`.
+    sharded: bool,
 }
 
 fn write_files(dir: &tempfile::TempDir, files: &[Vec<u8>]) -> Vec<Input> {
@@ -179,8 +229,12 @@ fn run_pipeline(inputs: Vec<Input>, p: Params) -> Run {
         .build(Probe);
     let (mut out, mut side) = (Vec::new(), Vec::new());
     let mut filter = FirstSeen::default();
+    let mut verdicts = Verdicts::default();
+    let shards = SeenShards((0..7).map(|_| Default::default()).collect());
     let mut sinks = Sinks::new("out", &mut out).side("side", &mut side);
-    if p.dedup {
+    if p.dedup && p.sharded {
+        sinks = sinks.key_filter(&mut verdicts).key_shards(&shards);
+    } else if p.dedup {
         sinks = sinks.key_filter(&mut filter);
     }
     let result = pipeline.run(inputs, sinks);
@@ -306,6 +360,7 @@ fn params(threads: usize, batch_bytes: usize) -> Params {
         max_record: 1 << 20,
         term: b'\n',
         dedup: false,
+        sharded: false,
     }
 }
 
@@ -429,13 +484,22 @@ fn a_panicking_worker_ends_the_run_with_an_error() {
         let _ = writeln!(text, "line {i}");
     }
     text.extend_from_slice(b"PANIC\nafter\n");
-    for threads in [1, 2, 8] {
-        for batch_bytes in [10, 4096] {
+    for (threads, batch_bytes, sharded) in [1, 2, 8].into_iter().flat_map(|j| {
+        [
+            (j, 10, false),
+            (j, 4096, false),
+            (j, 10, true),
+            (j, 4096, true),
+        ]
+    }) {
+        {
             let dir = tempfile::tempdir().unwrap();
-            let run = run_pipeline(
-                write_files(&dir, std::slice::from_ref(&text)),
-                params(threads, batch_bytes),
-            );
+            let mut p = params(threads, batch_bytes);
+            p.dedup = true;
+            // With shards: the panicking batch still takes its turn at
+            // every shard, so the batches after it do not wait forever.
+            p.sharded = sharded;
+            let run = run_pipeline(write_files(&dir, std::slice::from_ref(&text)), p);
             let error = run.error.expect("an error");
             assert!(error.contains("worker panicked: probe panic"), "{error}");
             // Nothing after the panicking batch was written.
@@ -556,6 +620,7 @@ proptest! {
         max_record in prop_oneof![0usize..=20, Just(1 << 20)],
         nul in any::<bool>(),
         dedup in any::<bool>(),
+        sharded in any::<bool>(),
     ) {
         let p = Params {
             threads,
@@ -563,6 +628,7 @@ proptest! {
             max_record,
             term: if nul { 0 } else { b'\n' },
             dedup,
+            sharded,
         };
         check(&files, p);
     }

@@ -341,9 +341,80 @@ pub trait KeyFilter {
         Ok(())
     }
 
+    /// Offers the next keyed record with the verdict its
+    /// [`KeyShards::decide`] gave it on a worker (with
+    /// [`Sinks::key_shards`](super::Sinks::key_shards)). The default ignores
+    /// the verdict and calls [`KeyFilter::offer`].
+    fn offer_decided(
+        &mut self,
+        key: u128,
+        verdict: u8,
+        record: &[u8],
+        out: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        let _ = verdict;
+        self.offer(key, record, out)
+    }
+
     /// Called once after the last record: writes the records held back, in
     /// order, and returns how many records were dropped in total.
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<u64>;
+}
+
+/// Decisions about keys made on the workers, shard by shard, before the
+/// writer sees the records (see [`Sinks::key_shards`](super::Sinks::key_shards)).
+///
+/// Keys are split into [`KeyShards::shards`] shards by
+/// [`KeyShards::shard_of`], which must depend on the key only, so that every
+/// occurrence of a key meets the same shard. The pipeline calls
+/// [`KeyShards::decide`] for shard `s` with the keys of shard `s` of one
+/// batch after the other, in input order (never two calls for one shard at
+/// once; calls for different shards run in parallel), and hands each
+/// record's verdict byte to [`KeyFilter::offer_decided`] in the writer.
+///
+/// # Example
+///
+/// ```
+/// use normurl_pipeline::KeyShards;
+/// use std::collections::HashSet;
+/// use std::sync::Mutex;
+///
+/// /// Verdict 1: first occurrence.
+/// struct Seen(Vec<Mutex<HashSet<u128>>>);
+///
+/// impl KeyShards for Seen {
+///     fn shards(&self) -> usize {
+///         self.0.len()
+///     }
+///     fn shard_of(&self, key: u128) -> usize {
+///         (key >> 124) as usize % self.0.len()
+///     }
+///     fn decide(&self, shard: usize, keys: &[u128], verdicts: &mut [u8]) -> std::io::Result<()> {
+///         let mut set = self.0[shard].lock().unwrap();
+///         for (k, v) in keys.iter().zip(verdicts) {
+///             *v = u8::from(set.insert(*k));
+///         }
+///         Ok(())
+///     }
+/// }
+///
+/// let seen = Seen((0..4).map(|_| Mutex::default()).collect());
+/// let mut v = [0u8; 3];
+/// seen.decide(0, &[1, 2, 1], &mut v)?;
+/// assert_eq!(v, [1, 1, 0]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub trait KeyShards: Sync {
+    /// How many shards (at most [`MAX_SHARDS`](super::MAX_SHARDS)).
+    fn shards(&self) -> usize;
+
+    /// The shard of `key`, below [`KeyShards::shards`].
+    fn shard_of(&self, key: u128) -> usize;
+
+    /// Decides `keys` (shard `shard`'s keys of the next batch, in record
+    /// order), writing one verdict byte for each into `verdicts`. An error
+    /// stops the run as the [`KeyFilter`]'s errors do.
+    fn decide(&self, shard: usize, keys: &[u128], verdicts: &mut [u8]) -> io::Result<()>;
 }
 
 /// Where a [`Transform`] writes: the batch's output buffers, recycled from

@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use super::batch::{Batch, Keyed, Kind, SortKey};
-use super::transform::{KeyFilter, Merge, Part};
+use super::cpu::{self, Clocks, CpuTimes, Stage};
+use super::transform::{KeyFilter, KeyShards, Merge, Part};
 use super::{Error, Progress};
 
 /// Where a run writes: the output, an optional side output (for example
@@ -31,6 +32,7 @@ pub struct Sinks<'a> {
     output_name: String,
     side: Option<(&'a mut dyn Write, String)>,
     filter: Option<&'a mut dyn KeyFilter>,
+    shards: Option<&'a dyn KeyShards>,
     check_order: bool,
 }
 
@@ -42,6 +44,7 @@ impl<'a> Sinks<'a> {
             output_name: name.into(),
             side: None,
             filter: None,
+            shards: None,
             check_order: false,
         }
     }
@@ -59,6 +62,20 @@ impl<'a> Sinks<'a> {
     pub fn key_filter(mut self, filter: &'a mut dyn KeyFilter) -> Sinks<'a> {
         self.filter = Some(filter);
         self
+    }
+
+    /// Decides keyed records with `shards` on the workers, shard by shard
+    /// in input order (see [`KeyShards`]), and hands each record's verdict
+    /// to the key filter's [`KeyFilter::offer_decided`]. Only used with a
+    /// key filter.
+    pub fn key_shards(mut self, shards: &'a dyn KeyShards) -> Sinks<'a> {
+        self.shards = Some(shards);
+        self
+    }
+
+    /// The key shards, when there is a key filter to take their verdicts.
+    pub(crate) fn shards(&self) -> Option<&'a dyn KeyShards> {
+        self.shards.filter(|_| self.filter.is_some())
     }
 
     /// Checks that the sort keys of keyed records (see
@@ -115,6 +132,8 @@ pub struct Summary<S> {
     /// With [`Sinks::check_order`]: the first record whose sort key is
     /// smaller than the one before it.
     pub unsorted: Option<Unsorted>,
+    /// CPU time by stage. It varies from run to run, unlike the counts.
+    pub cpu: CpuTimes,
 }
 
 /// Where the input's order breaks (see [`Sinks::check_order`]).
@@ -169,6 +188,9 @@ pub(crate) struct BatchWriter<'a, S> {
     summary: Summary<S>,
     /// Flush both outputs after each batch (line-buffered mode).
     pub(crate) flush_each: bool,
+    /// The stages' CPU times, and the process's CPU clock at the start.
+    pub(crate) clocks: Arc<Clocks>,
+    process_start: u64,
 }
 
 impl<'a, S: Merge> BatchWriter<'a, S> {
@@ -195,6 +217,8 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
             errors: Vec::new(),
             summary: Summary::default(),
             flush_each: false,
+            clocks: Arc::default(),
+            process_start: cpu::process_nanos(),
         }
     }
 
@@ -238,17 +262,28 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
         self.errors.push(error);
     }
 
-    fn write_output(&mut self, batch: &Batch<S>) {
+    fn write_output(&mut self, batch: &mut Batch<S>) {
         if self.output_failed {
             return;
         }
+        if let Some(source) = batch.decide_error.take() {
+            self.output_failed = true;
+            self.errors.push(Error::Filter { source });
+            return;
+        }
+        let decided = self.sinks.shards.is_some();
         let out = match self.sinks.filter.as_deref_mut() {
             Some(filter) => {
                 self.scratch.clear();
+                let verdicts = decided.then_some(&batch.verdicts[..]);
                 // The filter writes into memory here: an error is its own.
-                if let Err(source) =
-                    offer_keyed(&batch.data, &batch.keys, filter, &mut self.scratch)
-                {
+                if let Err(source) = offer_keyed(
+                    &batch.data,
+                    &batch.keys,
+                    verdicts,
+                    filter,
+                    &mut self.scratch,
+                ) {
                     self.output_failed = true;
                     self.errors.push(Error::Filter { source });
                     return;
@@ -356,7 +391,9 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
                     bytes: 0,
                     error: None,
                 };
+                let since = cpu::thread_nanos();
                 let result = filter.finish(&mut counted);
+                self.clocks.lap(Stage::Dedup, since);
                 self.summary.bytes_out += counted.bytes;
                 match (result, counted.error) {
                     (Ok(dropped), _) => {
@@ -416,6 +453,7 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
     /// every error; the reader's byte counts are filled in by the caller.
     pub(crate) fn into_report(mut self) -> Report<S> {
         self.finish();
+        self.summary.cpu = self.clocks.times(self.process_start);
         Report {
             summary: self.summary,
             errors: self.errors,
@@ -425,19 +463,26 @@ impl<'a, S: Merge> BatchWriter<'a, S> {
 
 /// Passes `data` through `filter`: keyed records with `offer`, the bytes
 /// between them with `pass`, in record order.
+/// With `verdicts` (one per key, from [`KeyShards::decide`]), keyed
+/// records go to `offer_decided`.
 fn offer_keyed(
     data: &[u8],
     keys: &[Keyed],
+    verdicts: Option<&[u8]>,
     filter: &mut dyn KeyFilter,
     out: &mut Vec<u8>,
 ) -> io::Result<()> {
     let mut read = 0;
-    for k in keys {
+    for (i, k) in keys.iter().enumerate() {
         let (start, end) = (k.start as usize, k.end as usize);
         if start > read {
             filter.pass(&data[read..start], out)?;
         }
-        filter.offer(k.key, &data[start..end], out)?;
+        let record = &data[start..end];
+        match verdicts {
+            Some(v) => filter.offer_decided(k.key, v[i], record, out)?,
+            None => filter.offer(k.key, record, out)?,
+        }
         read = end;
     }
     if data.len() > read {
