@@ -8,6 +8,10 @@ once, in turn), for:
     corpora repeated to about a million lines;
   - normurl.normalize over a pyarrow string array of the same lines (and
     string_view, threads=2, a list, normalize_one in a loop);
+  - the caller's types (issue 46): pandas Series of object, string
+    (python and pyarrow storage) and ArrowDtype in and out, and a Polars
+    Series, each as a ratio to the pyarrow path (--types-only runs just
+    these, without the command);
   - w3lib.url.canonicalize_url and surt.surt on every SAMPLE-th line;
 then the wall time of the Spark dedup recipe (docs/python.md) in local[2]
 on a 1M-line file, next to `normurl --dedup` on it.
@@ -139,19 +143,54 @@ def spark_dedup(binary, lines, runs):
     return command, wall, kept
 
 
+def bench_types(lines, profile, runs):
+    """ns/URL of normalize on the caller's column types, in and out; the
+    pyarrow path first, which the others are compared with."""
+    import pandas as pd
+    import polars as pl
+
+    n = normurl.Normalizer(profile=profile)
+    columns = {
+        "pyarrow string Array": pa.array(lines),
+        "pandas object": pd.Series(lines, dtype=object),
+        "pandas string[python]": pd.Series(lines, dtype="string[python]"),
+        "pandas string[pyarrow]": pd.Series(lines, dtype="string[pyarrow]"),
+        "pandas ArrowDtype(string)": pd.Series(lines, dtype=pd.ArrowDtype(pa.string())),
+        "Polars Series": pl.Series("url", lines),
+    }
+    fastest = {name: float("inf") for name in columns}
+    for _ in range(runs):
+        for name, column in columns.items():
+            fastest[name] = min(fastest[name], ns(best(1, lambda: n.normalize(column)), len(lines)))
+    return fastest
+
+
+def print_types(lines, runs):
+    for profile in ["whatwg", "aggressive"]:
+        results = bench_types(lines, profile, runs)
+        base = results["pyarrow string Array"]
+        print()
+        for name, value in results.items():
+            print(f"{profile}: normalize({name}): {value:.1f} ns/URL ({value / base:.2f}x pyarrow)")
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--binary", required=True, help="a release build of normurl")
+    p.add_argument("--binary", help="a release build of normurl (required but with --types-only)")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--sample", type=int, default=10, help="w3lib and surt run on every SAMPLE-th line")
     p.add_argument("--repeat", type=int, default=6, help="the corpora repeated, for about a million lines")
     p.add_argument("--spark-lines", type=int, default=1_000_000)
     p.add_argument("--no-spark", action="store_true")
+    p.add_argument("--types-only", action="store_true", help="only the caller's types against pyarrow")
     a = p.parse_args()
 
     lines = [l for path in CORPORA for l in lines_of(path)] * a.repeat
     n = len(lines)
     print(f"normurl {normurl.__version__}, {n:,} lines (samples/corpora x{a.repeat}), best of {a.runs}")
+    print_types(lines, a.runs)
+    if a.types_only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "corpora.txt"
         path.write_text("".join(l + "\n" for l in lines))

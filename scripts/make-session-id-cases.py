@@ -2,7 +2,7 @@
 """Writes queries made of random pieces and what the Python `surt`
 package's (0.3.1) port of webarchive-commons' URLRegexTransformer
 `stripQuerySessionID` leaves of each, one per line as QUERY<TAB>STRIPPED,
-for the unit test of `session-ids-anywhere` (src/canon/rules/query_session.rs):
+for the unit test of `session-ids-anywhere` (crates/normurl-canon/src/rules/query_session.rs):
 
     python3 -m venv /tmp/surtenv && /tmp/surtenv/bin/pip install surt==0.3.1
     /tmp/surtenv/bin/python scripts/make-session-id-cases.py > tests/data/surt/session-ids.tsv

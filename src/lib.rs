@@ -26,16 +26,17 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 
 #![deny(missing_docs)]
 
-pub mod canon;
-pub mod component;
 pub mod dedup;
 pub mod normalize;
-pub mod pipeline;
+pub mod scope;
 pub mod warc;
 
-// The parser crate under the names the modules of this crate use.
-pub(crate) use normurl_url as url;
-pub(crate) use normurl_url::simd;
+/// Canonicalization: profiles, rules, SURT (the `normurl-canon` crate).
+pub use normurl_canon as canon;
+/// URL components and templates (`normurl-canon`'s `component`).
+pub use normurl_canon::component;
+/// The ordered streaming pipeline (the `normurl-pipeline` crate).
+pub use normurl_pipeline as pipeline;
 
 /// The four sample corpora (samples/corpora), by file name and text, for
 /// the unit tests that run over real URLs.

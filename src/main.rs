@@ -7,10 +7,8 @@ mod cli;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = match cli::args::Args::try_parse() {
+    let args = match cli::shared::parse_args() {
         Ok(args) => args,
         Err(e) => return cli::args::clap_error(&e),
     };

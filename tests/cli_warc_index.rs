@@ -2,7 +2,7 @@
 //! as pywb's cdxj-indexer 1.5.0 writes them, on the hand-made WARC and ARC
 //! files of tests/data/warc (scripts/make-warc-samples.py, which also
 //! wrote the tool's output next to them) and Common Crawl's sample; the
-//! payload digest, ARC version 2, `--records`, `--dedup=url+digest`, the
+//! payload digest, ARC version 2, `--records`, `--dedup --dedup-key url+digest`, the
 //! profile, and damaged input.
 
 mod common;
@@ -176,7 +176,7 @@ fn computed_digest() {
     );
 }
 
-/// `--dedup=url+digest` keeps one line per urlkey and content: a revisit
+/// `--dedup --dedup-key url+digest` keeps one line per urlkey and content: a revisit
 /// of content indexed under the same key goes, a change of content stays;
 /// `--dedup` alone keeps one line per urlkey.
 #[test]
@@ -225,17 +225,25 @@ fn dedup_on_url_and_digest() {
     };
     assert_eq!(digests(&[]).len(), 3);
     assert_eq!(
-        digests(&["--dedup=url+digest"]),
+        digests(&["--dedup", "--dedup-key", "url+digest"]),
         ["- sha1:AAAA", "- sha1:BBBB"]
     );
     assert_eq!(digests(&["--dedup"]), ["- sha1:AAAA"]);
     let ran = run(
-        &["warc", "--cdxj", &f, "--dedup=url+digest", "--stats"],
+        &[
+            "warc",
+            "--cdxj",
+            &f,
+            "--dedup",
+            "--dedup-key",
+            "url+digest",
+            "--stats",
+        ],
         b"",
     )
     .ok();
     assert!(ran.stderr.contains("deduplicated"), "{}", ran.stderr);
-    run(&["warc", &f, "--dedup=url+digest"], b"").failed(&["--cdxj"]);
+    run(&["warc", &f, "--dedup", "--dedup-key", "url+digest"], b"").failed(&["--cdxj"]);
 }
 
 #[test]

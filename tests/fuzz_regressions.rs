@@ -631,7 +631,7 @@ fn command_check_covers_formats() {
 // test here, and its input stays out of tests/data/fuzz-regressions (whose
 // replay would fail) until the fix.
 
-/// src/canon: the `aggressive`, `safe-browsing` and `wayback` profiles
+/// normurl-canon: the `aggressive`, `safe-browsing` and `wayback` profiles
 /// collapse `//` in a path, which can make a `c|` segment the first one of
 /// a file path, where the parser turns it into the drive letter `c:`. The
 /// canonical form is then neither a URL serialization nor idempotent:
@@ -660,7 +660,7 @@ fn canon_collapse_slashes_pipe_drive_letter() {
     );
 }
 
-/// src/canon: percent-decoding unreserved characters can make a new escape
+/// normurl-canon: percent-decoding unreserved characters can make a new escape
 /// out of a `%` that starts none, which the next canonicalization decodes:
 /// the `semantic` profile (and every profile that decodes) is not
 /// idempotent. `foo://h/%7%30` gives `foo://h/%70`, which gives
@@ -685,7 +685,7 @@ fn canon_decode_makes_escape() {
     }
 }
 
-/// src/canon: trimming the dots of a file URL's host `localhost.` gives
+/// normurl-canon: trimming the dots of a file URL's host `localhost.` gives
 /// `localhost`, which the host parser turns into the empty host, so the
 /// canonical form (`aggressive`, `safe-browsing`, `wayback`) is not a URL
 /// serialization: `file://localhost./x` gives `file://localhost/x`, which

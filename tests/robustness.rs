@@ -169,7 +169,7 @@ proptest! {
 proptest! {
     // A fixed seed: the `url` crate is an oracle with known bugs, and each
     // new one needs a documented rule (fuzz/src/differential.rs) before it
-    // may fail CI; src/canon has open bugs too (fuzz/src/canon.rs). The fuzz
+    // may fail CI; normurl-canon has open bugs too (fuzz/src/canon.rs). The fuzz
     // targets explore; this replays the same inputs on every run.
     #![proptest_config(Config {
         cases: 3000,
@@ -184,7 +184,7 @@ proptest! {
     }
 
     /// Every canonicalization profile gives a valid, idempotent URL (the
-    /// `canon` target's check, which skips src/canon's open bugs).
+    /// `canon` target's check, which skips normurl-canon's open bugs).
     #[test]
     fn prop_canon(data in prop_oneof![soup_input(), soup_with_valid_base()]) {
         canon::check(&data);

@@ -1,7 +1,7 @@
 //! Target `canon`: every canonicalization profile gives a valid URL
 //! serialization and is idempotent.
 //!
-//! src/canon/mod.rs promises: "Canonical URLs are valid URL serializations
+//! crates/normurl-canon/src/lib.rs promises: "Canonical URLs are valid URL serializations
 //! and idempotent: parsing the output and canonicalizing it again gives the
 //! same bytes, for every profile." For every `Ok` result among the input
 //! alone and the input against the base, and every profile in

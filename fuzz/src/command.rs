@@ -31,7 +31,7 @@
 //!   `lines == valid + invalid + blank` (`Stats`' own accounting);
 //! * on a plain (not gzip or zstd) file, the records are the file's lines
 //!   (a leading BOM and the `\r` of `\r\n` dropped, as
-//!   src/pipeline/tests.rs's `naive` splits them); with `keep` and no
+//!   crates/normurl-pipeline/src/tests.rs's `naive` splits them); with `keep` and no
 //!   dedup, the run succeeds (unless the file starts with `WARC/1.`, which
 //!   is refused) with one output line per input line; with
 //!   `original` as well (and no `explain` column) the output is the input
@@ -47,11 +47,11 @@ use std::num::NonZeroUsize;
 use std::path::Path;
 
 use normurl::canon::{Canonicalizer, OutputForm, Profile, SurtOptions};
-use normurl::dedup::{DedupConfig, DedupMode, Deduper};
+use normurl::dedup::{CountFormat, DedupConfig, DedupMode, Deduper, ShardWriter, Shards};
 use normurl::normalize::{
     Delimiter, FieldOutput, Get, Normalizer, OnInvalid, Options, Select, Stats,
 };
-use normurl::pipeline::{Format, Input, Pipeline, Sinks, Summary};
+use normurl::pipeline::{Format, Input, KeyFilter, Pipeline, Sinks, Summary};
 use normurl::Url;
 
 use super::{pipeline, TempFile};
@@ -236,7 +236,12 @@ impl Ran {
     /// Everything two runs must agree on (`Summary` has no `PartialEq`:
     /// its `Debug` form, as the `pipeline` target compares it).
     fn observed(&self) -> (&[u8], &[u8], Result<String, &String>) {
-        let result = self.result.as_ref().map(|s| format!("{s:?}"));
+        // Less the CPU times, which vary from run to run.
+        let result = self.result.as_ref().map(|s| {
+            let mut s = s.clone();
+            s.cpu = Default::default();
+            format!("{s:?}")
+        });
         (&self.out, &self.rejects, result)
     }
 
@@ -314,19 +319,37 @@ fn run(
     // one per line here, Framing::Lines: the invariants below count lines.)
     builder.number_lines(normalizer.wants_line_numbers());
     let pipeline = builder.build(normalizer);
-    let mut filter = dedup_limit.map(|memory_limit| {
-        Deduper::new(DedupConfig {
-            mode: config.dedup.unwrap_or(DedupMode::Exact),
-            memory_limit,
-            // Explicit, as a `--temp-dir` would be: the spill directory is
-            // created (and removed) under it.
-            temp_dir: Some(std::env::temp_dir()),
-        })
+    let dedup_config = dedup_limit.map(|memory_limit| DedupConfig {
+        mode: config.dedup.unwrap_or(DedupMode::Exact),
+        memory_limit,
+        // Explicit, as a `--temp-dir` would be: the spill directory is
+        // created (and removed) under it.
+        temp_dir: Some(std::env::temp_dir()),
     });
+    // The parallel run (the one with a batch size) decides exact dedup as
+    // the command does, with the sharded deduper on the workers; the
+    // reference with the sequential `Deduper` on the writer.
+    let sharded = batch_bytes.is_some() && config.dedup == Some(DedupMode::Exact);
+    let shards = dedup_config
+        .clone()
+        .filter(|_| sharded)
+        .map(|c| Shards::new(c, false));
+    let mut shard_writer = shards
+        .as_ref()
+        .map(|s| ShardWriter::new(s, CountFormat::Prefix(b'\t')));
+    let mut deduper = dedup_config.filter(|_| !sharded).map(Deduper::new);
+    let filter: Option<&mut dyn KeyFilter> = match (&mut deduper, &mut shard_writer) {
+        (Some(d), _) => Some(d),
+        (_, Some(w)) => Some(w),
+        _ => None,
+    };
     let (mut out, mut rejects) = (Vec::new(), Vec::new());
     // A side writer even without `rejects`, to check nothing goes there.
     let mut sinks = Sinks::new("<stdout>", &mut out).side("rejects", &mut rejects);
-    if let Some(f) = filter.as_mut() {
+    if let Some(s) = &shards {
+        sinks = sinks.key_shards(s);
+    }
+    if let Some(f) = filter {
         sinks = sinks.key_filter(f);
         // As `--assume-sorted` does; `unsorted` is compared with the rest
         // of the summary.
@@ -465,7 +488,7 @@ fn check_dedup(dedup: &Ran, all: &Ran) -> Result<(), String> {
 
 /// The lines the pipeline reads from a plain `content`: a leading BOM
 /// dropped, no record after a final `\n`, the `\r` of each `\r\n` dropped
-/// (the `naive` reference of src/pipeline/tests.rs).
+/// (the `naive` reference of crates/normurl-pipeline/src/tests.rs).
 fn input_lines(content: &[u8]) -> Vec<&[u8]> {
     let file = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
     let mut lines: Vec<&[u8]> = file.split(|&b| b == b'\n').collect();

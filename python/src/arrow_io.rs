@@ -8,43 +8,190 @@ use std::ffi::CStr;
 
 use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
-use arrow_array::{make_array, Array as _, ArrayRef};
+use std::sync::Arc;
+
+use arrow_array::builder::LargeStringBuilder;
+use arrow_array::{
+    make_array, Array as _, ArrayRef, BinaryViewArray, GenericBinaryArray, GenericStringArray,
+    NullArray, OffsetSizeTrait,
+};
+use arrow_buffer::NullBuffer;
 use arrow_data::{ArrayData, ByteView};
 use arrow_schema::{ArrowError, DataType};
+use normurl::normalize::InvalidUtf8;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict, PyList, PyString, PyTuple};
 
 use crate::column::Layout;
 
-/// An input column: its chunks, all of one string type (or the null type,
-/// which pyarrow gives a column of `None`s).
+/// An input column: its chunks, each a column of strings, and the string
+/// type of the result.
 pub struct Input {
     pub layout: Layout,
-    pub chunks: Vec<ArrayRef>,
+    pub chunks: Vec<Chunk>,
+}
+
+/// One chunk of an input: a column of strings (`string`, `large_string`,
+/// `string_view`, or the null type), or a dictionary's values and each
+/// row's index into them.
+pub struct Chunk {
+    pub values: ArrayRef,
+    /// For a dictionary-encoded chunk: each row's index into `values`
+    /// (any index for a null row) and the rows' nulls.
+    pub keys: Option<(Vec<usize>, Option<NullBuffer>)>,
+}
+
+impl Chunk {
+    pub fn len(&self) -> usize {
+        match &self.keys {
+            Some((keys, _)) => keys.len(),
+            None => self.values.len(),
+        }
+    }
 }
 
 /// The message of a `TypeError` for an argument that is not a column of
 /// strings.
 fn not_strings(what: &str) -> PyErr {
-    PyTypeError::new_err(format!(
-        "urls: expected an Arrow array of strings (string, large_string or string_view) \
-         or a list of str, got {what}"
-    ))
+    PyTypeError::new_err(format!("urls: expected strings, got {what}"))
 }
 
 fn arrow_error(e: ArrowError) -> PyErr {
     PyValueError::new_err(format!("urls: invalid Arrow data: {e}"))
 }
 
-/// The layout of results for an input of type `dt`.
+/// The layout of results for an input of type `dt`: the string type of
+/// the same offsets (`binary` gives `string`, `binary_view` gives
+/// `string_view`), a dictionary's that of its values.
 fn layout_of(dt: &DataType) -> PyResult<Layout> {
     match dt {
-        DataType::Utf8 | DataType::Null => Ok(Layout::Utf8),
-        DataType::LargeUtf8 => Ok(Layout::LargeUtf8),
-        DataType::Utf8View => Ok(Layout::Utf8View),
-        other => Err(not_strings(&format!("an Arrow array of type {other}"))),
+        DataType::Utf8 | DataType::Binary | DataType::Null => Ok(Layout::Utf8),
+        DataType::LargeUtf8 | DataType::LargeBinary => Ok(Layout::LargeUtf8),
+        DataType::Utf8View | DataType::BinaryView => Ok(Layout::Utf8View),
+        DataType::Dictionary(key, values) if key.is_dictionary_key_type() => {
+            layout_of(values).map_err(|_| not_strings(&py_type(dt)))
+        }
+        other => Err(not_strings(&py_type(other))),
     }
+}
+
+/// An Arrow type as pyarrow names it (`int64`, `double`,
+/// `list<item: string>`), for messages in Python's words.
+pub fn py_type(dt: &DataType) -> String {
+    use arrow_schema::TimeUnit;
+    let unit = |u: &TimeUnit| match u {
+        TimeUnit::Second => "s",
+        TimeUnit::Millisecond => "ms",
+        TimeUnit::Microsecond => "us",
+        TimeUnit::Nanosecond => "ns",
+    };
+    let item = |f: &arrow_schema::Field| format!("{}: {}", f.name(), py_type(f.data_type()));
+    match dt {
+        DataType::Null => "null".into(),
+        DataType::Boolean => "bool".into(),
+        DataType::Int8 => "int8".into(),
+        DataType::Int16 => "int16".into(),
+        DataType::Int32 => "int32".into(),
+        DataType::Int64 => "int64".into(),
+        DataType::UInt8 => "uint8".into(),
+        DataType::UInt16 => "uint16".into(),
+        DataType::UInt32 => "uint32".into(),
+        DataType::UInt64 => "uint64".into(),
+        DataType::Float16 => "halffloat".into(),
+        DataType::Float32 => "float".into(),
+        DataType::Float64 => "double".into(),
+        DataType::Utf8 => "string".into(),
+        DataType::LargeUtf8 => "large_string".into(),
+        DataType::Utf8View => "string_view".into(),
+        DataType::Binary => "binary".into(),
+        DataType::LargeBinary => "large_binary".into(),
+        DataType::BinaryView => "binary_view".into(),
+        DataType::FixedSizeBinary(n) => format!("fixed_size_binary[{n}]"),
+        DataType::Date32 => "date32[day]".into(),
+        DataType::Date64 => "date64[ms]".into(),
+        DataType::Time32(u) => format!("time32[{}]", unit(u)),
+        DataType::Time64(u) => format!("time64[{}]", unit(u)),
+        DataType::Duration(u) => format!("duration[{}]", unit(u)),
+        DataType::Timestamp(u, None) => format!("timestamp[{}]", unit(u)),
+        DataType::Timestamp(u, Some(tz)) => format!("timestamp[{}, tz={tz}]", unit(u)),
+        DataType::Decimal128(p, s) => format!("decimal128({p}, {s})"),
+        DataType::Decimal256(p, s) => format!("decimal256({p}, {s})"),
+        DataType::List(f) => format!("list<{}>", item(f)),
+        DataType::LargeList(f) => format!("large_list<{}>", item(f)),
+        DataType::ListView(f) => format!("list_view<{}>", item(f)),
+        DataType::FixedSizeList(f, n) => format!("fixed_size_list<{}>[{n}]", item(f)),
+        DataType::Struct(fields) => {
+            let fields: Vec<String> = fields.iter().map(|f| item(f)).collect();
+            format!("struct<{}>", fields.join(", "))
+        }
+        DataType::Dictionary(k, v) => format!(
+            "dictionary<values={}, indices={}, ordered=0>",
+            py_type(v),
+            py_type(k)
+        ),
+        other => other.to_string().to_lowercase(),
+    }
+}
+
+/// `array` as a chunk of strings: strings as they are; binary as strings
+/// without a copy when it is all UTF-8, else each value as `policy` makes
+/// it (the command's `--invalid-utf8`: `%XX`, U+FFFD, or null for
+/// `reject`); a dictionary as its values (so made) and its keys.
+fn chunk(array: ArrayRef, policy: InvalidUtf8) -> PyResult<Chunk> {
+    use arrow_array::cast::AsArray;
+    let values = match array.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => array,
+        DataType::Binary => decode(array.as_binary::<i32>(), policy),
+        DataType::LargeBinary => decode(array.as_binary::<i64>(), policy),
+        DataType::BinaryView => decode_view(array.as_binary_view(), policy),
+        DataType::Dictionary(_, _) => {
+            let dict = array.as_any_dictionary();
+            let values = chunk(dict.values().clone(), policy)?;
+            if values.keys.is_some() {
+                return Err(not_strings(&py_type(array.data_type())));
+            }
+            if values.values.is_empty() {
+                // No values: every row is null (validated).
+                return Ok(Chunk {
+                    values: Arc::new(NullArray::new(array.len())),
+                    keys: None,
+                });
+            }
+            return Ok(Chunk {
+                values: values.values,
+                keys: Some((dict.normalized_keys(), array.logical_nulls())),
+            });
+        }
+        other => return Err(not_strings(&py_type(other))),
+    };
+    Ok(Chunk { values, keys: None })
+}
+
+/// A binary column as strings (see [`chunk`]).
+fn decode<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>, policy: InvalidUtf8) -> ArrayRef {
+    if let Ok(strings) = GenericStringArray::<O>::try_from_binary(array.clone()) {
+        return Arc::new(strings);
+    }
+    let mut out = LargeStringBuilder::with_capacity(array.len(), array.value_data().len());
+    let mut scratch = Vec::new();
+    for value in array.iter() {
+        out.append_option(value.and_then(|v| policy.apply(v, &mut scratch)));
+    }
+    Arc::new(out.finish())
+}
+
+/// A binary_view column as strings (see [`chunk`]).
+fn decode_view(array: &BinaryViewArray, policy: InvalidUtf8) -> ArrayRef {
+    if let Ok(strings) = array.clone().to_string_view() {
+        return Arc::new(strings);
+    }
+    let mut out = LargeStringBuilder::with_capacity(array.len(), 0);
+    let mut scratch = Vec::new();
+    for value in array.iter() {
+        out.append_option(value.and_then(|v| policy.apply(v, &mut scratch)));
+    }
+    Arc::new(out.finish())
 }
 
 /// The pointer of a capsule named `name`.
@@ -60,7 +207,7 @@ fn capsule_pointer(obj: &Bound<'_, PyAny>, name: &CStr) -> PyResult<*mut std::ff
 
 /// Imports `obj` if it exports the Arrow PyCapsule interface; `None` if it
 /// has neither method.
-pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Option<Input>> {
+pub fn import(obj: &Bound<'_, PyAny>, policy: InvalidUtf8) -> PyResult<Option<Input>> {
     if obj.hasattr("__arrow_c_array__")? {
         let pair = obj.call_method1("__arrow_c_array__", (obj.py().None(),))?;
         let pair = pair.cast::<PyTuple>().map_err(PyErr::from)?;
@@ -89,7 +236,7 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Option<Input>> {
         validate(&data).map_err(arrow_error)?;
         return Ok(Some(Input {
             layout,
-            chunks: vec![make_array(data)],
+            chunks: vec![chunk(make_array(data), policy)?],
         }));
     }
     if obj.hasattr("__arrow_c_stream__")? {
@@ -103,7 +250,7 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Option<Input>> {
         for chunk in reader {
             let chunk = chunk.map_err(arrow_error)?;
             validate(&chunk.to_data()).map_err(arrow_error)?;
-            chunks.push(chunk);
+            chunks.push(self::chunk(chunk, policy)?);
         }
         return Ok(Some(Input { layout, chunks }));
     }
@@ -150,7 +297,8 @@ fn validate(data: &ArrayData) -> Result<(), ArrowError> {
     Ok(())
 }
 
-/// The strings of a Python list (or tuple), borrowed: `None` for `None`
+/// The strings of a Python list (or tuple), borrowed: `None` for `None`,
+/// for the missing values of pandas and numpy (`NaN`, `pd.NA`, `pd.NaT`),
 /// and for strings that are not valid Unicode (lone surrogates cannot be
 /// UTF-8, so no line of the command holds one).
 pub fn list_items<'a, 'py>(items: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Option<&'a str>>> {
@@ -161,15 +309,33 @@ pub fn list_items<'a, 'py>(items: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Optio
             if item.is_none() {
                 return Ok(None);
             }
-            match item.cast::<PyString>() {
-                Ok(s) => Ok(s.to_str().ok()),
-                Err(_) => Err(PyTypeError::new_err(format!(
-                    "urls[{i}]: expected str or None, got {}",
-                    item.get_type().name()?
-                ))),
+            if let Ok(s) = item.cast::<PyString>() {
+                return Ok(s.to_str().ok());
             }
+            if is_missing(item) {
+                return Ok(None);
+            }
+            Err(PyTypeError::new_err(format!(
+                "urls[{i}]: expected str or None, got {}",
+                item.get_type().name()?
+            )))
         })
         .collect()
+}
+
+/// Whether `item` is a missing value of pandas or numpy: a float NaN
+/// (`float("nan")`, `np.nan`), `pd.NA` or `pd.NaT`.
+pub fn is_missing(item: &Bound<'_, PyAny>) -> bool {
+    if let Ok(f) = item.cast::<pyo3::types::PyFloat>() {
+        return f.value().is_nan();
+    }
+    let Ok(ty) = item.get_type().fully_qualified_name() else {
+        return false;
+    };
+    matches!(
+        ty.to_str().unwrap_or(""),
+        "pandas._libs.missing.NAType" | "pandas._libs.tslibs.nattype.NaTType"
+    ) || (ty.to_str().unwrap_or("").starts_with("numpy.float") && item.ne(item).unwrap_or(false))
 }
 
 /// The rejection of anything else.
@@ -181,11 +347,14 @@ pub fn not_a_column(obj: &Bound<'_, PyAny>) -> PyErr {
         .unwrap_or_else(|_| "?".into());
     if obj.is_instance_of::<PyString>() {
         return PyTypeError::new_err(
-            "urls: expected an Arrow array or a list of str, got one str \
-             (use Normalizer.normalize_one for a single URL)",
+            "urls: expected strings (an Arrow array, a pandas or Polars Series, or a list \
+             of str), got one str (use Normalizer.normalize_one for a single URL)",
         );
     }
-    not_strings(&name)
+    PyTypeError::new_err(format!(
+        "urls: expected strings (an Arrow array, a pandas or Polars Series, or a list \
+         of str), got {name}"
+    ))
 }
 
 /// An Arrow array that normurl returned. It exports the Arrow PyCapsule

@@ -6,17 +6,45 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array as _, ArrayRef, GenericStringArray, OffsetSizeTrait, StringViewArray};
+use arrow_array::{Array as _, GenericStringArray, OffsetSizeTrait, StringViewArray};
+use arrow_buffer::NullBuffer;
 use arrow_schema::DataType;
 use rayon::prelude::*;
 
+use crate::arrow_io::Chunk;
 use crate::column::{KeyColumn, StringColumn, StructColumn};
-use crate::config::Config;
+use crate::config::{Config, Get};
 use crate::engine::Worker;
 
 /// Batches shorter than this run on the calling thread whatever `threads`
 /// says: splitting them costs more than it saves.
 const PARALLEL_MIN: usize = 16 * 1024;
+
+/// A dictionary-encoded chunk: row `i` is `values`' entry `keys[i]`, or
+/// null where `nulls` says so.
+pub struct Dict<'a, U: ?Sized> {
+    pub keys: &'a [usize],
+    pub nulls: Option<&'a NullBuffer>,
+    pub values: &'a U,
+}
+
+impl<U: Urls + ?Sized> Urls for Dict<'_, U> {
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    #[inline]
+    fn url(&self, i: usize) -> Option<&str> {
+        if self.nulls.is_some_and(|n| n.is_null(i)) {
+            return None;
+        }
+        self.values.url(self.keys[i])
+    }
+
+    fn may_have_newlines(&self) -> bool {
+        self.values.may_have_newlines()
+    }
+}
 
 /// Input URLs, by index: `None` for a null.
 pub trait Urls: Sync {
@@ -117,7 +145,13 @@ impl Sink for StringColumn {
     #[inline]
     fn push(&mut self, worker: &mut Worker, config: &Config, url: Option<&str>) {
         match url {
-            Some(url) => self.push_with(|out| worker.write(config, url, out)),
+            // A component that the URL does not have (the command writes
+            // an empty line) is null.
+            Some(url) => self.push_with(|out| {
+                let start = out.len();
+                worker.write(config, url, out)
+                    && (out.len() > start || !matches!(config.get, Get::Component(_)))
+            }),
             None => self.push_null(),
         }
     }
@@ -160,9 +194,7 @@ impl Sink for StructColumn {
             Some(url) => worker.components(config, url, &mut self.columns),
             None => false,
         };
-        for column in &mut self.columns {
-            column.end_row(valid);
-        }
+        self.end_row(valid);
     }
 
     fn append(&mut self, later: StructColumn) {
@@ -220,19 +252,45 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
 }
 
 /// Runs every chunk of an Arrow input.
-pub fn run_chunks<S: Sink>(config: &Config, chunks: &[ArrayRef], threads: usize) -> S {
+pub fn run_chunks<S: Sink>(config: &Config, chunks: &[Chunk], threads: usize) -> S {
     let rows = chunks.iter().map(|c| c.len()).sum();
     let mut sink = S::with_capacity(rows);
     for chunk in chunks {
-        match chunk.data_type() {
-            DataType::Utf8 => run(config, chunk.as_string::<i32>(), threads, &mut sink),
-            DataType::LargeUtf8 => run(config, chunk.as_string::<i64>(), threads, &mut sink),
-            DataType::Utf8View => run(config, chunk.as_string_view(), threads, &mut sink),
-            // The import accepts only these and the null type.
-            _ => run(config, &Nulls(chunk.len()), threads, &mut sink),
+        let values = &chunk.values;
+        let keys = chunk.keys.as_ref();
+        let sink = &mut sink;
+        match values.data_type() {
+            DataType::Utf8 => run_keyed(config, values.as_string::<i32>(), keys, threads, sink),
+            DataType::LargeUtf8 => {
+                run_keyed(config, values.as_string::<i64>(), keys, threads, sink)
+            }
+            DataType::Utf8View => run_keyed(config, values.as_string_view(), keys, threads, sink),
+            // The import makes every chunk one of these or the null type.
+            _ => run_keyed(config, &Nulls(values.len()), keys, threads, sink),
         }
     }
     sink
+}
+
+/// Runs `values`, or with `keys` the rows of a dictionary over them.
+fn run_keyed<U: Urls + ?Sized, S: Sink>(
+    config: &Config,
+    values: &U,
+    keys: Option<&(Vec<usize>, Option<NullBuffer>)>,
+    threads: usize,
+    sink: &mut S,
+) {
+    match keys {
+        Some((keys, nulls)) => {
+            let dict = Dict {
+                keys,
+                nulls: nulls.as_ref(),
+                values,
+            };
+            run(config, &dict, threads, sink)
+        }
+        None => run(config, values, threads, sink),
+    }
 }
 
 /// A rayon pool of `threads` threads, made once per size and kept: Spark

@@ -66,6 +66,14 @@ impl StringColumn {
         self.nulls.append(valid);
     }
 
+    /// Closes the row as [`StringColumn::end_row`] does, null also when
+    /// nothing was written to it (a component the URL does not have).
+    #[inline]
+    pub fn end_row_nonempty(&mut self, valid: bool) {
+        let last = *self.offsets.last().expect("offsets start with 0");
+        self.end_row(valid && self.values.len() > last as usize);
+    }
+
     pub fn push_null(&mut self) {
         self.end_row(false);
     }
@@ -236,11 +244,14 @@ impl KeyColumn {
     }
 }
 
-/// The columns of `components()`: one per name, null together.
+/// The columns of `components()`: one per name; a row is null where the
+/// URL is invalid, a field where the URL does not have that component.
 #[derive(Debug)]
 pub struct StructColumn {
     pub names: &'static [&'static str],
     pub columns: Vec<StringColumn>,
+    /// The rows' validity.
+    nulls: NullBufferBuilder,
 }
 
 impl StructColumn {
@@ -251,26 +262,48 @@ impl StructColumn {
                 .iter()
                 .map(|_| StringColumn::with_capacity(rows, rows * 8))
                 .collect(),
+            nulls: NullBufferBuilder::new(rows),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.columns[0].len()
+        self.nulls.len()
+    }
+
+    /// Whether row `i` is a URL.
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.nulls.is_valid(i)
+    }
+
+    /// Closes the row written to the columns: null when not `valid`, and
+    /// each field null when it is empty.
+    #[inline]
+    pub fn end_row(&mut self, valid: bool) {
+        for column in &mut self.columns {
+            column.end_row_nonempty(valid);
+        }
+        self.nulls.append(valid);
     }
 
     pub fn append(&mut self, other: StructColumn) {
         for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
             mine.append(theirs);
         }
+        let mut nulls = other.nulls;
+        let n = nulls.len();
+        match nulls.finish() {
+            Some(buffer) => self.nulls.append_buffer(&buffer),
+            None => self.nulls.append_n_non_nulls(n),
+        }
     }
 
-    pub fn finish(self, layout: Layout) -> Result<ArrayRef, ArrowError> {
+    pub fn finish(mut self, layout: Layout) -> Result<ArrayRef, ArrowError> {
         let arrays = self
             .columns
             .into_iter()
             .map(|c| c.finish(layout))
             .collect::<Result<Vec<ArrayRef>, _>>()?;
-        let nulls = arrays[0].logical_nulls();
+        let nulls = self.nulls.finish();
         let fields: Fields = self
             .names
             .iter()

@@ -9,10 +9,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use normurl::canon::{Canonicalizer, CanonicalizerBuilder, OutputForm, Profile};
+use normurl::canon::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Profile};
 use normurl::component::PublicSuffixList;
 use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
-use normurl::Url;
+use normurl::{QueryEncoding, Url};
 
 use crate::psl_arg::Psl;
 
@@ -30,11 +30,16 @@ pub enum Get {
 /// (`normurl rules` lists them), in `--json`'s order.
 pub use normurl::component::Component;
 
-/// The names `get=` accepts, in the order error messages list them.
-fn get_names() -> impl Iterator<Item = &'static str> {
-    ["url", "surt", "ssurt"]
-        .into_iter()
-        .chain(Component::ALL.iter().map(|c| c.name()))
+/// The names `get=` accepts, each once, in the order error messages list
+/// them: the forms, then the components (`surt` and `ssurt` are both).
+pub(crate) fn get_names() -> impl Iterator<Item = &'static str> {
+    const FORMS: [&str; 3] = ["url", "surt", "ssurt"];
+    FORMS.into_iter().chain(
+        Component::ALL
+            .iter()
+            .map(|c| c.name())
+            .filter(|n| !FORMS.contains(n)),
+    )
 }
 
 impl std::str::FromStr for Get {
@@ -95,6 +100,10 @@ pub struct Args {
     pub options: RuleOptions,
     /// `psl`: None for the bundled list.
     pub psl: Option<Source>,
+    /// `idn`: the command's `--idn` (`ascii`, `unicode`).
+    pub idn: Option<String>,
+    /// `query_encoding`: the command's `--query-encoding` label.
+    pub query_encoding: Option<String>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -116,6 +125,8 @@ pub struct Config {
     pub url_rewrite: Result<Option<Arc<Rewrites>>, String>,
     pub base: Option<Url>,
     pub default_scheme: Option<String>,
+    /// The encoding of the query (`query_encoding`; UTF-8 by default).
+    pub query_encoding: QueryEncoding,
     /// Whether a component must be read from a second parse of the
     /// canonical URL: whether `url_canon` or `url_rewrite` changes
     /// anything.
@@ -164,11 +175,19 @@ impl Config {
             None => None,
         };
         let list = psl.as_deref().map(Psl::list);
+        // The command's --idn, on the canonicalizer of every form.
+        let idn: IdnForm = match &args.idn {
+            Some(name) => name.parse().map_err(|e| value(format!("--idn: {e}")))?,
+            None => IdnForm::default(),
+        };
         // The first build reads the files (after checking the rules, as
         // the command); the second finds them read.
-        let url_canon = build(&mut options.builder(profile_of(OutputForm::Url))?, list);
+        let url_canon = build(options.builder(profile_of(OutputForm::Url))?.idn(idn), list);
         let canon = match get {
-            Get::Form(form) => build(options.builder(profile_of(form))?.output(form), list),
+            Get::Form(form) => build(
+                options.builder(profile_of(form))?.output(form).idn(idn),
+                list,
+            ),
             Get::Component(_) => url_canon.clone(),
         };
         let base =
@@ -189,6 +208,12 @@ impl Config {
             Some(s) => Some(check_scheme(s)?),
             None => None,
         };
+        let query_encoding = match &args.query_encoding {
+            Some(label) => label
+                .parse()
+                .map_err(|e| value(format!("--query-encoding: {e}")))?,
+            None => QueryEncoding::default(),
+        };
         let rewrite = options.rewrites(&canon)?.map(Arc::new);
         let url_rewrite = match get {
             Get::Form(OutputForm::Surt(_) | OutputForm::Ssurt) => options
@@ -206,6 +231,7 @@ impl Config {
             url_rewrite,
             base,
             default_scheme,
+            query_encoding,
             options,
             psl,
         })

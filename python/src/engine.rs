@@ -4,7 +4,7 @@
 //! `Rewrites::rewrite_output` for `rewrite`. Buffers live in a [`Worker`],
 //! reused for every URL of a batch.
 
-use normurl::canon::{key_hash, parse_with_default_scheme, Scratch};
+use normurl::canon::{key_hash, with_default_scheme, Scratch};
 use normurl::component::Fields;
 use normurl::Url;
 
@@ -71,11 +71,20 @@ impl Worker {
         if !is_line(input, self.check_newlines) {
             return false;
         }
+        // The query in `query_encoding`, as the command's
+        // --query-encoding (UTF-8: the plain parse).
+        let encoding = config.query_encoding;
         match &config.default_scheme {
             Some(scheme) => {
-                parse_with_default_scheme(&mut self.url, input, scheme, &mut self.retry).is_ok()
+                let text = with_default_scheme(input, scheme, &mut self.retry);
+                self.url
+                    .parse_into_with_encoding(text, None, encoding)
+                    .is_ok()
             }
-            None => self.url.parse_into(input, config.base.as_ref()).is_ok(),
+            None => self
+                .url
+                .parse_into_with_encoding(input, config.base.as_ref(), encoding)
+                .is_ok(),
         }
     }
 
@@ -86,7 +95,11 @@ impl Worker {
     pub fn write(&mut self, config: &Config, input: &str, out: &mut Vec<u8>) -> bool {
         let start = out.len();
         let written = match config.get {
-            Get::Form(_) if config.base.is_none() && config.default_scheme.is_none() => {
+            Get::Form(_)
+                if config.base.is_none()
+                    && config.default_scheme.is_none()
+                    && config.query_encoding.is_utf8() =>
+            {
                 // The command's path for a line without a base: parsing
                 // and canonicalizing in one pass.
                 is_line(input, self.check_newlines)
@@ -177,7 +190,10 @@ impl Worker {
     pub fn key(&mut self, config: &Config, input: &str) -> Option<u128> {
         let mut key = std::mem::take(&mut self.key);
         key.clear();
-        let valid = self.write(config, input, &mut key);
+        // A component the URL does not have is null, as `normalize`
+        // gives it: no key.
+        let valid = self.write(config, input, &mut key)
+            && (!key.is_empty() || !matches!(config.get, Get::Component(_)));
         let hash = valid.then(|| key_hash(&key));
         self.key = key;
         hash

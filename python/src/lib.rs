@@ -7,14 +7,16 @@ mod batch;
 mod column;
 mod config;
 mod engine;
+mod polars_plugin;
 mod psl_arg;
 mod rule_args;
+mod scope;
 
 use std::sync::Mutex;
 
 use arrow_array::ArrayRef;
 use arrow_schema::ArrowError;
-use normurl::normalize::Source;
+use normurl::normalize::{InvalidUtf8, Source};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -50,12 +52,34 @@ fn py_repr(arg: &Option<String>) -> String {
         .map_or_else(|| "None".into(), |s| format!("{s:?}"))
 }
 
-/// `threads`: `None` is the calling thread, 0 one thread per core.
-fn resolve_threads(threads: Option<usize>) -> usize {
+/// `threads`: `None` is the calling thread, 0 one thread per core, and a
+/// negative `n` counts from the cores as joblib's `n_jobs` does (-1: one
+/// per core, -2: all but one; at least one).
+fn resolve_threads(threads: Option<i64>) -> usize {
+    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
     match threads {
         None => 1,
-        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Some(n) => n,
+        Some(0) => cores(),
+        Some(n) if n < 0 => {
+            let left = (cores() as i64).saturating_add(1).saturating_add(n);
+            left.max(1) as usize
+        }
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+    }
+}
+
+/// `invalid_utf8`: the command's `--invalid-utf8` policy for binary
+/// inputs (`percent` when not given).
+fn invalid_utf8_policy(name: Option<&str>) -> PyResult<InvalidUtf8> {
+    match name {
+        None => Ok(InvalidUtf8::default()),
+        Some(name) => name.parse().map_err(|_| {
+            let names: Vec<&str> = InvalidUtf8::ALL.iter().map(|p| p.name()).collect();
+            PyValueError::new_err(format!(
+                "--invalid-utf8: unknown policy {name:?}; the policies are: {}",
+                names.join(", ")
+            ))
+        }),
     }
 }
 
@@ -63,13 +87,14 @@ fn resolve_threads(threads: Option<usize>) -> usize {
 fn batch<'py, S: Sink>(
     py: Python<'py>,
     config: &Config,
+    policy: InvalidUtf8,
     urls: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     finish: fn(S, Layout) -> Result<ArrayRef, ArrowError>,
     item: fn(Python<'py>, &S, usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = resolve_threads(threads);
-    if let Some(input) = arrow_io::import(urls)? {
+    if let Some(input) = arrow_io::import(urls, policy)? {
         let sink = py.detach(|| batch::run_chunks::<S>(config, &input.chunks, threads));
         let array = finish(sink, input.layout).map_err(result_error)?;
         return Ok(Bound::new(py, Array::new(array))?.into_any());
@@ -102,7 +127,7 @@ fn key_item<'py>(py: Python<'py>, c: &KeyColumn, i: usize) -> PyResult<Bound<'py
 }
 
 fn struct_item<'py>(py: Python<'py>, c: &StructColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
-    if c.columns[0].get(i).is_none() {
+    if !c.is_valid(i) {
         return Ok(py.None().into_bound(py));
     }
     let dict = PyDict::new(py);
@@ -133,13 +158,19 @@ struct Normalizer {
     base: Option<String>,
     default_scheme: Option<String>,
     query_separators: Option<String>,
+    /// `invalid_utf8`: what binary inputs' bytes that are not UTF-8 become.
+    invalid_utf8: InvalidUtf8,
+    /// `idn`: the command's `--idn`, as given.
+    idn: Option<String>,
+    /// `query_encoding`: the command's `--query-encoding`, as given.
+    query_encoding: Option<String>,
     /// The list and file arguments given, with their reprs.
     reprs: Reprs,
 }
 
 /// [`Plain`] as a pickle keeps it: profile, get, rules, base,
 /// default_scheme, query_separators.
-type PlainState = (
+pub(crate) type PlainState = (
     Option<String>,
     String,
     Option<String>,
@@ -156,9 +187,68 @@ struct Plain {
     base: Option<String>,
     default_scheme: Option<String>,
     query_separators: Option<String>,
+    invalid_utf8: InvalidUtf8,
+    idn: Option<String>,
+    query_encoding: Option<String>,
 }
 
 impl Normalizer {
+    /// What decides the answers: the arguments and the files' texts.
+    #[allow(clippy::type_complexity)]
+    fn settings(
+        &self,
+    ) -> (
+        PlainState,
+        State,
+        Option<(String, String)>,
+        &'static str,
+        Option<String>,
+        Option<String>,
+    ) {
+        let plain: PlainState = (
+            self.profile.clone(),
+            self.get.clone(),
+            self.rules.clone(),
+            self.base.clone(),
+            self.default_scheme.clone(),
+            self.query_separators.clone(),
+        );
+        (
+            plain,
+            rule_args::state(&self.config.options),
+            self.config.psl.as_ref().map(|p| p.state()),
+            self.invalid_utf8.name(),
+            self.idn.clone(),
+            self.query_encoding.clone(),
+        )
+    }
+
+    /// One URL as a scalar method takes it: `None` (or NaN, `pd.NA`) is
+    /// no URL, a str as it is (`None` if not valid Unicode), bytes as
+    /// `invalid_utf8` makes them.
+    fn scalar<'a>(
+        &self,
+        url: Option<&'a Bound<'_, PyAny>>,
+        scratch: &'a mut Vec<u8>,
+    ) -> PyResult<Option<&'a str>> {
+        let Some(url) = url.filter(|u| !u.is_none()) else {
+            return Ok(None);
+        };
+        if let Ok(s) = url.cast::<PyString>() {
+            return Ok(s.to_str().ok());
+        }
+        if let Ok(b) = url.cast::<PyBytes>() {
+            return Ok(self.invalid_utf8.apply(b.as_bytes(), scratch));
+        }
+        if arrow_io::is_missing(url) {
+            return Ok(None);
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "url: expected str, bytes or None, got {}",
+            url.get_type().name()?
+        )))
+    }
+
     /// The configuration of the arguments as Python passed them.
     fn with(plain: Plain, lists: &RuleArgs<'_, '_>) -> PyResult<Normalizer> {
         let (options, mut reprs) = lists.options()?;
@@ -196,6 +286,8 @@ impl Normalizer {
             query_separators: plain.query_separators,
             options,
             psl,
+            idn: plain.idn.clone(),
+            query_encoding: plain.query_encoding.clone(),
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -207,6 +299,9 @@ impl Normalizer {
             base: args.base,
             default_scheme: args.default_scheme,
             query_separators: args.query_separators,
+            invalid_utf8: plain.invalid_utf8,
+            idn: plain.idn,
+            query_encoding: plain.query_encoding,
             reprs,
         })
     }
@@ -215,7 +310,7 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
@@ -231,6 +326,9 @@ impl Normalizer {
         param_rules: Option<&Bound<'_, PyAny>>,
         rewrite: Option<&Bound<'_, PyAny>>,
         psl: Option<&Bound<'_, PyAny>>,
+        invalid_utf8: Option<&str>,
+        idn: Option<String>,
+        query_encoding: Option<String>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
@@ -239,6 +337,9 @@ impl Normalizer {
             base,
             default_scheme,
             query_separators,
+            invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+            idn,
+            query_encoding,
         };
         let lists = RuleArgs {
             strip_params,
@@ -269,7 +370,17 @@ impl Normalizer {
         );
         let state = rule_args::state(&self.config.options);
         let psl = self.config.psl.as_ref().map(|p| p.state());
-        let args = (plain, state, self.reprs.clone(), psl).into_pyobject(py)?;
+        let policy = self.invalid_utf8.name();
+        let args = (
+            plain,
+            state,
+            self.reprs.clone(),
+            psl,
+            policy,
+            self.idn.clone(),
+            self.query_encoding.clone(),
+        )
+            .into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
         Ok((restore, args))
     }
@@ -280,11 +391,12 @@ impl Normalizer {
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         batch::<StringColumn>(
             py,
             &self.config,
+            self.invalid_utf8,
             urls,
             threads,
             StringColumn::finish,
@@ -298,9 +410,17 @@ impl Normalizer {
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        batch::<KeyColumn>(py, &self.config, urls, threads, |c, _| c.finish(), key_item)
+        batch::<KeyColumn>(
+            py,
+            &self.config,
+            self.invalid_utf8,
+            urls,
+            threads,
+            |c, _| c.finish(),
+            key_item,
+        )
     }
 
     /// The components of every URL (see `normurl.components`).
@@ -309,7 +429,7 @@ impl Normalizer {
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         // A rewrite file whose tests are for the SURTs of `get` may fail
         // on URLs: said here, where its rules would run on URLs.
@@ -319,6 +439,7 @@ impl Normalizer {
         batch::<StructColumn>(
             py,
             &self.config,
+            self.invalid_utf8,
             urls,
             threads,
             StructColumn::finish,
@@ -326,18 +447,73 @@ impl Normalizer {
         )
     }
 
-    /// The normalized form of one URL, or None when it is not a valid URL.
+    /// The normalized form of one URL (str, or bytes read with
+    /// `invalid_utf8`), or None when it is not a valid URL, is None or
+    /// NaN, or (for a component) the URL does not have that component.
     ///
     /// >>> normurl.Normalizer(get="surt").normalize_one("https://www.example.com/a?b=1")
     /// 'com,example)/a?b=1'
-    fn normalize_one(&self, url: &Bound<'_, PyString>) -> Option<String> {
-        let url = url.to_str().ok()?;
+    fn normalize_one(&self, url: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+        let mut scratch = Vec::new();
+        let Some(url) = self.scalar(url, &mut scratch)? else {
+            return Ok(None);
+        };
         let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = Vec::new();
-        if !worker.write(&self.config, url, &mut out) {
-            return None;
+        if !worker.write(&self.config, url, &mut out) || out.is_empty() {
+            return Ok(None);
         }
-        String::from_utf8(out).ok()
+        Ok(String::from_utf8(out).ok())
+    }
+
+    /// The dedup key of one URL (16 bytes, as `key_hash` gives), or None.
+    fn key_hash_one<'py>(
+        &self,
+        py: Python<'py>,
+        url: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let mut scratch = Vec::new();
+        let Some(url) = self.scalar(url, &mut scratch)? else {
+            return Ok(None);
+        };
+        let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(worker
+            .key(&self.config, url)
+            .map(|k| PyBytes::new(py, &k.to_le_bytes())))
+    }
+
+    /// The components of one URL as a dict (the fields of `components`,
+    /// None for a component the URL does not have), or None.
+    fn components_one<'py>(
+        &self,
+        py: Python<'py>,
+        url: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Err(e) = &self.config.url_rewrite {
+            return Err(PyValueError::new_err(format!("components: {e}")));
+        }
+        let mut scratch = Vec::new();
+        let url = self.scalar(url, &mut scratch)?;
+        let mut column = StructColumn::with_capacity(component_columns(), 1);
+        let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
+        column.push(&mut worker, &self.config, url);
+        struct_item(py, &column, 0)
+    }
+
+    /// Equal when made with the same settings (the files' names and
+    /// texts, not how the lists were spelled).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<Normalizer>() {
+            Ok(other) => self.settings() == other.get().settings(),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.settings().hash(&mut hasher);
+        hasher.finish()
     }
 
     fn __repr__(&self) -> String {
@@ -353,6 +529,15 @@ impl Normalizer {
         // order.
         for (name, repr) in &self.reprs {
             text.push_str(&format!(", {name}={repr}"));
+        }
+        if let Some(label) = &self.query_encoding {
+            text.push_str(&format!(", query_encoding={label:?}"));
+        }
+        if let Some(idn) = &self.idn {
+            text.push_str(&format!(", idn={idn:?}"));
+        }
+        if self.invalid_utf8 != InvalidUtf8::default() {
+            text.push_str(&format!(", invalid_utf8={:?}", self.invalid_utf8.name()));
         }
         text + ")"
     }
@@ -383,7 +568,7 @@ impl Normalizer {
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -394,7 +579,7 @@ fn normalize<'py>(
     base: Option<String>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     keep_params: Option<&Bound<'py, PyAny>>,
     index_files: Option<&Bound<'py, PyAny>>,
     query_separators: Option<String>,
@@ -402,6 +587,9 @@ fn normalize<'py>(
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
+    invalid_utf8: Option<&str>,
+    idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -410,6 +598,9 @@ fn normalize<'py>(
         base,
         default_scheme,
         query_separators,
+        invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -432,7 +623,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -443,7 +634,7 @@ fn key_hash<'py>(
     base: Option<String>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     keep_params: Option<&Bound<'py, PyAny>>,
     index_files: Option<&Bound<'py, PyAny>>,
     query_separators: Option<String>,
@@ -451,6 +642,9 @@ fn key_hash<'py>(
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
+    invalid_utf8: Option<&str>,
+    idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -459,6 +653,9 @@ fn key_hash<'py>(
         base,
         default_scheme,
         query_separators,
+        invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -481,7 +678,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -491,7 +688,7 @@ fn components<'py>(
     base: Option<String>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     keep_params: Option<&Bound<'py, PyAny>>,
     index_files: Option<&Bound<'py, PyAny>>,
     query_separators: Option<String>,
@@ -499,6 +696,9 @@ fn components<'py>(
     param_rules: Option<&Bound<'py, PyAny>>,
     rewrite: Option<&Bound<'py, PyAny>>,
     psl: Option<&Bound<'py, PyAny>>,
+    invalid_utf8: Option<&str>,
+    idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let plain = Plain {
         profile,
@@ -507,6 +707,9 @@ fn components<'py>(
         base,
         default_scheme,
         query_separators,
+        invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
+        query_encoding,
     };
     let lists = RuleArgs {
         strip_params,
@@ -522,14 +725,18 @@ fn components<'py>(
 
 /// Rebuilds a pickled `Normalizer` (its `__reduce__`): the arguments, the
 /// text of the files they named, the reprs of those given, and `psl`'s
-/// name and text (absent from pickles made before `psl=`).
+/// name and text (absent from pickles made before `psl=`), and the
+/// `invalid_utf8` policy.
 #[pyfunction]
-#[pyo3(signature = (plain, state, reprs, psl=None))]
+#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
 fn _normalizer(
     plain: PlainState,
     state: State,
     reprs: Reprs,
     psl: Option<(String, String)>,
+    invalid_utf8: Option<&str>,
+    idn: Option<String>,
+    query_encoding: Option<String>,
 ) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
@@ -539,6 +746,9 @@ fn _normalizer(
         base,
         default_scheme,
         query_separators,
+        invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
+        idn,
+        query_encoding,
     };
     let psl = psl.map(|(name, text)| Source::Read { name, text });
     Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)
@@ -546,12 +756,13 @@ fn _normalizer(
 
 /// Normalize URLs in bulk over Apache Arrow, with the answers of the
 /// `normurl` command: normalize, key_hash, components, Normalizer.
-#[pymodule(name = "normurl")]
+#[pymodule(name = "_native")]
 fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(components, m)?)?;
     m.add_function(wrap_pyfunction!(_normalizer, m)?)?;
+    m.add_function(wrap_pyfunction!(scope::in_scope, m)?)?;
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

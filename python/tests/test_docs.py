@@ -1,4 +1,4 @@
-"""The docstrings' examples run, and the type stubs (normurl.pyi) name the
+"""The docstrings' examples run, and the type stubs (normurl/__init__.pyi) name the
 same parameters, with the same defaults, as the module."""
 
 import ast
@@ -11,7 +11,7 @@ import pytest
 
 import normurl
 
-STUBS = Path(__file__).resolve().parents[1] / "normurl.pyi"
+STUBS = Path(__file__).resolve().parents[1] / "normurl" / "__init__.pyi"
 
 RUNTIME_DOCS = {
     "normalize": normurl.normalize,
@@ -86,6 +86,8 @@ def stub_parameters():
         ("Normalizer.key_hash", normurl.Normalizer.key_hash),
         ("Normalizer.components", normurl.Normalizer.components),
         ("Normalizer.normalize_one", normurl.Normalizer.normalize_one),
+        ("Normalizer.key_hash_one", normurl.Normalizer.key_hash_one),
+        ("Normalizer.components_one", normurl.Normalizer.components_one),
     ],
 )
 def test_stubs_match_the_module(name, obj):

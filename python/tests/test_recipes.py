@@ -48,21 +48,37 @@ def test_duckdb_recipe():
     assert rows == [("http://a.example/?a=2&b=1",), (None,), (None,)]
 
 
-def test_pandas_recipe():
+@pytest.mark.parametrize("dtype", [object, "string", "string[pyarrow]", "large_string[pyarrow]"])
+def test_pandas_recipe(normurl_bin, mixed_file, dtype):
+    import collections
+
     import pandas as pd
 
-    canonical = recipe("pandas")["canonical"]
-    urls = ["HTTP://www.A.example/x/../?b=1&a=2#f", None, "nope"]
-    for series in [
-        pd.Series(urls, index=[10, 20, 30], name="url"),
-        pd.Series(urls, index=[10, 20, 30], name="url", dtype="string[pyarrow]"),
-        pd.Series(urls, index=[10, 20, 30], name="url", dtype=pd.ArrowDtype(pa.large_string())),
-    ]:
-        out = canonical(series)
-        assert out.index.tolist() == [10, 20, 30]
-        assert out.name == "url"
-        assert out.tolist()[0] == "http://a.example/?a=2&b=1"
-        assert out.isna().tolist() == [False, True, True]
+    r = recipe("pandas")
+    lines = read_lines(mixed_file)
+    if dtype == "large_string[pyarrow]":
+        dtype = pd.ArrowDtype(pa.large_string())
+    index = list(range(1000, 1000 + 2 * len(lines), 2))
+    df = pd.DataFrame({"url": pd.Series(lines, index=index, dtype=dtype)})
+
+    def command_column(args):
+        out = run_command(normurl_bin, ["--on-invalid=empty", *args, str(mixed_file)]).stdout
+        return [l.decode() or None for l in command_lines(out)]
+
+    out = r["add_columns"](df)
+    assert out.index.tolist() == index and list(out.columns) == ["url", "canonical", "domain"]
+    canonical = [None if pd.isna(v) else v for v in out["canonical"]]
+    assert canonical == command_column(["--profile", "aggressive"])
+    domains = command_column(["--profile", "aggressive", "--get", "registered_domain"])
+    assert [None if pd.isna(v) else v for v in out["domain"]] == domains
+    first = r["dedup_first"](df)
+    expected = command_lines(
+        run_command(normurl_bin, ["--profile", "aggressive", "--dedup", "--on-invalid=skip", "--original", str(mixed_file)]).stdout
+    )
+    assert first["url"].tolist() == [l.decode() for l in expected]
+    assert len(first) < len(df) - 100, "the input has duplicates"
+    counts = r["per_domain"](df)
+    assert counts.to_dict() == dict(collections.Counter(d for d in command_column(["--get", "registered_domain"]) if d))
 
 
 def java_missing():
@@ -166,3 +182,24 @@ def test_spark_per_file(spark, normurl_bin, shards, tmp_path):
     assert missing[0].status == 2 and "missing.gz" in missing[0].error
     piped = r["pipe_lines"](spark, str(normurl_bin), str(shards[1])).collect()
     assert piped == command(normurl_bin, ["--profile", "aggressive"], [shards[1]])
+
+
+def test_counts_recipe_matches_the_command(normurl_bin):
+    """Each engine's counts are `normurl --count --on-invalid=skip`'s."""
+    ns = recipe("counts")
+    urls = ["http://b/", "HTTP://A:80/x", "nope", "http://b", None, "http://a/x", "http://c/", "http://b/"]
+    lines = "".join(f"{u}\n" for u in urls if u is not None)
+    out = run_command(normurl_bin, ["--count", "--on-invalid=skip"], lines.encode()).stdout
+    pairs = [line.decode().split("\t") for line in command_lines(out)]
+    expected = [(int(n), v) for n, v in pairs]
+    assert expected == [(3, "http://b/"), (2, "http://a/x"), (1, "http://c/")]
+    got = ns["counts_polars"](pl.Series(urls))
+    assert list(got.iter_rows()) == expected
+    import pandas as pd
+
+    got = ns["counts_pandas"](pd.Series(urls))
+    assert list(got.itertuples(index=False, name=None)) == expected
+    con = duckdb.connect()
+    con.execute("create table urls (url varchar)")
+    con.executemany("insert into urls values (?)", [[u] for u in urls])
+    assert ns["counts_duckdb"](con) == expected

@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use clap::{ArgAction, Args as ClapArgs, Parser, Subcommand};
-use normurl::canon::{IdnForm, Profile};
-use normurl::normalize::{InvalidUtf8, OnInvalid};
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use normurl::canon::Profile;
+use normurl::normalize::InvalidUtf8;
 
 const ABOUT: &str = "Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).";
 
@@ -74,7 +74,9 @@ pub enum Command {
     /// normurl.1`.
     Man,
     /// One line per WARC record: its target URI normalized, its type, its
-    /// offset and length in the file (URI TAB TYPE TAB OFFSET TAB LENGTH).
+    /// offset and length in the file (URI TAB TYPE TAB OFFSET TAB LENGTH);
+    /// --get, --json, --profile, --rules, the parameter lists, --dedup,
+    /// --keep-if/--drop-if, -o and --stats mean what they mean for lines.
     Warc(super::warc::WarcArgs),
 }
 
@@ -159,71 +161,55 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, ClapArgs)]
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
 pub struct NormalizeArgs {
     /// Input files, read in order; none or - means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
-    /// Write the output to FILE instead of standard output.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: super::shared::OutputArgs,
 
     #[command(flatten)]
-    pub compress: super::compress::CompressArgs,
-
-    /// Canonicalization profile applied after WHATWG parsing: whatwg (the
-    /// serialization only), semantic (RFC 3986 safe normalizations),
-    /// aggressive (dedup keys: also drops fragments, sorts queries, strips
-    /// tracking parameters, session ids and www.), or one named after the
-    /// tool whose canonicalization it reproduces. `normurl rules` lists
-    /// profiles and rules. Default: whatwg, or wayback with --get surt (the
-    /// keys of CDX files).
-    #[arg(short = 'p', long, value_name = "NAME", value_parser = profile_parser())]
-    pub profile: Option<Profile>,
-
-    /// Add or remove single rules on top of the profile, e.g.
-    /// `+sort-query,-strip-www`; may be repeated (the edits apply in order).
-    #[arg(long, value_name = "EDITS", allow_hyphen_values = true, action = ArgAction::Append)]
-    pub rules: Vec<String>,
-
-    /// More query parameters for the strip-tracking rule (turns the rule
-    /// on, with its default list, under any profile): NAME,... where `*`
-    /// matches any run of bytes, or @FILE (one name per line); may be
-    /// repeated. Names are case-sensitive.
-    #[arg(long, value_name = "LIST", action = ArgAction::Append)]
-    pub strip_params: Vec<String>,
+    pub canon: super::shared::CanonArgs,
 
     #[command(flatten)]
     pub get: super::get::GetArgs,
 
+    /// With --field: keep the line as it is and write the --get value as a
+    /// new column, first or last (joined by the delimiter, a space without
+    /// -d; with --csv, quoted if it needs to be), instead of replacing the
+    /// URL field. Every row gets the column: lines kept without a URL an
+    /// empty one (- without -d, where blanks cannot hold an empty field;
+    /// an empty value too), a --header line the column's name: the --get
+    /// name (surt, registered_domain; a template with its components'
+    /// names), normalized_url for url. Blank lines stay blank.
+    #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original", "json"])]
+    pub add_field: Option<String>,
+
+    /// Parse lines without a scheme (example.com/a, //example.com/a,
+    /// example.com:8080/x) as if they began with SCHEME:// (http or
+    /// https). mailto:x, urn:x and the like have a scheme.
+    #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
+    pub default_scheme: Option<String>,
+
     #[command(flatten)]
-    pub rule_options: super::rule_options::RuleOptionArgs,
+    pub edits: super::edit::EditArgs,
 
-    /// How to write domain names: ascii (punycode, as URLs are serialized)
-    /// or unicode.
-    #[arg(long, value_name = "FORM", default_value = "ascii")]
-    pub idn: IdnForm,
+    #[command(flatten)]
+    pub dedup: super::shared::DedupArgs,
 
-    /// Write only the first line for each distinct value written (URL,
-    /// key, component or template of --get), in input order. With --field, whole lines are kept
-    /// or dropped by their URL field. Lines without a valid URL have no
-    /// key and are all written (--on-invalid=skip drops them).
-    #[arg(short = 'u', long)]
-    pub dedup: bool,
-
-    /// Memory budget of --dedup (K, M, G suffixes): the key set, counting
-    /// both of its tables while it grows. Past it, keys spill to the
-    /// temporary directory (TMPDIR) and the result stays exact; the spill
-    /// buffers (576K, or an eighth of a budget under 4.5M) and the final
-    /// pass over the spilled keys fit in it too, except for one bit per
-    /// spilled line (125M per billion lines), needed whatever the budget.
-    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup")]
-    pub dedup_memory: usize,
-
-    /// Where --dedup spills keys past its memory budget (default: TMPDIR,
-    /// or /tmp).
-    #[arg(short = 'T', long, value_name = "DIR", requires = "dedup")]
-    pub temp_dir: Option<PathBuf>,
+    /// Write each distinct value once (as --dedup) with its number of
+    /// occurrences: COUNT, a tab, then the line (as `uniq -c` puts the count
+    /// first; with --csv the delimiter instead of the tab), or with --json a
+    /// "count" member in the object. In first-occurrence order, exact, so
+    /// written at the end of the input (held in memory up to an eighth of
+    /// --dedup-memory, then in TMPDIR). With --field, the first line of
+    /// each value gets the count; a --header line gets a "count" column.
+    /// Lines without a key (invalid lines kept) are written in their place
+    /// without a count.
+    #[arg(short = 'c', long, conflicts_with = "assume_sorted")]
+    pub count: bool,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
     /// adjacent duplicates are dropped, in constant memory. If the keys are
@@ -240,13 +226,13 @@ pub struct NormalizeArgs {
     /// Write each line with a valid URL as it was read, not normalized: the
     /// normalized URL (or key) only decides --dedup and --on-invalid. With
     /// --only-field, the field as it was read.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     pub original: bool,
 
     /// Append a tab and the names of the rules that changed each URL
     /// (`-` for none), to see why two URLs collapsed. A line without a URL
     /// gets `invalid:REASON`, so every line has two more columns.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     pub explain: bool,
 
     /// Records end with NUL instead of newline, in input and output (for
@@ -300,29 +286,22 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "BYTES", default_value = "8M", value_parser = parse_size)]
     pub zstd_memory: usize,
 
-    /// What to write for a line without a valid URL: keep (the line
-    /// unchanged), empty (an empty line, so output line N stays input line
-    /// N), skip (nothing) or fail (stop with exit status 1, naming the
-    /// line).
-    #[arg(long, value_name = "POLICY", default_value = "keep")]
-    pub on_invalid: OnInvalid,
-
-    /// Write every invalid line to FILE as LINE_NUMBER<TAB>REASON<TAB>LINE
-    /// (line numbers count over all inputs, from 1).
-    #[arg(long, value_name = "FILE")]
-    pub rejects: Option<PathBuf>,
+    #[command(flatten)]
+    pub invalid: super::shared::InvalidArgs,
 
     /// Worker threads; 0 means one per core, 1 runs everything on one
     /// thread. At most 4 per core and 256 run (a larger N means that
-    /// many); the output is the same for every N.
+    /// many); the output is the same for every N. Compressed input is
+    /// decoded on N threads too where its format allows: gzip members and
+    /// zstd frames, and one large gzip member of a regular file (builds
+    /// with the `parallel-gzip` feature). Standard input and pipes of one
+    /// gzip member, one zstd frame (each block needs the ones before it),
+    /// bzip2 and xz are decoded on one thread.
     #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
 
-    /// Print a summary to standard error at the end (also when the run
-    /// stops early, or the reader of the output goes away): lines, valid,
-    /// invalid by reason, bytes in and out, time, lines/s, MB/s.
-    #[arg(long)]
-    pub stats: bool,
+    #[command(flatten)]
+    pub stats: super::shared::StatsArgs,
 
     /// Write each line as soon as it is read and normalized (for `tail -f
     /// crawl.log | normurl`); on by default when standard output is a
@@ -330,11 +309,8 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub line_buffered: bool,
 
-    /// Write the same summary as JSON to FILE (created before the input is
-    /// read; written also when the run stops early, with the counts of
-    /// what was done).
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub scope: super::shared::ScopeArgs,
 
     #[command(flatten)]
     pub formats: super::formats::FormatArgs,
@@ -448,7 +424,7 @@ fn parse_field(s: &str) -> Result<NonZeroUsize, String> {
 }
 
 /// Parses `1048576`, `64K`, `1M`, `1MiB`, `2G` (powers of 1024).
-fn parse_size(s: &str) -> Result<usize, String> {
+pub fn parse_size(s: &str) -> Result<usize, String> {
     let t = s.trim();
     let t = t
         .strip_suffix("iB")

@@ -51,6 +51,12 @@ pub struct BenchOutput {
     /// ns_per_url, mb_per_s, vs_normurl), for scripts.
     #[arg(long)]
     pub json: bool,
+    /// Also run the main command's pipeline on each file (default options,
+    /// output discarded, at -j THREADS) and print its CPU seconds per stage
+    /// as --stats gives them (read, workers, dedup, write, other, total),
+    /// with its wall time: what the run would gain from more cores.
+    #[arg(long)]
+    pub stages: bool,
 }
 
 /// One measurement.
@@ -136,12 +142,61 @@ pub fn run(bench: &Bench, out: &mut dyn Write) -> Result<(), Failure> {
         let note = peers::MISSING.or(peers::NOTE).map(|n| format!("{n}\n"));
         text + note.as_deref().unwrap_or("")
     };
+    let mut text = text;
+    if bench.output.stages {
+        for path in &bench.files {
+            text.push_str(&stages(path, bench.threads, bench.output.json)?);
+        }
+    }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|source| Failure::Io {
             path: "<stdout>".to_string(),
             source,
         })
+}
+
+/// One run of the main command's pipeline on `path`, output discarded:
+/// its wall time and CPU seconds per stage, as a line of text or JSON.
+fn stages(path: &Path, threads: usize, json: bool) -> Result<String, Failure> {
+    use normurl::normalize::{Normalizer, Options};
+    use normurl::pipeline::{Pipeline, Sinks};
+
+    let pipeline = Pipeline::builder()
+        .threads(threads)
+        .build(Normalizer::new(Options::default()));
+    let mut sink = std::io::sink();
+    let start = Instant::now();
+    let summary = pipeline
+        .run(vec![Input::path(path)], Sinks::new("<null>", &mut sink))
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let wall = start.elapsed().as_secs_f64();
+    let c = summary.cpu;
+    let stages = [
+        ("read", c.read),
+        ("workers", c.transform),
+        ("dedup", c.dedup),
+        ("write", c.write),
+        ("other", c.other()),
+        ("total", c.total),
+    ];
+    let name = path.display().to_string();
+    if json {
+        let mut o = json::Object::new("");
+        o.string("file", &name)
+            .string("parser", "pipeline stages")
+            .uint("threads", threads as u64)
+            .float("wall_seconds", wall);
+        for (label, d) in stages {
+            o.float(&format!("cpu_{label}"), d.as_secs_f64());
+        }
+        return Ok(o.finish() + "\n");
+    }
+    let mut line = format!("{name}: pipeline at -j {threads}: {wall:.3} s wall; CPU s");
+    for (label, d) in stages {
+        line.push_str(&format!(" {label} {:.3}", d.as_secs_f64()));
+    }
+    Ok(line + "\n")
 }
 
 fn table(rows: &[Row]) -> String {

@@ -24,8 +24,8 @@ use super::Failure;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
 /// Uncompressed bytes per member or frame: large enough that a member's
-/// header and a fresh dictionary cost little (about 0.1 %), small enough
-/// to keep every thread busy.
+/// header and a fresh dictionary cost little in size
+/// (docs/performance-history.md), small enough to keep every thread busy.
 const BLOCK: usize = 1 << 20;
 
 /// The options of this file, flattened into the command line.

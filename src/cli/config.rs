@@ -4,18 +4,15 @@
 
 use std::path::PathBuf;
 
-use normurl::canon::{Canonicalizer, OutputForm, Profile};
-use normurl::component::PublicSuffixList;
-use normurl::dedup::{DedupConfig, DedupMode};
-use normurl::normalize::{
-    Delimiter, FieldOutput, Options as NormalizeOptions, RuleOptions, Select,
-};
+use normurl::canon::Profile;
+use normurl::dedup::DedupConfig;
+use normurl::normalize::{Delimiter, FieldOutput, Options as NormalizeOptions, Select};
 use normurl::pipeline::{self, Format, Input};
 
 use super::args::{
     Args, BenchArgs, Command, CompletionsArgs, InspectArgs, NormalizeArgs, RulesArgs,
 };
-use super::{files, Failure};
+use super::{files, shared, Failure};
 
 /// What to do.
 #[derive(Debug)]
@@ -56,6 +53,9 @@ pub struct Normalize {
     pub stats_json: Option<PathBuf>,
     /// `--dedup`: how, and with what memory.
     pub dedup: Option<DedupConfig>,
+    /// `--count` (which implies `--dedup`): the byte after the count
+    /// column (unless the output is JSON).
+    pub count: Option<u8>,
     /// `--check-sorted`: keys out of order fail the run.
     pub check_sorted: bool,
     /// `--line-buffered` (or standard output is a terminal).
@@ -134,8 +134,21 @@ fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
 
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
-    let get_options = super::get::options(&a)?;
-    let (canon, mut rule_options) = canonicalizer(&a, get_options.psl.as_deref())?;
+    let get_options = super::get::options(
+        &a.get,
+        a.add_field.as_deref(),
+        a.default_scheme.as_deref(),
+        a.canon.idn,
+    )?;
+    let form = super::get::output_form(&a.get);
+    let (canon, mut rule_options) =
+        shared::canonicalizer(&a.canon, form, get_options.psl.as_deref())?;
+    let scope = shared::scope(&a.scope)?;
+    if scope.is_some() && a.resolve.relative {
+        return Err(Failure::Usage(
+            "--keep-if and --drop-if decide on absolute URLs, not with --relative".into(),
+        ));
+    }
     let inputs: Vec<Input> = if a.files.is_empty() {
         vec![Input::Stdin]
     } else {
@@ -165,7 +178,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             }
         }
     }
-    let output = match a.output {
+    let output = match a.output.output {
         None => Target::Stdout,
         Some(p) if p.as_os_str() == "-" => Target::Stdout,
         Some(p) => Target::File(p),
@@ -180,7 +193,10 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             path: Some(p),
         },
     }];
-    for (option, path) in [("--rejects", &a.rejects), ("--stats-json", &a.stats_json)] {
+    for (option, path) in [
+        ("--rejects", &a.invalid.rejects),
+        ("--stats-json", &a.stats.stats_json),
+    ] {
         if let Some(p) = path {
             outputs.push(files::Named {
                 label: format!("{option} {}", p.display()),
@@ -219,10 +235,11 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         base,
         resolution,
         invalid_utf8: a.invalid_utf8,
-        on_invalid: a.on_invalid,
-        rejects: a.rejects.is_some(),
+        on_invalid: a.invalid.on_invalid,
+        rejects: a.invalid.rejects.is_some(),
         canon,
-        dedup: a.dedup,
+        dedup: a.dedup.dedup || a.count,
+        scope,
         explain: a.explain,
         original: a.original,
         sort_keys: a.assume_sorted,
@@ -231,20 +248,34 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     super::log_format::apply(&a.log, &mut options, a.only_field)?;
     super::formats::apply(&a.formats, &mut options, a.only_field)?;
     options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
-    let dedup = a.dedup.then_some(DedupConfig {
-        mode: if a.assume_sorted {
-            DedupMode::Adjacent
-        } else {
-            DedupMode::Exact
-        },
-        memory_limit: a.dedup_memory,
-        temp_dir: a.temp_dir.clone(),
+    options.edits = a.edits.edits()?;
+    if !options.edits.is_empty() && options.resolution.relative {
+        return Err(Failure::Usage(
+            "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
+        ));
+    }
+    let count = a.count.then(|| {
+        let separator = match options.select {
+            Select::Field {
+                delimiter: Delimiter::Csv(separator),
+                ..
+            } => separator,
+            _ => b'\t',
+        };
+        // A JSON header object gets no column.
+        options.count_column = options.header.then_some(separator);
+        separator
     });
+    let dedup = shared::dedup(&a.dedup, a.count, a.assume_sorted);
     let line_buffered = a.line_buffered
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));
     Ok(Normalize {
-        compression: super::compress::config(&a.compress, &output, a.rejects.as_deref())?,
+        compression: super::compress::config(
+            &a.output.compress,
+            &output,
+            a.invalid.rejects.as_deref(),
+        )?,
         inputs,
         output,
         terminator,
@@ -252,38 +283,15 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         max_line_bytes: a.max_line_bytes,
         batch_bytes: a.batch_bytes,
         zstd_memory: a.zstd_memory as u64,
-        rejects: a.rejects,
+        rejects: a.invalid.rejects,
         threads: pipeline::threads_for(a.threads),
-        stats: a.stats,
-        stats_json: a.stats_json,
+        stats: a.stats.stats,
+        stats_json: a.stats.stats_json,
+        count,
         dedup,
         check_sorted: a.check_sorted,
         line_buffered,
     })
-}
-
-/// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
-/// the rule options, `--get` and `--idn` (the identity when they ask for
-/// the plain WHATWG serialization); returns it with the options, whose
-/// files are read, for `--rewrite`. `psl` is `--psl`'s list, which
-/// `strip-www` asks too.
-fn canonicalizer(
-    a: &NormalizeArgs,
-    psl: Option<&PublicSuffixList>,
-) -> Result<(Canonicalizer, RuleOptions), Failure> {
-    let form = super::get::output_form(&a.get);
-    let profile = match a.profile {
-        Some(profile) => profile,
-        None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,
-        None => Profile::Whatwg,
-    };
-    let mut rule_options = super::rule_options::options(&a.rule_options, &a.rules, &a.strip_params);
-    let mut builder = super::rule_options::builder(&mut rule_options, profile)?;
-    builder.output(form).idn(a.idn);
-    if let Some(psl) = psl {
-        builder.public_suffixes(psl);
-    }
-    Ok((builder.build(), rule_options))
 }
 
 /// `-d`: one byte, or the escapes `\t`, `\0`, `\\`, or the names `tab`,

@@ -10,7 +10,6 @@ use normurl::canon::{OutputForm, Profile, SurtOptions};
 use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
 use normurl::normalize::{AddField, DefaultScheme, Get, Options, Source};
 
-use super::args::NormalizeArgs;
 use super::inspect::Canon;
 use super::Failure;
 
@@ -20,30 +19,25 @@ pub struct GetArgs {
     /// key of CDX files, `com,example)/path`), ssurt (urlcanon's SSURT), a
     /// component (host, registered_domain, url_host_tld, ...: `normurl
     /// rules` lists them), or a template of components such as
-    /// '{registered_domain}\t{url}' (\t is a tab). Components are those of
-    /// the URL after the profile's rules.
+    /// '{registered_domain}\t{url}' (\t is a tab); {query:NAME} is the
+    /// first value of parameter NAME and {query-all:NAME} all of them,
+    /// comma-joined (decoded: + is a space, %XX a byte), {pathname:decoded}
+    /// the path percent-decoded (also href, username, password, search,
+    /// hash). Components are those of the URL after the profile's rules.
     #[arg(short = 'g', long, value_name = "WHAT", default_value = "url")]
     pub get: String,
 
-    /// Write one JSON object per line with every component, and last
+    /// Write one JSON object per line with every component, "params" (the
+    /// query's [name, value] pairs, decoded as URLSearchParams), and last
     /// "line": the input line number where the record starts (from 1 in
     /// each input file, as grep -n counts; --dedup ignores it). An invalid
     /// line gives {"invalid":REASON,"input":LINE,"line":N}, a blank line
     /// {"line":N}, a --header line {"header":LINE,"line":1}: every output
-    /// line is JSON.
-    #[arg(long, conflicts_with_all = ["get", "explain", "add_field", "original"])]
+    /// line is JSON. With `normurl warc`, "line" is the record's number in
+    /// its file, and the object has the record's "warc_type", "offset" and
+    /// "length".
+    #[arg(long, conflicts_with = "get")]
     pub json: bool,
-
-    /// With --field: keep the line as it is and write the --get value as a
-    /// new column, first or last (joined by the delimiter, a space without
-    /// -d; with --csv, quoted if it needs to be), instead of replacing the
-    /// URL field. Every row gets the column: lines kept without a URL an
-    /// empty one (- without -d, where blanks cannot hold an empty field;
-    /// an empty value too), a --header line the column's name: the --get
-    /// name (surt, registered_domain; a template with its components'
-    /// names), normalized_url for url. Blank lines stay blank.
-    #[arg(long, value_name = "WHERE", requires = "field", conflicts_with_all = ["only_field", "original"])]
-    pub add_field: Option<String>,
 
     /// Read the Public Suffix List from FILE (the format of
     /// publicsuffix.org's public_suffix_list.dat) instead of the bundled
@@ -52,12 +46,6 @@ pub struct GetArgs {
     /// would be a public suffix (www.co.uk).
     #[arg(long, value_name = "FILE")]
     pub psl: Option<PathBuf>,
-
-    /// Parse lines without a scheme (example.com/a, //example.com/a,
-    /// example.com:8080/x) as if they began with SCHEME:// (http or
-    /// https). mailto:x, urn:x and the like have a scheme.
-    #[arg(long, value_name = "SCHEME", conflicts_with_all = ["base", "base_field"])]
-    pub default_scheme: Option<String>,
 }
 
 /// `normurl inspect`'s canonicalization options.
@@ -136,6 +124,9 @@ pub fn components_help() -> String {
         let cells: Vec<String> = row.iter().map(|n| format!("{n:<28}")).collect();
         text.push_str(&format!("  {}\n", cells.join("").trim_end()));
     }
+    text.push_str(
+        "\nIn templates also: {query:NAME} (the first value of parameter NAME, decoded as URLSearchParams: + a space, %XX a byte; empty if none), {query-all:NAME} (every value, comma-joined), {pathname:decoded} (percent-decoded; also href, username, password, search, hash, url_path).\n",
+    );
     text.push_str(&format!(
         "\nPublic Suffix List: the bundled copy of {BUNDLED_DATE} ({} rules); --psl FILE reads another.\n",
         PublicSuffixList::bundled().len()
@@ -153,11 +144,16 @@ pub fn output_form(a: &GetArgs) -> OutputForm {
     }
 }
 
-/// The normalizer's options of these arguments (`n.get`), the others
+/// The normalizer's options of these arguments, `--add-field`,
+/// `--default-scheme` (the main command's) and `idn` (`--idn`), the others
 /// left at their defaults.
-pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
+pub fn options(
+    a: &GetArgs,
+    add_field: Option<&str>,
+    default_scheme: Option<&str>,
+    idn: normurl::canon::IdnForm,
+) -> Result<Options, Failure> {
     let mut options = Options::default();
-    let a = &n.get;
     let usage = |e: String| Failure::Usage(e);
     options.get = if a.json {
         Some(Get::Json)
@@ -169,12 +165,12 @@ pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
             )),
         }
     };
-    if options.get.is_some() && n.idn != normurl::canon::IdnForm::Ascii {
+    if options.get.is_some() && idn != normurl::canon::IdnForm::Ascii {
         return Err(usage(
             "--idn unicode works only with --get url, surt or ssurt".into(),
         ));
     }
-    if let Some(place) = &a.add_field {
+    if let Some(place) = add_field {
         options.add_field = Some(
             place
                 .parse::<AddField>()
@@ -182,7 +178,7 @@ pub fn options(n: &NormalizeArgs) -> Result<Options, Failure> {
         );
         options.add_field_name = column_name(&a.get, options.get.as_ref());
     }
-    if let Some(scheme) = &a.default_scheme {
+    if let Some(scheme) = default_scheme {
         options.default_scheme = Some(
             scheme
                 .parse::<DefaultScheme>()

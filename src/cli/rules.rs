@@ -7,7 +7,7 @@ use normurl::canon::{Profile, Rule};
 pub fn list(profile: Option<Profile>) -> String {
     match profile {
         Some(p) => of_profile(p),
-        None => all() + &super::get::components_help(),
+        None => all() + &super::edit::rules_help() + &super::get::components_help(),
     }
 }
 

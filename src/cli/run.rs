@@ -6,8 +6,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use normurl::dedup::{DedupMode, Deduper};
+use normurl::dedup::{CountFormat, DedupMode, Deduper, ShardWriter, Shards};
 use normurl::normalize::Normalizer;
+use normurl::pipeline::KeyFilter;
 use normurl::pipeline::{Error, Pipeline, Sinks, Unsorted};
 
 use super::config::{Normalize, Target};
@@ -20,6 +21,11 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
     // SIGTERM and SIGHUP (src/cli/signals.rs).
     let _signals = signals::for_dedup(cfg.dedup.as_ref());
     let normalizer = Normalizer::new(cfg.options);
+    let count_format = match cfg.count {
+        _ if normalizer.writes_json() => CountFormat::Json,
+        Some(separator) => CountFormat::Prefix(separator),
+        None => CountFormat::Prefix(b'\t'),
+    };
     let pipeline = Pipeline::builder()
         .threads(cfg.threads)
         .max_record_bytes(cfg.max_line_bytes)
@@ -76,9 +82,28 @@ pub fn run(cfg: Normalize) -> Result<(), Failure> {
         sinks = sinks.side(name.clone(), &mut **w);
     }
     let adjacent = matches!(&cfg.dedup, Some(d) if d.mode == DedupMode::Adjacent);
-    let mut dedup = cfg.dedup.clone().map(Deduper::new);
-    if let Some(filter) = dedup.as_mut() {
+    // Adjacent dedup is decided on the writer; exact dedup and --count by
+    // shards on the workers, the writer only reading their verdicts.
+    let mut adjacent_dedup = None;
+    let shards = match &cfg.dedup {
+        Some(d) if adjacent => {
+            adjacent_dedup = Some(Deduper::new(d.clone()));
+            None
+        }
+        Some(d) => Some(Shards::new(d.clone(), cfg.count.is_some())),
+        None => None,
+    };
+    let mut shard_writer = shards.as_ref().map(|s| ShardWriter::new(s, count_format));
+    let filter: Option<&mut dyn KeyFilter> = match (&mut adjacent_dedup, &mut shard_writer) {
+        (Some(d), _) => Some(d),
+        (_, Some(w)) => Some(w),
+        _ => None,
+    };
+    if let Some(filter) = filter {
         sinks = sinks.key_filter(filter);
+    }
+    if let Some(shards) = &shards {
+        sinks = sinks.key_shards(shards);
     }
     if adjacent {
         sinks = sinks.check_order();

@@ -30,7 +30,11 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
     if st.headers > 0 {
         line("headers", group(st.headers));
     }
+    if st.edits_refused > 0 {
+        line("edits refused", group(st.edits_refused));
+    }
     line("skipped", group(st.skipped));
+    line("dropped", group(st.dropped));
     line("deduplicated", group(s.deduplicated));
     line("output lines", group(s.output_records));
     line("bytes in", group(s.bytes_in));
@@ -44,6 +48,11 @@ pub fn text(s: &Summary<Stats>, elapsed: Duration) -> String {
         "MB/s",
         format!("{:.1}", per_second(s.bytes_in as f64 / 1e6, secs)),
     );
+    // CPU seconds by stage (they vary from run to run, as `seconds`
+    // does): what the run would gain from more cores.
+    for (label, d) in cpu_stages(s) {
+        line(&format!("cpu {label}"), format!("{:.3}", d.as_secs_f64()));
+    }
     // Reasons' names are long; the columns fit the longest label.
     let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0) + 2;
     let mut t = String::new();
@@ -61,6 +70,10 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
     for (why, n) in st.invalid_by_reason() {
         reasons.uint(why.name(), n);
     }
+    let mut cpu = Object::new("");
+    for (label, d) in cpu_stages(s) {
+        cpu.float(label, d.as_secs_f64());
+    }
     let mut o = Object::new("  ");
     o.uint("lines", s.records)
         .uint("lines_ended_by_member_end", s.unit_ended_records)
@@ -70,6 +83,8 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
         .uint("blank", st.blank)
         .uint("headers", st.headers)
         .uint("skipped", st.skipped)
+        .uint("dropped", st.dropped)
+        .uint("edits_refused", st.edits_refused)
         .uint("deduplicated", s.deduplicated)
         .uint("output_lines", s.output_records)
         .uint("bytes_in", s.bytes_in)
@@ -77,10 +92,27 @@ pub fn json(s: &Summary<Stats>, elapsed: Duration) -> String {
         .uint("bytes_out", s.bytes_out)
         .float("seconds", secs)
         .float("lines_per_second", per_second(s.records as f64, secs))
-        .float("mb_per_second", per_second(s.bytes_in as f64 / 1e6, secs));
+        .float("mb_per_second", per_second(s.bytes_in as f64 / 1e6, secs))
+        .object("cpu_seconds", cpu);
     let mut text = o.finish();
     text.push('\n');
     text
+}
+
+/// The CPU time of each stage of the run (see [`CpuTimes`]), by the name
+/// `--stats` and `--stats-json` give it.
+///
+/// [`CpuTimes`]: normurl::pipeline::CpuTimes
+fn cpu_stages(s: &Summary<Stats>) -> [(&'static str, Duration); 6] {
+    let c = &s.cpu;
+    [
+        ("read", c.read),
+        ("workers", c.transform),
+        ("dedup", c.dedup),
+        ("write", c.write),
+        ("other", c.other()),
+        ("total", c.total),
+    ]
 }
 
 fn per_second(n: f64, secs: f64) -> f64 {

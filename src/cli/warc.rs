@@ -7,18 +7,30 @@ use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
 
+use std::num::NonZeroUsize;
+
 use clap::Args as ClapArgs;
-use normurl::canon::{Canonicalizer, Profile, Scratch};
-use normurl::normalize::{Invalid, OnInvalid};
+use normurl::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::normalize::Invalid::{self, NoTargetUri};
+use normurl::normalize::{Delimiter, FieldOutput, Get, Normalizer, Options, Select};
+use normurl::pipeline::{Outcome, Record, Transform};
 use normurl::warc::{wat_links, Records, WarcRecord};
 use normurl::Url;
 
+use super::compress::Compression;
+use super::config::Target;
 use super::warc_index::{Format, Index};
 use super::warc_tally::{Accounting, Counted, Tally};
-use super::Failure;
+use super::{shared, Failure};
 
+/// The options of `normurl warc`: the groups shared with the main
+/// command ([`super::shared`], [`super::get::GetArgs`]), with the same
+/// meanings, and `--links`.
 #[derive(Debug, ClapArgs)]
 #[command(group = clap::ArgGroup::new("index").args(["cdxj", "cdx"]).multiple(false))]
+// The group the shared --dedup-memory and -T require (the main command's
+// has --count too).
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup"]).multiple(true)))]
 pub struct WarcArgs {
     /// WARC files: plain, gzip with one member per record (.warc.gz, and
     /// WAT and WET files), or zstd with one frame per record (.warc.zst,
@@ -27,16 +39,14 @@ pub struct WarcArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Canonicalization profile for the URIs, as for normalizing (see
-    /// `normurl rules`). Default: whatwg, or wayback (whose SURT is the
-    /// urlkey) with --cdxj or --cdx.
-    #[arg(
-        short = 'p',
-        long,
-        value_name = "NAME",
-        value_parser = super::args::profile_parser()
-    )]
-    pub profile: Option<Profile>,
+    #[command(flatten)]
+    pub output: super::shared::OutputArgs,
+
+    #[command(flatten)]
+    pub canon: super::shared::CanonArgs,
+
+    #[command(flatten)]
+    pub get: super::get::GetArgs,
 
     /// WAT files: one line per outlink of each page instead, PAGE TAB
     /// LINK TAB PATH: the page's URL, the link resolved against the page's
@@ -47,21 +57,22 @@ pub struct WarcArgs {
     /// og:url or a refresh's URL, Location for a redirect). A link that
     /// does not parse is invalid, written as it was read (see
     /// --on-invalid).
-    #[arg(long, conflicts_with_all = ["cdxj", "cdx"])]
+    #[arg(long, conflicts_with_all = ["get", "json", "keep_if", "drop_if", "cdxj", "cdx"])]
     pub links: bool,
 
     /// Write a CDXJ index, as pywb's cdxj-indexer does: one line per
     /// record of the --records types, `URLKEY TIMESTAMP {JSON}`, the
-    /// urlkey the SURT of the profile (wayback by default), the JSON's
-    /// url, mime, status, digest (WARC-Payload-Digest, or the SHA-1 of the
-    /// payload when the record has none), length, offset and filename.
-    #[arg(long, conflicts_with = "cdx")]
+    /// urlkey the SURT of the profile and rules (wayback by default), the
+    /// JSON's url, mime, status, digest (WARC-Payload-Digest, or the SHA-1
+    /// of the payload when the record has none), length, offset and
+    /// filename.
+    #[arg(long, conflicts_with_all = ["cdx", "get", "json", "keep_if", "drop_if"])]
     pub cdxj: bool,
 
     /// Write a classic CDX index of 11 fields (` CDX N b a m s k r M S V
     /// g`, the header line before each file's lines), as cdxj-indexer -11
     /// does.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["get", "json", "keep_if", "drop_if"])]
     pub cdx: bool,
 
     /// With --cdxj or --cdx, the record types to index, comma-separated,
@@ -71,50 +82,24 @@ pub struct WarcArgs {
     #[arg(long, value_name = "TYPES", requires = "index")]
     pub records: Option<String>,
 
-    /// Write the output to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    /// With --dedup and --cdxj or --cdx, what makes two index lines the
+    /// same: url (the urlkey, the default) or url+digest (the urlkey and
+    /// the payload digest: one line per URL and content, so that a
+    /// revisit of content already indexed goes).
+    #[arg(long, value_name = "KEY", requires_all = ["dedup", "index"])]
+    pub dedup_key: Option<DedupKey>,
 
-    /// What to write for a record without a WARC-Target-URI
-    /// (no-target-uri: `-` in the URI column) or whose URI does not parse
-    /// (written as it was read), or with --links a link that does not
-    /// parse: keep, empty (an empty line), skip, or fail (stop with exit
-    /// status 1).
-    #[arg(long, value_name = "POLICY", default_value = "keep")]
-    pub on_invalid: OnInvalid,
+    #[command(flatten)]
+    pub invalid: super::shared::InvalidArgs,
 
-    /// Write every invalid record (link) to FILE as NUMBER TAB REASON TAB
-    /// LINE, the line as --on-invalid=keep writes it (numbers count over
-    /// all inputs, from 1).
-    #[arg(long, value_name = "FILE")]
-    pub rejects: Option<PathBuf>,
+    #[command(flatten)]
+    pub dedup: super::shared::DedupArgs,
 
-    /// Write only the first line for each normalized URI (with --links,
-    /// each page and link), in order; records without a valid URI are all
-    /// written. With --cdxj or --cdx, --dedup=url+digest keeps one line
-    /// per urlkey and payload digest (one per URL and content: a revisit
-    /// of content already indexed goes), --dedup=url one per urlkey.
-    #[arg(
-        short = 'u',
-        long,
-        value_name = "KEY",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "url"
-    )]
-    pub dedup: Option<DedupKey>,
+    #[command(flatten)]
+    pub stats: super::shared::StatsArgs,
 
-    /// Print a summary to standard error at the end, as for normalizing:
-    /// `lines` are the records read (with --links, the links; with
-    /// --cdxj or --cdx, the records of the types indexed), then
-    /// valid, invalid by reason, skipped, deduplicated and written ones
-    /// (lines = output lines + skipped + deduplicated).
-    #[arg(long)]
-    pub stats: bool,
-
-    /// Write the same summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub scope: super::shared::ScopeArgs,
 }
 
 /// What `--dedup` compares.
@@ -135,73 +120,100 @@ const MAX_WAT_BLOCK: u64 = 64 << 20;
 #[derive(Debug)]
 pub struct Warc {
     files: Vec<PathBuf>,
-    canon: Canonicalizer,
+    /// The main command's per-line work, on a line made of each record:
+    /// `URI TAB TYPE TAB OFFSET TAB LENGTH`, its URL in field 1.
+    normalizer: Normalizer,
     links: bool,
     /// With --cdxj or --cdx.
     index: Option<Index>,
-    output: Option<PathBuf>,
+    output: Target,
+    compression: Compression,
     accounting: Accounting,
 }
 
-/// Checks the options, before any input is read.
-pub fn config(a: WarcArgs) -> Result<Warc, Failure> {
+/// Checks the options, before any input is read, and turns them into the
+/// main command's configuration of the same options.
+pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
     let indexing = a.cdxj || a.cdx;
-    let default = if indexing {
-        Profile::Wayback
-    } else {
-        Profile::Whatwg
-    };
-    let profile = a.profile.unwrap_or(default);
-    for p in a.output.iter().chain(&a.rejects) {
-        super::compress::refuse_unwritten(p, None).map_err(Failure::Usage)?;
+    // An index's urlkey is a SURT: the wayback profile's unless -p says.
+    if indexing && a.canon.profile.is_none() {
+        a.canon.profile = Some(Profile::Wayback);
     }
-    if a.dedup == Some(DedupKey::UrlDigest) && !indexing {
-        return Err(Failure::Usage(
-            "--dedup=url+digest works only with --cdxj or --cdx".into(),
-        ));
-    }
-    let index = indexing.then(|| {
+    let get_options = super::get::options(&a.get, None, None, a.canon.idn)?;
+    let form = super::get::output_form(&a.get);
+    let (canon, mut rule_options) =
+        shared::canonicalizer(&a.canon, form, get_options.psl.as_deref())?;
+    let index = if indexing {
+        let (key, _) = shared::canonicalizer(
+            &a.canon,
+            OutputForm::Surt(SurtOptions::CDX),
+            get_options.psl.as_deref(),
+        )?;
         let format = if a.cdx { Format::Cdx11 } else { Format::Cdxj };
-        Index::new(profile, format, a.records.as_deref(), a.dedup)
-    });
+        let dedup = a.dedup.dedup.then(|| a.dedup_key.unwrap_or(DedupKey::Url));
+        Some(Index::new(key, format, a.records.as_deref(), dedup))
+    } else {
+        None
+    };
+    let output = match a.output.output {
+        Some(p) if p.as_os_str() != "-" => Target::File(p),
+        _ => Target::Stdout,
+    };
+    let compression =
+        super::compress::config(&a.output.compress, &output, a.invalid.rejects.as_deref())?;
+    let mut options = Options {
+        select: Select::Field {
+            field: NonZeroUsize::MIN,
+            base_field: None,
+            delimiter: Delimiter::Byte(b'\t'),
+            output: FieldOutput::Line,
+        },
+        on_invalid: a.invalid.on_invalid,
+        rejects: a.invalid.rejects.is_some(),
+        canon,
+        dedup: a.dedup.dedup,
+        scope: shared::scope(&a.scope)?,
+        ..get_options
+    };
+    options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
     Ok(Warc {
         files: a.files,
-        canon: Canonicalizer::new(profile),
+        normalizer: Normalizer::new(options),
         links: a.links,
         index,
-        output: a.output.filter(|p| p.as_os_str() != "-"),
+        output,
+        compression,
         accounting: Accounting {
-            on_invalid: a.on_invalid,
-            rejects: a.rejects,
-            dedup: a.dedup.is_some(),
-            stats: a.stats,
-            stats_json: a.stats_json,
+            on_invalid: a.invalid.on_invalid,
+            rejects: a.invalid.rejects,
+            dedup: shared::dedup(&a.dedup, false, false),
+            stats: a.stats.stats,
+            stats_json: a.stats.stats_json,
         },
     })
 }
 
 /// Writes `URI TAB TYPE TAB OFFSET TAB LENGTH` for every record of every
-/// file, in order: the URI normalized, or as it was read if it does not
-/// parse, `-` for a record without one (warcinfo); these two are invalid
-/// (invalid URL, no-target-uri), written as --on-invalid says. A broken
-/// file stops the run with an error naming it and the record's offset,
-/// after the lines of the records before it.
+/// file, in order: the URI normalized (or what --get asks of it), or as it
+/// was read if it does not parse, `-` for a record without one
+/// (warcinfo); these two are invalid (invalid URL, no-target-uri), written
+/// as --on-invalid says. A broken file stops the run with an error naming
+/// it and the record's offset, after the lines of the records before it.
 pub fn run(w: &Warc) -> Result<(), Failure> {
+    let threads = normurl::pipeline::threads_for(0);
     let (sink, name): (Box<dyn Write>, String) = match &w.output {
-        None => (Box::new(io::stdout().lock()), super::STDOUT.to_string()),
-        Some(p) => {
+        Target::Stdout => (Box::new(io::stdout().lock()), super::STDOUT.to_string()),
+        Target::File(p) => {
             let name = p.display().to_string();
             let file = File::create(p).map_err(|source| Failure::Io {
                 path: name.clone(),
                 source,
             })?;
-            // Compressed as its name says, as the line command's output.
-            let threads = normurl::pipeline::threads_for(0);
-            let codec = super::compress::Codec::for_path(p);
-            let w = super::compress::writer(Box::new(file), (codec, b'\n'), threads, &name)?;
-            (w, name)
+            (Box::new(file), name)
         }
     };
+    // Compressed as --compress or its name says, as the line command's.
+    let sink = super::compress::writer(sink, (w.compression.output, b'\n'), threads, &name)?;
     let mut tally = Tally::new(sink, name, &w.accounting)?;
     let failed = run_files(w, &mut tally).err();
     tally.finish(failed)
@@ -209,7 +221,8 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
 
 fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
     let mut line = Vec::new();
-    let (mut url, mut scratch) = (None, Scratch::new());
+    let mut scratch = Scratch::new();
+    let mut state = w.normalizer.state();
     for path in &w.files {
         let label = path.display().to_string();
         let input: Box<dyn Read> = if path.as_os_str() == "-" {
@@ -240,15 +253,31 @@ fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
             })?;
             records += 1;
             if w.links {
-                let pages = link_lines(&w.canon, &label, &record, &mut scratch);
+                let canon = &w.normalizer.options().canon;
+                let pages = link_lines(canon, &label, &record, &mut scratch);
                 for (line, verdict) in pages {
                     links += 1;
                     tally.item(&line, verdict, &label, links)?;
                 }
             } else {
                 line.clear();
-                let verdict = write_line(&w.canon, &record, &mut url, &mut scratch, &mut line);
-                tally.item(&line, verdict, &label, records)?;
+                record_line(&record, &mut line);
+                let n = &w.normalizer;
+                let json = n.options().get == Some(Get::Json);
+                tally.record(
+                    |out| {
+                        let outcome = match record.target_uri {
+                            None => out.with(records, |o| n.invalid_line(NoTargetUri, &line, o)),
+                            Some(_) => out.run(n, &mut state, Record::new(&line), records),
+                        };
+                        if json && matches!(outcome, Ok(Outcome::Emit)) {
+                            add_record_fields(&record, &mut out.data);
+                        }
+                        outcome
+                    },
+                    &label,
+                    records,
+                )?;
             }
         }
         tally.add_bytes_in(input.bytes);
@@ -259,33 +288,17 @@ fn run_files(w: &Warc, tally: &mut Tally<'_>) -> Result<(), Failure> {
 /// The range of an item's `--dedup` key in its line, or why it has no URL.
 type Verdict = Result<Range<usize>, Invalid>;
 
-/// The line of `record` into `line`, and the range of its URI (its
-/// `--dedup` key) or why it has none.
-fn write_line(
-    canon: &Canonicalizer,
-    record: &WarcRecord,
-    url: &mut Option<Url>,
-    scratch: &mut Scratch,
-    line: &mut Vec<u8>,
-) -> Verdict {
-    let verdict = match &record.target_uri {
-        None => {
-            line.push(b'-');
-            Err(Invalid::NoTargetUri)
-        }
-        Some(uri) => {
-            let url = url.get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
-            match canon.parse_apply(uri, url, scratch, line) {
-                Ok(_) => Ok(0..line.len()),
-                Err(e) => {
-                    line.clear();
-                    push_text(line, uri);
-                    Err(Invalid::Url(e))
-                }
-            }
-        }
-    };
-    let _ = writeln!(
+/// The line of `record` into `line`: `URI TAB TYPE TAB OFFSET TAB
+/// LENGTH`, `-` for the URI of a record without one. The URI loses its
+/// tabs and line breaks, which the URL parser removes anyway (URL
+/// Standard, basic URL parser: "remove all ASCII tab or newline"), so
+/// that it stays the first field of one line.
+fn record_line(record: &WarcRecord, line: &mut Vec<u8>) {
+    match &record.target_uri {
+        None => line.push(b'-'),
+        Some(uri) => line.extend(uri.bytes().filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'))),
+    }
+    let _ = write!(
         line,
         "\t{}\t{}\t{}",
         if record.warc_type.is_empty() {
@@ -296,7 +309,23 @@ fn write_line(
         record.offset,
         record.length
     );
-    verdict
+}
+
+/// With --json, the record's type, offset and length in its object, before
+/// the `"line"` that ends every object.
+fn add_record_fields(record: &WarcRecord, object: &mut Vec<u8>) {
+    let Some(at) = object.windows(7).rposition(|w| w == b"\"line\":") else {
+        return;
+    };
+    let mut fields = Vec::new();
+    fields.extend_from_slice(b"\"warc_type\":");
+    normurl::component::json::write_string(record.warc_type.as_bytes(), &mut fields);
+    let _ = write!(
+        fields,
+        ",\"offset\":{},\"length\":{},",
+        record.offset, record.length
+    );
+    object.splice(at..at, fields);
 }
 
 /// The `--links` lines of a WAT record, each with the range of its page

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use normurl::canon::{key_hash, Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::canon::{key_hash, Canonicalizer, Scratch};
 use normurl::normalize::Invalid;
 use normurl::warc::cdx::{self, Entry};
 use normurl::warc::{IndexFields, Records, WarcRecord};
@@ -49,7 +49,7 @@ pub struct Index {
 
 impl Index {
     pub fn new(
-        profile: Profile,
+        key: Canonicalizer,
         format: Format,
         records: Option<&str>,
         dedup: Option<DedupKey>,
@@ -61,9 +61,7 @@ impl Index {
         };
         Index {
             format,
-            key: Canonicalizer::builder(profile)
-                .output(OutputForm::Surt(SurtOptions::CDX))
-                .build(),
+            key,
             types,
             default_types: records.is_none(),
             dedup,

@@ -12,7 +12,7 @@ use std::time::Instant;
 use normurl::canon::key_hash;
 use normurl::dedup::{DedupConfig, Deduper};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
-use normurl::pipeline::{self, Summary};
+use normurl::pipeline::{self, Merge, Outcome, RecordOutput, Stop, Summary};
 
 use super::compress::Codec;
 use super::Failure;
@@ -23,7 +23,7 @@ use super::Failure;
 pub struct Accounting {
     pub on_invalid: OnInvalid,
     pub rejects: Option<PathBuf>,
-    pub dedup: bool,
+    pub dedup: Option<DedupConfig>,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
 }
@@ -63,6 +63,9 @@ pub struct Tally<'a> {
     /// Items written other than through the deduper's `offer`.
     written: u64,
     dedup: Option<Deduper>,
+    /// The output of the record the normalizer wrote last, and the
+    /// counts of all it wrote.
+    records: RecordOutput<Stats>,
     rejects: Option<(String, BufWriter<Box<dyn Write + 'a>>)>,
     stats_json: Option<(PathBuf, File)>,
     show_stats: bool,
@@ -109,7 +112,8 @@ impl<'a> Tally<'a> {
             on_invalid: a.on_invalid,
             stats: Stats::default(),
             written: 0,
-            dedup: a.dedup.then(|| Deduper::new(DedupConfig::default())),
+            dedup: a.dedup.clone().map(Deduper::new),
+            records: RecordOutput::default(),
             rejects,
             stats_json,
             show_stats: a.stats,
@@ -202,6 +206,57 @@ impl<'a> Tally<'a> {
         written.map_err(|e| self.write_failed(e))
     }
 
+    /// One record through the normalizer: `run` writes it into the
+    /// [`RecordOutput`] it is given and says what to do with it; then its
+    /// rejects entry, if any, is written, and the record as the outcome
+    /// says (to the deduper when it has a key). `input` and `number`
+    /// (from 1, within the input) name it if `--on-invalid=fail` stops.
+    pub fn record(
+        &mut self,
+        run: impl FnOnce(&mut RecordOutput<Stats>) -> Result<Outcome, Stop>,
+        input: &str,
+        number: u64,
+    ) -> Result<(), Failure> {
+        let outcome = run(&mut self.records);
+        let rec = &mut self.records;
+        if let Some((name, w)) = &mut self.rejects {
+            if !rec.side.is_empty() {
+                // Numbered over all inputs, as the line command's.
+                let entry = format!("{}\t", self.stats.lines + rec.stats.lines);
+                w.write_all(entry.as_bytes())
+                    .and_then(|()| w.write_all(&rec.side))
+                    .and_then(|()| w.write_all(b"\n"))
+                    .map_err(|source| Failure::Io {
+                        path: name.clone(),
+                        source,
+                    })?;
+            }
+        }
+        match outcome {
+            Err(stop) => Err(Failure::Run(pipeline::Error::Stopped {
+                path: input.to_string(),
+                line: number,
+                reason: stop.reason().to_string(),
+            })),
+            Ok(Outcome::Skip) => Ok(()),
+            Ok(Outcome::Emit) => {
+                rec.data.push(b'\n');
+                let written = match (&mut self.dedup, rec.key) {
+                    (Some(d), Some(key)) => d.offer(key, &rec.data, &mut self.out).map(drop),
+                    (Some(d), None) => {
+                        self.written += 1;
+                        d.pass(&rec.data, &mut self.out)
+                    }
+                    (None, _) => {
+                        self.written += 1;
+                        self.out.write_all(&rec.data)
+                    }
+                };
+                written.map_err(|e| self.write_failed(e))
+            }
+        }
+    }
+
     /// Writes `bytes` that are no item (a CDX file's header line), in
     /// their place among the items.
     pub fn raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
@@ -236,6 +291,7 @@ impl<'a> Tally<'a> {
                 failures.push(Failure::Io { path, source });
             }
         }
+        self.stats.merge(&self.records.stats);
         let summary = Summary {
             records: self.stats.lines,
             output_records: self.written,
@@ -246,6 +302,9 @@ impl<'a> Tally<'a> {
             bytes_out: self.out.bytes,
             stats: self.stats.clone(),
             unsorted: None,
+            // `normurl warc` does not run the pipeline's stages: no CPU
+            // times by stage (all zero).
+            cpu: Default::default(),
         };
         self.report(&summary, &mut failures);
         match failures.len() {

@@ -37,14 +37,17 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::{self, File};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+mod sharded;
 mod spill_dir;
+
+pub use sharded::{CountFormat, ShardWriter, Shards, SHARDS};
 
 pub use spill_dir::remove_spill_dirs;
 use spill_dir::{create_private_dir, create_private_file, Registry, TempDir};
@@ -185,6 +188,21 @@ impl Hasher for KeyHasher {
 }
 
 type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+
+/// A key's occurrences (`--count`); in the final pass, also the index of
+/// its first deferred occurrence.
+type CountMap<V = (u64, u64)> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
+
+/// Bytes of a count table of `buckets` slots: a 16-byte key and a 16-byte
+/// value each (the final pass's; the running counts' 8-byte values are
+/// padded to 16 as well), a control byte, one group past the end.
+fn count_map_bytes(buckets: usize) -> usize {
+    if buckets == 0 {
+        0
+    } else {
+        buckets * 33 + 16
+    }
+}
 
 /// Bytes of the table behind a [`KeySet`] of `buckets` slots: hashbrown
 /// (std's `HashSet`) allocates the 16-byte slots, one control byte per
@@ -567,6 +585,63 @@ impl<'a> Finish<'a> {
             self.partition(&self.dir.join(format!("p{p}")), 0)?;
         }
         Ok(())
+    }
+
+    /// Marks the first occurrences in the partition file at `path` (see
+    /// [`Finish::partition`]), and with `counts` also pushes each one's
+    /// `(index, occurrences)` there, in no particular order.
+    fn partition_counted(
+        &mut self,
+        path: &Path,
+        level: u32,
+        counts: &mut Option<Vec<(u64, u64)>>,
+    ) -> io::Result<()> {
+        let Some(counts) = counts else {
+            return self.partition(path, level);
+        };
+        let entries = fs::metadata(path)
+            .map_err(|e| error_at(self.dir, "read error in", path, e))?
+            .len()
+            / 24;
+        let capacity = usize::try_from(entries).unwrap_or(usize::MAX);
+        let (base, map) = (self.base(), count_map_bytes(buckets_for(capacity)));
+        let split = PARTITIONS * self.budget.unit;
+        if base + map > self.budget.limit
+            && split < map
+            && level < MAX_LEVEL
+            && entries >= MIN_SPLIT_ENTRIES
+        {
+            self.budget.note(base + split);
+            let dir = path.with_extension(format!("split{level}"));
+            create_private_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
+            let parts = self.split_into(path, &dir, level)?;
+            fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))?;
+            let progress = parts.iter().all(|&c| c < entries);
+            let next_level = if progress { level + 1 } else { MAX_LEVEL };
+            let mut inner = Some(std::mem::take(counts));
+            for p in 0..PARTITIONS {
+                self.partition_counted(&dir.join(format!("p{p}")), next_level, &mut inner)?;
+            }
+            *counts = inner.unwrap_or_default();
+            return fs::remove_dir(&dir).map_err(|e| error_at(self.dir, "cannot remove", &dir, e));
+        }
+        let mut seen: CountMap = HashMap::with_capacity_and_hasher(capacity, Default::default());
+        self.budget.note(base + map);
+        let (dir, keep) = (self.dir, &mut self.keep);
+        for_each_entry(dir, path, self.budget.reader(), |key, index| {
+            let word = keep.get_mut((index / 64) as usize).ok_or_else(|| {
+                let e = io::Error::new(io::ErrorKind::InvalidData, "record index out of range");
+                error_at(dir, "corrupt", path, e)
+            })?;
+            let entry = seen.entry(key).or_insert_with(|| {
+                *word |= 1 << (index % 64);
+                (index, 0)
+            });
+            entry.1 += 1;
+            Ok(())
+        })?;
+        counts.extend(seen.into_values());
+        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))
     }
 
     /// Marks the first occurrence of each key in the partition file at

@@ -250,3 +250,195 @@ proptest::proptest! {
         proptest::prop_assert_eq!(stats.kept + stats.dropped, keys.len() as u64);
     }
 }
+
+/// The sharded deduper through the real pipeline: records are lines
+/// `K:I`, keyed by `K` (spread over all bits), with unkeyed lines (`-`)
+/// among them.
+fn sharded(
+    lines: &[u8],
+    threads: usize,
+    batch_bytes: usize,
+    limit: usize,
+    count: bool,
+) -> (Vec<u8>, u64) {
+    use crate::pipeline::{Input, Outcome, Output, Pipeline, Record, Sinks, Stop, Transform};
+
+    /// Keys a line by what is before its `:`; `-` lines have no key.
+    struct Keyed;
+    impl Transform for Keyed {
+        type State = ();
+        type Stats = ();
+        fn state(&self) {}
+        fn record(
+            &self,
+            _: &mut (),
+            rec: Record<'_>,
+            out: &mut Output<'_, ()>,
+        ) -> Result<Outcome, Stop> {
+            let line = rec.bytes();
+            out.data().extend_from_slice(line);
+            if let Some(colon) = line.iter().position(|&b| b == b':') {
+                let k: u64 = std::str::from_utf8(&line[..colon])
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                out.dedup_key(
+                    (u128::from(k) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
+                );
+            }
+            Ok(Outcome::Emit)
+        }
+        fn overlong(
+            &self,
+            _: &mut (),
+            _: crate::pipeline::Part,
+            _: &[u8],
+            _: &mut Output<'_, ()>,
+        ) -> Result<Outcome, Stop> {
+            Ok(Outcome::Skip)
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.txt");
+    fs::write(&path, lines).unwrap();
+    let config = DedupConfig {
+        memory_limit: limit,
+        temp_dir: Some(dir.path().to_path_buf()),
+        ..DedupConfig::default()
+    };
+    let shards = Shards::new(config, count);
+    let mut writer = ShardWriter::new(&shards, CountFormat::Prefix(b'\t'));
+    let pipeline = Pipeline::builder()
+        .threads(threads)
+        .batch_bytes(batch_bytes)
+        .build(Keyed);
+    let mut out = Vec::new();
+    let summary = pipeline
+        .run(
+            vec![Input::path(&path)],
+            Sinks::new("out", &mut out)
+                .key_filter(&mut writer)
+                .key_shards(&shards),
+        )
+        .unwrap();
+    // Only the input is left: the spill directory is gone.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    (out, summary.deduplicated)
+}
+
+/// What `uniq -c`'s order-keeping cousin writes: each key's first line
+/// with its count, in first-occurrence order; `-` lines as they are.
+fn naive_counts(lines: &str) -> String {
+    let mut order: Vec<&str> = Vec::new();
+    let mut counts: HashMap<&str, u64> = HashMap::new();
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut items: Vec<Result<&str, usize>> = Vec::new();
+    for line in lines.lines() {
+        match line.split_once(':') {
+            Some((k, _)) => {
+                *counts.entry(k).or_default() += 1;
+                if !first.contains_key(k) {
+                    first.insert(k, order.len());
+                    items.push(Err(order.len()));
+                    order.push(line);
+                }
+            }
+            None => items.push(Ok(line)),
+        }
+    }
+    let mut out = String::new();
+    for item in items {
+        match item {
+            Ok(line) => out += &format!("{line}\n"),
+            Err(i) => {
+                let line = order[i];
+                let k = line.split_once(':').unwrap().0;
+                out += &format!("{}\t{line}\n", counts[k]);
+            }
+        }
+    }
+    out
+}
+
+fn lines_of(keys: &[Option<u64>]) -> String {
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| match k {
+            Some(k) => format!("{k}:{i}\n"),
+            None => "-\n".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn sharded_spills_and_counts_exactly() {
+    let keys: Vec<Option<u64>> = (0..6000u64)
+        .map(|i| (i % 97 != 5).then_some((i * 7919) % 2500))
+        .collect();
+    let text = lines_of(&keys);
+    let expected_dedup: String = {
+        let mut seen = HashSet::new();
+        text.lines()
+            .filter(|l| {
+                l.split_once(':')
+                    .is_none_or(|(k, _)| seen.insert(k.to_string()))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let expected_count = naive_counts(&text);
+    for (threads, batch, limit) in [
+        (1, 1 << 20, 1 << 30),
+        (3, 100, 0),
+        (8, 4096, 20_000),
+        (2, 777, 200_000),
+    ] {
+        let (out, dropped) = sharded(text.as_bytes(), threads, batch, limit, false);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            expected_dedup,
+            "-j {threads} {batch} {limit}"
+        );
+        assert_eq!(dropped, 6000 - 62 - 2500);
+        let (out, _) = sharded(text.as_bytes(), threads, batch, limit, true);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            expected_count,
+            "--count -j {threads} {batch} {limit}"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// The sharded deduper and counter against the sequential oracle and a
+    /// naive count: any keys, batch sizes, thread counts, budgets.
+    #[test]
+    fn sharded_matches_sequential(
+        keys in proptest::collection::vec(proptest::option::weighted(0.9, 0u64..60), 0..300),
+        threads in 1usize..9,
+        batch in 1usize..200,
+        limit in proptest::prop_oneof![
+            proptest::strategy::Just(usize::MAX),
+            proptest::strategy::Just(0usize),
+            2000usize..40_000,
+        ],
+    ) {
+        let text = lines_of(&keys);
+        let recs: Vec<(u128, Vec<u8>)> = keys.iter().enumerate().map(|(i, k)| match k {
+            Some(k) => ((u128::from(*k) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835), format!("{k}:{i}\n").into_bytes()),
+            None => (u128::MAX, b"-\n".to_vec()),
+        }).collect();
+        let mut d = Deduper::new(tiny(limit));
+        let mut expected = Vec::new();
+        for (k, r) in &recs {
+            if *k == u128::MAX { d.pass(r, &mut expected).unwrap(); } else { d.offer(*k, r, &mut expected).unwrap(); }
+        }
+        let stats = d.finish(&mut expected).unwrap();
+        let (out, dropped) = sharded(text.as_bytes(), threads, batch, limit, false);
+        proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
+        proptest::prop_assert_eq!(dropped, stats.dropped);
+        let (out, _) = sharded(text.as_bytes(), threads, batch, limit, true);
+        proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), naive_counts(&text));
+    }
+}

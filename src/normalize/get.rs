@@ -164,8 +164,8 @@ pub(super) struct GetBuffers {
 
 impl Normalizer {
     /// The Public Suffix List of the components: an empty one when no
-    /// component asks it anything, so that `--get host` does not read the
-    /// bundled list (32 million instructions, once).
+    /// component asks it anything, so that `--get host` does not pay for
+    /// reading the bundled list (docs/performance-history.md).
     fn psl(&self) -> &PublicSuffixList {
         static EMPTY: OnceLock<PublicSuffixList> = OnceLock::new();
         match &self.options.psl {
@@ -203,6 +203,7 @@ impl Normalizer {
             let fired = Fired {
                 rules,
                 rewritten: rewritten.is_some(),
+                edited: super::Edited::default(),
             };
             if let Some(changed) = rewritten {
                 *bytes = changed;
@@ -213,7 +214,7 @@ impl Normalizer {
             let why = |e| if fired.rewritten { Invalid::Rewrite } else { e };
             let text = std::str::from_utf8(bytes).map_err(|_| why(Invalid::Utf8))?;
             (
-                parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
+                &*parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
                     .map_err(|e| why(Invalid::Url(e)))?,
                 fired,
             )

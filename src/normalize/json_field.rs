@@ -266,8 +266,8 @@ impl Scanner<'_> {
 
 /// The first `"` or `\` in `bytes`. Most strings of an index line are
 /// short (keys, status codes): a plain loop over the first bytes beats
-/// setting up `memchr2`, which takes the long ones (a profile of
-/// `--json-field url` on CDXJ had `memchr2` at 17% of the time).
+/// setting up `memchr2`, which takes the long ones (profiles of
+/// `--json-field url` on CDXJ: docs/performance-history.md).
 #[inline]
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
     const SHORT: usize = 24;
@@ -349,7 +349,7 @@ fn unicode_escape(rest: &[u8]) -> Result<(char, usize), JsonError> {
 /// such as `javascript:f("x")`), so the common case is one scan.
 pub(crate) fn escape_in_place(data: &mut Vec<u8>, start: usize) {
     // A fold, not `any`: no early exit, so the compiler vectorizes it
-    // (`any` took 9% of `--json-field url` on CDXJ).
+    // (docs/performance-history.md).
     let needs = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
     if !data[start..].iter().fold(false, |acc, &b| acc | needs(b)) {
         return;

@@ -30,6 +30,7 @@ assert_eq!((summary.stats.valid, summary.stats.invalid(), summary.stats.blank), 
 */
 
 mod access_log;
+mod edit;
 mod fields;
 mod get;
 mod json_field;
@@ -45,10 +46,12 @@ use std::ops::Range;
 
 use crate::canon::{key_hash, Canonicalizer, RuleSet, Scratch};
 use crate::pipeline::{Framing, Outcome, Output, Part, Record, Stop, Transform};
+use crate::scope::{Decision, Scope, ScopeState};
 use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::{Located, Quoting};
 
 pub use access_log::{AccessLog, LogFormat, LogPart};
+pub use edit::{Edit, EditError, Edited, Setter};
 pub use fields::Delimiter;
 pub use get::{AddField, DefaultScheme, Get};
 pub use json_field::JsonPath;
@@ -114,7 +117,7 @@ pub struct Normalizer {
     /// Whether a plain line writes its canonical URL and nothing else (no
     /// dedup key, `--explain` column, `--original` or JSON object):
     /// `record` then skips [`Normalizer::emit`], whose checks for those
-    /// cost the default run about 25 instructions a line.
+    /// cost every line of the default run (docs/performance-history.md).
     bare_lines: bool,
     /// Whether [`Options::get`] is a template of the scheme and host
     /// only, which [`Normalizer::parse_write`] reads off the canonical
@@ -130,8 +133,13 @@ pub struct Normalizer {
     /// calls [`Normalizer::write_psl_part`], one call fewer.
     psl_part: Option<crate::component::Part>,
     /// Whether every output line is a JSON object (asked on every valid
-    /// line: comparing `Option<Get>` each time cost 23 instructions a line).
+    /// line: comparing `Option<Get>` each time costs more;
+    /// docs/performance-history.md).
     json: bool,
+    /// With scope rules, the canonicalizer of the normalized URL they
+    /// decide on, when the URL as parsed is not already it (a profile's
+    /// rules, `--rewrite`, another output form or Unicode hosts).
+    scope_canon: Option<Canonicalizer>,
 }
 
 /// One worker's scratch space: parsed URLs and UTF-8 buffers, reused for
@@ -141,12 +149,25 @@ pub struct State {
     parse: ParseBuffers,
     /// The canonicalizer's scratch space, apart from `parse` so that both
     /// can be borrowed at once (moving it out and back for each line cost
-    /// three `memcpy` calls and a drop, a quarter of the `whatwg`
-    /// profile's instructions).
+    /// three `memcpy` calls and a drop, a large part of the `whatwg`
+    /// profile's instructions: docs/performance-history.md).
     canon: Scratch,
     get: get::GetBuffers,
     /// A URL a `--rewrite` rule wrote, parsed back.
     rewritten: Option<Url>,
+    /// With [`Options::edits`]: the URL's serialization before them.
+    before_edits: String,
+    /// The scope rules' normalized URL and buffers.
+    scope: ScopeBuffers,
+}
+
+/// What deciding a line's scope reuses.
+#[derive(Debug, Default)]
+struct ScopeBuffers {
+    /// The normalized URL, parsed back from `bytes`.
+    canonical: Option<Url>,
+    bytes: Vec<u8>,
+    state: ScopeState,
 }
 
 /// What a line's writer tells `--explain`: the rules that changed the
@@ -155,6 +176,8 @@ pub struct State {
 struct Fired {
     rules: RuleSet,
     rewritten: bool,
+    /// What [`Options::edits`] did, before the rules.
+    edited: Edited,
 }
 
 impl From<RuleSet> for Fired {
@@ -163,6 +186,7 @@ impl From<RuleSet> for Fired {
         Fired {
             rules,
             rewritten: false,
+            edited: Edited::default(),
         }
     }
 }
@@ -195,7 +219,8 @@ impl Normalizer {
         // `record` runs without the steps other options need.
         // A template of host components is read off the canonical URL,
         // which a rewrite may still change.
-        let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none();
+        // Edits change the parsed URL, which the short ways never hold.
+        let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none() && o.edits.is_empty();
         let plain_lines = matches!(o.select, Select::Line)
             && o.base.is_none()
             && (o.get.is_none() || host_get)
@@ -203,11 +228,19 @@ impl Normalizer {
             && !res.relative
             && res.charset_field.is_none()
             && res.query_encoding.is_utf8()
-            && o.rewrite.is_none();
+            && o.rewrite.is_none()
+            && o.scope.is_none()
+            && o.edits.is_empty();
         let json = o.get == Some(Get::Json);
         let bare_lines = plain_lines && !o.dedup && !o.explain && !o.original && !json;
         let canon_is_identity = options.canon.is_identity();
+        let scope_canon = o
+            .scope
+            .as_ref()
+            .filter(|_| !canon_is_identity || o.rewrite.is_some())
+            .map(|_| o.canon.url_form());
         Normalizer {
+            scope_canon,
             needs_psl: get::needs_psl(options.get.as_ref()),
             plain_lines,
             bare_lines,
@@ -262,6 +295,11 @@ impl Normalizer {
         }
     }
 
+    /// Whether every output line is a JSON object ([`Get::Json`]).
+    pub fn writes_json(&self) -> bool {
+        self.json
+    }
+
     /// Whether the output uses line numbers
     /// ([`PipelineBuilder::number_lines`](crate::pipeline::PipelineBuilder::number_lines)):
     /// JSON objects ([`Get::Json`]) then end with `"line":N`, where the
@@ -284,7 +322,7 @@ impl Normalizer {
         line: &[u8],
         text: Option<&str>,
         at: &Located,
-    ) -> Result<&'s Url, Invalid> {
+    ) -> Result<&'s mut Url, Invalid> {
         let ParseBuffers {
             url,
             base,
@@ -344,7 +382,7 @@ impl Normalizer {
         };
         let url_text = self.field_text(line, text, at, scratch, unquoted)?;
         match line_base {
-            Ok(b) => parse_into(url, url_text, Some(b), mode, encoding).map_err(Invalid::Url),
+            Ok(b) => parse_into(url, url_text, Some(&*b), mode, encoding).map_err(Invalid::Url),
             // Without the line's base only an absolute URL is valid; a
             // relative one is invalid for the base's reason. (--base is the
             // base of the base field, not a stand-in for it.)
@@ -468,6 +506,20 @@ impl Normalizer {
         }
     }
 
+    /// Writes `line`, which its caller knows holds no URL for reason
+    /// `why` (`normurl warc`'s record without a WARC-Target-URI), as any
+    /// invalid line: counted, sent to the side output and written as
+    /// [`Options::on_invalid`] says.
+    pub fn invalid_line(
+        &self,
+        why: Invalid,
+        line: &[u8],
+        out: &mut Output<'_, Stats>,
+    ) -> Result<Outcome, Stop> {
+        out.stats().lines += 1;
+        self.invalid(why, line, None, out)
+    }
+
     /// Handles a line that gave no URL. `field` is the URL field's range,
     /// if the line has that field.
     fn invalid(
@@ -540,6 +592,10 @@ impl Normalizer {
             return;
         }
         let data = out.data();
+        if let Some(sep) = self.options.count_column {
+            data.extend_from_slice(b"count");
+            data.push(sep);
+        }
         self.header_columns(line, data);
         if self.options.explain {
             // Every line gets the `--explain` column: the header its name.
@@ -656,6 +712,59 @@ impl Normalizer {
         })
     }
 
+    /// Whether `scope` keeps `url` (the line's URL as parsed), decided on
+    /// its normalized URL: the canonical URL after the profile's rules
+    /// and the `--rewrite` rules. A rewrite that makes it no URL makes
+    /// the line invalid, as writing it would.
+    fn in_scope(
+        &self,
+        scope: &Scope,
+        url: &Url,
+        buffers: &mut ScopeBuffers,
+        canon_scratch: &mut Scratch,
+    ) -> Result<bool, Invalid> {
+        let ScopeBuffers {
+            canonical,
+            bytes,
+            state,
+        } = buffers;
+        let url = match &self.scope_canon {
+            None => url,
+            Some(canon) => {
+                bytes.clear();
+                canon.apply(url, canon_scratch, bytes);
+                let changed = match self.options.rewrite.as_deref().map(|r| r.apply(bytes)) {
+                    Some(std::borrow::Cow::Owned(changed)) => Some(changed),
+                    _ => None,
+                };
+                let rewritten = changed.is_some();
+                if let Some(changed) = changed {
+                    *bytes = changed;
+                }
+                let why = |e| if rewritten { Invalid::Rewrite } else { e };
+                let text = std::str::from_utf8(bytes).map_err(|_| why(Invalid::Utf8))?;
+                parse_into(canonical, text, None, Mode::Whatwg, QueryEncoding::UTF_8)
+                    .map_err(|e| why(Invalid::Url(e)))?
+            }
+        };
+        Ok(scope.decide(url, state) == Decision::Keep)
+    }
+
+    /// Applies [`Options::edits`] to the line's parsed `url`, counting a
+    /// line where a setter refused its value
+    /// ([`Stats::edits_refused`]). `before` is scratch space.
+    #[inline]
+    fn edit(&self, url: &mut Url, before: &mut String, out: &mut Output<'_, Stats>) -> Edited {
+        if self.options.edits.is_empty() {
+            return Edited::default();
+        }
+        let edited = edit::apply(&self.options.edits, url, before);
+        if edited.refused {
+            out.stats().edits_refused += 1;
+        }
+        edited
+    }
+
     /// Applies the `--rewrite` rules, if any, to the output the
     /// canonicalizer appended to `data` after `start`.
     #[inline]
@@ -672,7 +781,11 @@ impl Normalizer {
                 .rewrite(data, start, url)
                 .map_err(|_| Invalid::Rewrite)?,
         };
-        Ok(Fired { rules, rewritten })
+        Ok(Fired {
+            rules,
+            rewritten,
+            edited: Edited::default(),
+        })
     }
 
     /// Parses `text` as an absolute URL and appends its canonical form, or
@@ -688,7 +801,8 @@ impl Normalizer {
     ) -> Result<RuleSet, Invalid> {
         if self.host_get {
             // Out of line: the plain lines' loop stays as small as
-            // without templates (a call here cost the default run 4%).
+            // without templates (a call here slowed the default run:
+            // docs/performance-history.md).
             if let Some(part) = self.psl_part {
                 return self.write_psl_part(part, text, url, canon_scratch, get, data);
             }
@@ -785,10 +899,24 @@ impl Normalizer {
             if fired == Fired::default() {
                 data.push(b'-');
             } else {
+                // In the order they ran: the edits, the rules, --rewrite.
+                let mut names = Vec::new();
+                if fired.edited.changed {
+                    names.push("edit");
+                }
+                if fired.edited.refused {
+                    names.push("edit-refused");
+                }
+                for name in names {
+                    data.extend_from_slice(name.as_bytes());
+                    data.push(b',');
+                }
                 fired.rules.write_names(data);
                 if fired.rewritten {
-                    let comma = !fired.rules.is_empty();
-                    data.extend_from_slice(&b",rewrite"[usize::from(!comma)..]);
+                    data.extend_from_slice(b"rewrite");
+                }
+                if data.last() == Some(&b',') {
+                    data.pop();
                 }
             }
         }
@@ -848,7 +976,7 @@ fn parse_into<'s>(
     base: Option<&Url>,
     mode: Mode,
     encoding: QueryEncoding,
-) -> Result<&'s Url, ParseError> {
+) -> Result<&'s mut Url, ParseError> {
     if let Some(base) = base.filter(|_| mode != Mode::Whatwg) {
         return resolve::resolve_into(slot, input, base, mode, encoding);
     }
@@ -866,7 +994,9 @@ fn parse_into<'s>(
 fn access_log_base<'s>(slot: &'s mut Option<Url>, text: &[u8]) -> Result<&'s Url, Invalid> {
     // A host that is not UTF-8 is no domain name.
     let text = std::str::from_utf8(text).map_err(|_| Invalid::Base(ParseError::IdnaError))?;
-    parse_into(slot, text, None, Mode::Whatwg, QueryEncoding::default()).map_err(Invalid::Base)
+    parse_into(slot, text, None, Mode::Whatwg, QueryEncoding::default())
+        .map(|url| &*url)
+        .map_err(Invalid::Base)
 }
 
 /// The stop of `--on-invalid=fail`.
@@ -899,7 +1029,8 @@ impl Transform for Normalizer {
     }
 
     // Inlined into the pipeline's loop over lines: as a call, its
-    // prologue and epilogue cost the default run 31 instructions a line.
+    // prologue and epilogue cost every line of the default run
+    // (docs/performance-history.md).
     #[inline(always)]
     fn record(
         &self,
@@ -983,10 +1114,38 @@ impl Transform for Normalizer {
             canon: canon_scratch,
             get: get_buffers,
             rewritten,
+            scope: scope_buffers,
+            before_edits,
         } = state;
         buffers.encoding = self.line_encoding(line);
-        // No base and UTF-8: parsing and canonicalizing go in one step.
-        let direct = !self.has_base() && buffers.encoding.is_utf8();
+        // Relative references (`--relative`) have no normalized URL to
+        // decide on: the scope applies to absolute URLs only there.
+        if let Some(scope) = self.options.scope.as_deref() {
+            if !self.options.resolution.relative {
+                let kept = self.parse(buffers, line, text, &at).and_then(|url| {
+                    // The scope decides on the edited URL's normalized form;
+                    // a refused edit is counted where the line is written.
+                    if !self.options.edits.is_empty() {
+                        edit::apply(&self.options.edits, url, before_edits);
+                    }
+                    self.in_scope(scope, url, scope_buffers, canon_scratch)
+                });
+                match kept {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let stats = out.stats();
+                        stats.valid += 1;
+                        stats.dropped += 1;
+                        return Ok(Outcome::Skip);
+                    }
+                    Err(why) => return self.invalid(why, line, Some(at.range), out),
+                }
+            }
+        }
+        // No base and UTF-8: parsing and canonicalizing go in one step
+        // (edits need the parsed URL first).
+        let direct =
+            !self.has_base() && buffers.encoding.is_utf8() && self.options.edits.is_empty();
         let written = if self.options.resolution.relative {
             self.relative_emit(buffers, line, text, &at, out)
         } else if let Some(get) = self
@@ -996,16 +1155,20 @@ impl Transform for Normalizer {
             .filter(|_| !direct || !self.host_get)
         {
             self.parse(buffers, line, text, &at).and_then(|url| {
+                let edited = self.edit(url, before_edits, out);
                 self.emit(line, &at, out, |data| {
                     self.write_get(get, url, get_buffers, canon_scratch, data)
+                        .map(|fired| Fired { edited, ..fired })
                 })
             })
         } else if !direct {
             self.parse(buffers, line, text, &at).and_then(|url| {
+                let edited = self.edit(url, before_edits, out);
                 self.emit(line, &at, out, |data| {
                     let start = data.len();
                     let fired = self.canon().apply(url, canon_scratch, data);
                     self.rewrite(fired, data, start, rewritten)
+                        .map(|fired| Fired { edited, ..fired })
                 })
             })
         } else {

@@ -256,6 +256,10 @@ pub struct Options {
     ///
     /// [`Sinks::check_order`]: crate::pipeline::Sinks::check_order
     pub sort_keys: bool,
+    /// With `--count`: the header line (see [`Options::header`]) starts
+    /// with a `count` column ended by this byte (the count column the
+    /// counted lines get), except as JSON.
+    pub count_column: Option<u8>,
     /// Write valid lines as they were read (with [`FieldOutput::Field`],
     /// the field as it was read): the normalized URL is then only the
     /// [`dedup`](Options::dedup) key and the test of validity, so that
@@ -322,4 +326,17 @@ pub struct Options {
     /// The `--rewrite` rules, applied to what the canonicalizer writes
     /// (before [`get`](Options::get)'s components); `None` costs nothing.
     pub rewrite: Option<std::sync::Arc<super::Rewrites>>,
+    /// Scope rules (`--keep-if`, `--drop-if`): a line whose normalized
+    /// URL the scope drops is not written and is counted in
+    /// [`Stats::dropped`](super::Stats::dropped); invalid and blank lines
+    /// are not dropped. The normalized URL is the canonical URL after the
+    /// profile's rules and the `--rewrite` rules, in URL form (whatever
+    /// [`Options::get`] writes), with ASCII hosts.
+    pub scope: Option<std::sync::Arc<crate::scope::Scope>>,
+    /// Edits of each parsed URL (`--set`, `--append`, `--set-param`,
+    /// `--delete-param`), applied in order before the profile's rules; an
+    /// empty list costs nothing. Not applied with
+    /// [`Resolution::relative`](super::Resolution) (a relative reference
+    /// is no URL to edit; the command refuses the combination).
+    pub edits: Vec<super::Edit>,
 }

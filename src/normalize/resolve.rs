@@ -83,7 +83,7 @@ pub(super) fn resolve_into<'s>(
     base: &Url,
     mode: Mode,
     encoding: QueryEncoding,
-) -> Result<&'s Url, ParseError> {
+) -> Result<&'s mut Url, ParseError> {
     let base = Reference::from_url(base);
     let resolved = Reference::parse_against(input, &base)
         .and_then(|r| r.resolve(&base, mode)?.to_url_with_encoding(encoding));

@@ -181,10 +181,19 @@ pub struct Stats {
     /// Lines not written (invalid or blank lines under
     /// `--on-invalid=skip`).
     pub skipped: u64,
+    /// Lines with a valid URL that the scope rules dropped
+    /// ([`Options::scope`](super::Options::scope)): counted as valid too,
+    /// not written.
+    pub dropped: u64,
     /// Header lines passed through untouched ([`Options::header`]).
     ///
     /// [`Options::header`]: super::Options::header
     pub headers: u64,
+    /// Valid lines where a setter of [`Options::edits`] refused its value
+    /// and left the URL as it was (the other edits applied).
+    ///
+    /// [`Options::edits`]: super::Options::edits
+    pub edits_refused: u64,
     invalid: [u64; REASONS],
 }
 
@@ -217,7 +226,9 @@ impl Merge for Stats {
         self.valid += o.valid;
         self.blank += o.blank;
         self.skipped += o.skipped;
+        self.dropped += o.dropped;
         self.headers += o.headers;
+        self.edits_refused += o.edits_refused;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid.iter()) {
             *a += b;
         }

@@ -16,8 +16,8 @@ use std::ops::Range;
 
 use super::host::HostKind;
 use super::scheme::SchemeType;
-use super::Url;
 use crate::simd::stop::{find, Stop};
+use crate::url::Url;
 
 /// Tries the fast path on the trimmed input. On success `url` holds the
 /// result, its buffer reused; on `false` `url` is untouched and the full

@@ -8,7 +8,7 @@
 use super::ip;
 use super::percent::{self, AsciiSet};
 use super::tables::{FORBIDDEN_DOMAIN, FORBIDDEN_HOST};
-use super::ParseError;
+use crate::error::ParseError;
 use crate::simd::stop::{find, Stop};
 
 /// The kind of a URL's [host](https://url.spec.whatwg.org/#concept-host).

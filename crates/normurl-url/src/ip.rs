@@ -1,6 +1,6 @@
 //! IPv4 and IPv6 address parsing and serialization.
 
-use super::ParseError;
+use crate::error::ParseError;
 
 /// The [ends in a number checker](https://url.spec.whatwg.org/#ends-in-a-number-checker):
 /// whether the last label (ignoring one trailing empty label) is all ASCII

@@ -18,7 +18,7 @@
 //! kept in one file in the spec's order so that the state machine reads
 //! side by side with url.bs.
 
-use super::encoding::encode_after_encoding;
+use super::encoding::{encode_after_encoding, Encoding};
 use super::host::{parse_host, HostKind};
 use super::ip::push_decimal;
 use super::path::{
@@ -30,8 +30,10 @@ use super::scheme::SchemeType;
 use super::tables::{
     has_tab_or_newline, remove_tab_or_newline, trim_c0_control_or_space, SCHEME_CHAR,
 };
-use super::{fast, ParseError, Url};
+use crate::error::ParseError;
+use crate::fast;
 use crate::simd::stop::{find, Stop};
+use crate::url::Url;
 
 /// Runs the basic URL parser on `input` (against `base`) and stores the
 /// result in `url`, reusing its buffer.
@@ -83,11 +85,12 @@ pub fn debug_check_fast_path(url: &Url, input: &[u8], base: Option<&Url>) {
 /// [`parse`] with the query encoding override `encoding` (not UTF-8): the
 /// state machine only, so that the UTF-8 path and its fast path stay as
 /// they are.
+#[cfg(feature = "encoding")]
 pub fn parse_with_encoding(
     url: &mut Url,
     input: &str,
     base: Option<&Url>,
-    encoding: &'static encoding_rs::Encoding,
+    encoding: &'static Encoding,
 ) -> Result<(), ParseError> {
     let out = std::mem::take(&mut url.serialization).into_bytes();
     let trimmed = trim_c0_control_or_space(input.as_bytes());
@@ -146,7 +149,7 @@ struct Parser<'a> {
     input: &'a [u8],
     base: Option<&'a Url>,
     /// The query encoding override; `None` for UTF-8.
-    encoding: Option<&'static encoding_rs::Encoding>,
+    encoding: Option<&'static Encoding>,
     /// Whether the path states run with a *state override*
     /// ([`path_with_override`]): `?` and `#` do not end the path, and
     /// nothing follows it.

@@ -24,7 +24,9 @@ use super::parser;
 use super::percent::AsciiSet;
 use super::scheme::SchemeType;
 use super::tables::{has_tab_or_newline, SCHEME_CHAR};
-use super::{ParseError, SearchParams, Url};
+use crate::error::ParseError;
+use crate::search_params::SearchParams;
+use crate::url::Url;
 
 /// The components of a URL record, each serialized (percent-encoded, the
 /// host serialized), borrowed from a [`Url`] or from a setter's new value.

@@ -1,6 +1,6 @@
 //! The parsers `bench` compares normurl with, built with `--features
-//! peers`: ada through the ada-url crate (its C API: `href` of a parsed
-//! URL, and `can_parse`), ada's C++ entry points called from a C++ loop
+//! peers`: normurl's `Url::can_parse`, ada through the ada-url crate (its
+//! C API: `href` of a parsed URL, and `can_parse`), ada's C++ entry points called from a C++ loop
 //! where a C++ compiler was found (see build.rs), and the url crate
 //! (`as_str` of a parsed URL). Without the feature: normurl alone.
 
@@ -12,6 +12,7 @@ use super::{Corpus, Tally};
 pub(super) fn parsers() -> Vec<Parser> {
     let mut parsers: Vec<Parser> = vec![
         ("normurl", super::normurl),
+        ("normurl can_parse", normurl_can_parse),
         ("ada-url href", ada_href),
         ("ada-url can_parse", ada_can_parse),
     ];
@@ -62,6 +63,16 @@ fn ada_href(corpus: &Corpus) -> Tally {
     Tally {
         valid,
         href_bytes: Some(href_bytes),
+    }
+}
+
+/// `Url::can_parse`, the row ada's `can_parse` is compared with.
+#[cfg(feature = "peers")]
+fn normurl_can_parse(corpus: &Corpus) -> Tally {
+    let valid = corpus.lines.iter();
+    Tally {
+        valid: valid.filter(|l| normurl::Url::can_parse(l, None)).count() as u64,
+        href_bytes: None,
     }
 }
 

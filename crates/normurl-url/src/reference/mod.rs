@@ -50,7 +50,8 @@ mod print;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{ParseError, Url};
+use crate::error::ParseError;
+use crate::url::Url;
 
 /// A URL-reference: a sequence of components in the order of their type,
 /// at most one of each but any number of dirs (alwinb's *URL Model*).

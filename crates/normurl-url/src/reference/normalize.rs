@@ -1,25 +1,9 @@
 //! alwinb's *Normalisation* section, and percent-encoding with the WHATWG
 //! percent-encode sets, for references absolute or relative.
 
-use super::parse::ParseMode;
+use super::parse::{dots, ParseMode};
 use super::{Order, Reference};
-use crate::AsciiSet;
-
-/// 1 for a `.` segment, 2 for a `..` segment (`%2e` counting as a dot,
-/// in either case), 0 otherwise.
-pub(super) fn dots(seg: &str) -> u8 {
-    let s = seg.as_bytes();
-    let dot = |p: &[u8]| p == b"." || p.eq_ignore_ascii_case(b"%2e");
-    if dot(s) {
-        return 1;
-    }
-    for first in [1, 3] {
-        if s.len() > first && dot(&s[..first]) && dot(&s[first..]) {
-            return 2;
-        }
-    }
-    0
-}
+use crate::percent::AsciiSet;
 
 impl Reference {
     /// Normalises the reference (*Normalisation*, as spec-url 2.3.3's

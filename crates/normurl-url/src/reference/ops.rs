@@ -4,7 +4,8 @@
 
 use super::parse::{parse_authority, parse_host_text, ParseMode};
 use super::{Authority, Mode, Order, Reference, ReferenceError, Url};
-use crate::QueryEncoding;
+#[cfg(feature = "encoding")]
+use crate::encoding::QueryEncoding;
 
 impl Reference {
     /// The order: the type of the first component, or
@@ -343,6 +344,7 @@ impl Reference {
         Url::parse(&self.to_string()).map_err(ReferenceError::Host)
     }
 
+    #[cfg(feature = "encoding")]
     /// [`Reference::to_url`] for a document in `encoding`: the query is
     /// encoded as [`Url::parse_with_encoding`] does.
     ///

@@ -3,7 +3,23 @@
 
 use super::super::host::parse_host;
 use super::{Authority, Reference, ReferenceError};
-use crate::ParseError;
+use crate::error::ParseError;
+
+/// 1 for a `.` segment, 2 for a `..` segment (`%2e` counting as a dot,
+/// in either case), 0 otherwise.
+pub(super) fn dots(seg: &str) -> u8 {
+    let s = seg.as_bytes();
+    let dot = |p: &[u8]| p == b"." || p.eq_ignore_ascii_case(b"%2e");
+    if dot(s) {
+        return 1;
+    }
+    for first in [1, 3] {
+        if s.len() > first && dot(&s[..first]) && dot(&s[first..]) {
+            return 2;
+        }
+    }
+    0
+}
 
 /// How a string is read: the specification's parser modes. The mode
 /// changes when a scheme is read.
@@ -99,7 +115,7 @@ pub(super) fn parse(input: &str, mode: ParseMode) -> Result<Reference, Reference
     // A dotted last segment is a dir: `..` is `../`, `.` is `./`.
     let url = &mut p.url;
     if !url.has_opaque_path() {
-        if let Some(file) = url.file.take_if(|f| super::normalize::dots(f) != 0) {
+        if let Some(file) = url.file.take_if(|f| dots(f) != 0) {
             url.dirs.push(file);
         }
     }

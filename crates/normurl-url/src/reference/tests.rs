@@ -6,7 +6,7 @@ fn norm(s: &str) -> String {
 
 #[test]
 fn dots_count_percent_encoded_dots() {
-    use super::normalize::dots;
+    use super::parse::dots;
     for (seg, n) in [
         (".", 1),
         ("%2E", 1),

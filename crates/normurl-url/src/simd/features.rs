@@ -108,8 +108,8 @@ pub fn classify_scalar(bytes: &[u8]) -> Features {
 
 /// [`classify_scalar`] with SSE2 vectors, for the fast path's `careful`,
 /// which asks which features a component has once a scan found one:
-/// every feature in one pass, about a fifth of the scalar loop's
-/// instructions on a path of crawled length.
+/// every feature in one pass, in a fraction of the scalar loop's
+/// instructions on a path of crawled length (docs/performance-history.md).
 pub fn classify(bytes: &[u8]) -> Features {
     #[cfg(target_arch = "x86_64")]
     if super::VECTORS && bytes.len() > <vector::Sse2 as vector::Vector>::LANES {
@@ -454,7 +454,8 @@ mod vector {
         out.reserve(total);
         let len = out.len();
         // Raw pointers: the loop runs for every URL, and slice bounds
-        // checks on both sides were a third of its instructions.
+        // checks on both sides were a large part of its instructions
+        // (docs/performance-history.md).
         let src = href.as_ptr();
         // SAFETY: `reserve` made room for `total` bytes after `len`.
         let dst = unsafe { out.as_mut_ptr().add(len) };

@@ -1,0 +1,136 @@
+"""The caller's types in and out.
+
+The native functions take an Arrow column (any object with the Arrow
+PyCapsule interface) or a list, and give a `normurl.Array` or a list.
+`call` hands them the caller's column and gives back the caller's type:
+
+- a pyarrow Array gives a pyarrow Array (a StructArray for components),
+  a ChunkedArray a ChunkedArray (a Table for components);
+- a Polars Series gives a Polars Series of the same name (a struct Series
+  for components);
+- a pandas Series (object, `string`, ArrowDtype or categorical; None, NaN
+  and NA are null) gives a pandas Series with its index and name, of the
+  input's kind of dtype (a DataFrame for components);
+- a list or tuple gives a list;
+- any other Arrow producer (DuckDB...) gives pyarrow when it can be
+  imported, else the `normurl.Array`.
+
+Each conversion is a call of pyarrow, Polars or pandas on the whole
+column (zero-copy where the types allow): no Python work per row. A
+library is imported only when the input came from it (pyarrow for
+pandas, which converts through Arrow).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Literal
+
+Kind = Literal["strings", "keys", "struct"]
+"""What the native function returns: strings (normalize), 16-byte keys
+(key_hash), or a struct of strings (components)."""
+
+
+def _pyarrow() -> Any:
+    """pyarrow if it can be imported, else None."""
+    try:
+        import pyarrow
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def _root(obj: object) -> str:
+    return (type(obj).__module__ or "").split(".", 1)[0]
+
+
+def call(native: Callable[[Any], Any], urls: Any, kind: Kind) -> Any:
+    """`native(urls)` with the input and the result in the caller's types."""
+    if isinstance(urls, (list, tuple)):
+        return native(urls)
+    root = _root(urls)
+    name = type(urls).__name__
+    if root == "pandas" and name == "Series":
+        return _pandas(native, urls, kind)
+    if root == "polars" and name == "Series":
+        return _polars(native(urls), urls.name, kind)
+    if root == "pyarrow" and "pyarrow" in sys.modules:
+        pa = sys.modules["pyarrow"]
+        if isinstance(urls, pa.ChunkedArray):
+            result = pa.array(native(urls))
+            if kind == "struct":
+                return pa.Table.from_struct_array(result)
+            return pa.chunked_array([result], type=result.type)
+        if isinstance(urls, pa.Array):
+            return pa.array(native(urls))
+    result = native(urls)
+    if hasattr(urls, "__arrow_c_array__") or hasattr(urls, "__arrow_c_stream__"):
+        pa = _pyarrow()
+        if pa is not None:
+            return pa.array(result)
+    return result
+
+
+def _polars(result: Any, name: str, kind: Kind) -> Any:
+    import polars as pl
+
+    return pl.Series(result).alias(name)
+
+
+def _pandas(native: Callable[[Any], Any], series: Any, kind: Kind) -> Any:
+    import pandas as pd
+
+    pa = _pyarrow()
+    if pa is None:
+        # Without pyarrow: through a list (None and NaN are null there).
+        values = native(series.tolist())
+        if kind == "struct":
+            rows = [row if row is not None else {} for row in values]
+            frame = pd.DataFrame.from_records(rows, index=series.index, columns=_components())
+            return frame.astype(object).where(frame.notna(), None)
+        return pd.Series(values, index=series.index, name=series.name, dtype=object)
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        # A dictionary column in; the result has the categories' kind.
+        dtype = dtype.categories.dtype
+    try:
+        column = pa.Array.from_pandas(series)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+        raise TypeError(f"urls: expected strings, got a pandas column of {series.dtype}: {e}") from None
+    result = pa.array(native(column))
+    if kind == "struct":
+        table = pa.Table.from_struct_array(result)
+        frame = table.to_pandas(types_mapper=_mapper(pd, pa, dtype))
+        frame.index = series.index
+        return frame
+    out = result.to_pandas(types_mapper=_mapper(pd, pa, dtype))
+    out.index = series.index
+    out.name = series.name
+    return out
+
+
+def _mapper(pd: Any, pa: Any, dtype: Any) -> Callable[[Any], Any]:
+    """The pandas dtype of a result column of Arrow type `t` for an input
+    of pandas dtype `dtype`: ArrowDtype for ArrowDtype; the input's own
+    string dtype for strings of a `string` input (its storage and NA);
+    else (object) object."""
+    arrow_backed = isinstance(dtype, pd.ArrowDtype) or (
+        isinstance(dtype, pd.StringDtype) and dtype.storage.startswith("pyarrow")
+    )
+
+    def mapper(t: Any) -> Any:
+        if isinstance(dtype, pd.ArrowDtype):
+            return pd.ArrowDtype(t)
+        if isinstance(dtype, pd.StringDtype) and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+            return dtype
+        if arrow_backed:
+            return pd.ArrowDtype(t)
+        return None
+
+    return mapper
+
+
+def _components() -> list[str]:
+    from ._native import COMPONENTS
+
+    return list(COMPONENTS)

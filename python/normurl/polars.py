@@ -1,0 +1,232 @@
+"""The `normurl` expression namespace of Polars, registered on import.
+
+>>> import polars as pl
+>>> import normurl.polars  # registers `Expr.normurl`
+>>> df = pl.DataFrame({"url": ["HTTP://www.A.example/x/../?b=1&a=2#f", "nope"]})
+>>> df.select(pl.col("url").normurl.normalize(profile="aggressive"))["url"].to_list()
+['http://a.example/?a=2&b=1', None]
+
+Each method is an expression plugin of the native module: Polars' engine
+calls normurl's compiled code on each batch, with no Python call, in eager,
+lazy and streaming queries, inside `group_by`, `over` and `unique(subset=)`.
+The methods take the arguments of `normurl.Normalizer` and check them when
+the expression is made (a bad profile is a `ValueError` there, not when the
+query runs). The configuration is built once per process for each distinct
+expression, not once per batch.
+
+Results are Polars' own types: `normalize` and `get` a String column,
+`key_hash` a Binary column of 16-byte keys, `components` a Struct with the
+fields of `normurl.COMPONENTS`. A null or invalid URL gives null. The input
+must be a String column (or Null); cast a Categorical first
+(`pl.col("url").cast(pl.String)`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from polars.plugins import register_plugin_function
+
+from . import _native
+
+__all__ = ["NormurlExpr"]
+
+# The plugin functions are in the native module itself.
+_LIBRARY = Path(_native.__file__)
+
+
+def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
+    """The plugin's kwargs: the normalizer's pickle state (its arguments,
+    with the text of every file they name)."""
+    _, (plain, state, _reprs, psl) = normalizer.__reduce__()
+    return {"plain": plain, "state": state, "psl": psl}
+
+
+def _call(expr: pl.Expr, function: str, normalizer: _native.Normalizer) -> pl.Expr:
+    return register_plugin_function(
+        plugin_path=_LIBRARY,
+        function_name=function,
+        args=expr,
+        kwargs=_settings(normalizer),
+        is_elementwise=True,
+    )
+
+
+@pl.api.register_expr_namespace("normurl")
+class NormurlExpr:
+    """`pl.col(...).normurl`: normurl's functions as Polars expressions."""
+
+    def __init__(self, expr: pl.Expr) -> None:
+        self._expr = expr
+
+    def normalize(
+        self,
+        profile: str | None = None,
+        get: str = "url",
+        rules: str | None = None,
+        base: str | None = None,
+        default_scheme: str | None = None,
+        strip_params: Any = None,
+        *,
+        keep_params: Any = None,
+        index_files: Any = None,
+        query_separators: str | None = None,
+        redirects: Any = None,
+        param_rules: Any = None,
+        rewrite: Any = None,
+        psl: Any = None,
+        normalizer: _native.Normalizer | None = None,
+    ) -> pl.Expr:
+        """The normalized form of each URL (`normurl.normalize`), or the
+        form or component `get` names; null where the URL is invalid.
+
+        `normalizer=` uses a `normurl.Normalizer` already made (then give
+        no other argument)."""
+        n = _normalizer(
+            normalizer,
+            profile=profile,
+            get=get,
+            rules=rules,
+            base=base,
+            default_scheme=default_scheme,
+            strip_params=strip_params,
+            keep_params=keep_params,
+            index_files=index_files,
+            query_separators=query_separators,
+            redirects=redirects,
+            param_rules=param_rules,
+            rewrite=rewrite,
+            psl=psl,
+        )
+        return _call(self._expr, "normurl_normalize", n)
+
+    def get(
+        self,
+        component: str,
+        profile: str | None = None,
+        rules: str | None = None,
+        base: str | None = None,
+        default_scheme: str | None = None,
+        strip_params: Any = None,
+        *,
+        keep_params: Any = None,
+        index_files: Any = None,
+        query_separators: str | None = None,
+        redirects: Any = None,
+        param_rules: Any = None,
+        rewrite: Any = None,
+        psl: Any = None,
+    ) -> pl.Expr:
+        """One form or component of each URL: `normalize(get=component)`,
+        e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`."""
+        return self.normalize(
+            profile=profile,
+            get=component,
+            rules=rules,
+            base=base,
+            default_scheme=default_scheme,
+            strip_params=strip_params,
+            keep_params=keep_params,
+            index_files=index_files,
+            query_separators=query_separators,
+            redirects=redirects,
+            param_rules=param_rules,
+            rewrite=rewrite,
+            psl=psl,
+        )
+
+    def key_hash(
+        self,
+        profile: str | None = None,
+        get: str = "url",
+        rules: str | None = None,
+        base: str | None = None,
+        default_scheme: str | None = None,
+        strip_params: Any = None,
+        *,
+        keep_params: Any = None,
+        index_files: Any = None,
+        query_separators: str | None = None,
+        redirects: Any = None,
+        param_rules: Any = None,
+        rewrite: Any = None,
+        psl: Any = None,
+        normalizer: _native.Normalizer | None = None,
+    ) -> pl.Expr:
+        """The dedup key of each URL (`normurl.key_hash`): 16 bytes, the
+        key the command's `--dedup` compares; null where the URL is
+        invalid."""
+        n = _normalizer(
+            normalizer,
+            profile=profile,
+            get=get,
+            rules=rules,
+            base=base,
+            default_scheme=default_scheme,
+            strip_params=strip_params,
+            keep_params=keep_params,
+            index_files=index_files,
+            query_separators=query_separators,
+            redirects=redirects,
+            param_rules=param_rules,
+            rewrite=rewrite,
+            psl=psl,
+        )
+        return _call(self._expr, "normurl_key_hash", n)
+
+    def components(
+        self,
+        profile: str | None = None,
+        rules: str | None = None,
+        base: str | None = None,
+        default_scheme: str | None = None,
+        strip_params: Any = None,
+        *,
+        keep_params: Any = None,
+        index_files: Any = None,
+        query_separators: str | None = None,
+        redirects: Any = None,
+        param_rules: Any = None,
+        rewrite: Any = None,
+        psl: Any = None,
+        normalizer: _native.Normalizer | None = None,
+    ) -> pl.Expr:
+        """The components of each URL (`normurl.components`): a Struct
+        with the fields of `normurl.COMPONENTS`; `.struct.unnest()` makes
+        them columns. Null where the URL is invalid."""
+        n = _normalizer(
+            normalizer,
+            profile=profile,
+            get="url",
+            rules=rules,
+            base=base,
+            default_scheme=default_scheme,
+            strip_params=strip_params,
+            keep_params=keep_params,
+            index_files=index_files,
+            query_separators=query_separators,
+            redirects=redirects,
+            param_rules=param_rules,
+            rewrite=rewrite,
+            psl=psl,
+        )
+        # A rewrite file whose tests fail on URLs fails here, not in the
+        # query.
+        n.components([])
+        return _call(self._expr, "normurl_components", n)
+
+
+def _normalizer(given: _native.Normalizer | None, **arguments: Any) -> _native.Normalizer:
+    """`given`, or the Normalizer of `arguments` (which raises on a bad
+    one, now)."""
+    if given is None:
+        return _native.Normalizer(**arguments)
+    if not isinstance(given, _native.Normalizer):
+        raise TypeError(f"normalizer: expected a normurl.Normalizer, got {type(given).__name__}")
+    defaults = {"get": "url"}
+    extra = sorted(k for k, v in arguments.items() if v is not None and v != defaults.get(k))
+    if extra:
+        raise TypeError(f"normalizer: give either a Normalizer or its arguments, not both ({', '.join(extra)})")
+    return given

@@ -1,0 +1,81 @@
+"""Calls of every function, method and argument of the stubs
+(normurl/__init__.pyi), checked with `mypy --strict` by test_typing.py,
+which also runs them."""
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+
+import normurl
+
+
+def calls(tmp: Path) -> None:
+    params = tmp / "params.txt"
+    params.write_text("ref\n")
+    urls: list[str | None] = ["HTTP://www.Example.com/a?ref=1&b=2", None, "nope"]
+    strings: list[str | None] = normurl.normalize(
+        urls,
+        "aggressive",
+        "url",
+        "+sort-query",
+        None,
+        None,
+        ["utm_*"],
+        -1,
+        keep_params=None,
+        index_files=["index.html"],
+        query_separators="&;",
+        redirects=None,
+        param_rules=None,
+        rewrite=None,
+        psl=None,
+        invalid_utf8="replace",
+    )
+    assert strings[0] == "http://example.com/a?b=2&ref=1"
+    keys: list[bytes | None] = normurl.key_hash(urls, profile="wayback", get="surt", strip_params=f"@{params}")
+    assert keys[1] is None
+    parts: list[normurl.Components | None] = normurl.components(urls, profile="normalize-url", threads=0)
+    first = parts[0]
+    assert first is not None and first["hostname"] == "example.com"
+    domain: normurl.Get = "registered_domain"
+    for name in normurl.COMPONENTS:
+        assert len(normurl.normalize(urls, get=name)) == 3
+    arrow = normurl.normalize(pa.array(urls), get=domain)
+    assert arrow.to_pylist()[0] == "example.com"
+    series: pl.Series = normurl.normalize(pl.Series("u", urls))
+    assert series.name == "u"
+    frame: pd.DataFrame = normurl.components(pd.Series(urls))
+    assert len(frame) == 3
+    n = normurl.Normalizer(
+        profile="safe-browsing",
+        get="url",
+        rules=None,
+        base="http://base.example/",
+        default_scheme=None,
+        strip_params="a,b",
+        keep_params=None,
+        index_files=None,
+        query_separators=None,
+        redirects=None,
+        param_rules=None,
+        rewrite=None,
+        psl=os.fspath(tmp / "missing.dat") if False else None,
+        invalid_utf8="percent",
+    )
+    one: str | None = n.normalize_one("x")
+    assert one == "http://base.example/x"
+    assert n.normalize_one(None) is None and n.normalize_one(b"/y") == "http://base.example/y"
+    key: bytes | None = n.key_hash_one("x")
+    assert key is not None and len(key) == 16
+    comps: normurl.Components | None = n.components_one("x")
+    assert comps is not None and comps["pathname"] == "/x"
+    listed: list[str | None] = n.normalize(urls, threads=2)
+    assert len(listed) == 3 and len(n.key_hash(urls)) == 3 and len(n.components(urls)) == 3
+    assert n == normurl.Normalizer(profile="safe-browsing", base="http://base.example/", strip_params=["a", "b"])
+    assert len({n, normurl.Normalizer()}) == 2
+    policy: normurl.InvalidUtf8 = "reject"
+    profile: normurl.Profile = "w3lib"
+    assert normurl.normalize(pa.array([b"\xff"]), invalid_utf8=policy, profile=profile).to_pylist() == [None]

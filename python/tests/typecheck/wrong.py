@@ -1,0 +1,11 @@
+"""Calls that the stubs must reject (test_typing.py expects mypy to
+report each line marked `# E:` with that error code)."""
+
+import normurl
+
+normurl.normalize(["x"], profile="agressive")  # E: call-overload
+normurl.normalize(["x"], get="hostnames")  # E: call-overload
+normurl.normalize(["x"], invalid_utf8="lossy")  # E: call-overload
+normurl.normalize(["x"], threads="2")  # E: call-overload
+normurl.Normalizer(nope=1)  # E: call-arg
+normurl.Normalizer().normalize_one(3)  # E: arg-type
