@@ -556,7 +556,11 @@ pub fn is_json_object(line: &[u8]) -> bool {
     loop {
         let Some(r) = json_string(rest)
             .and_then(|r| r.strip_prefix(b":"))
-            .and_then(|r| json_string(r).or_else(|| json_uint(r)))
+            .and_then(|r| {
+                json_string(r)
+                    .or_else(|| json_uint(r))
+                    .or_else(|| json_pairs(r))
+            })
         else {
             return false;
         };
@@ -564,6 +568,25 @@ pub fn is_json_object(line: &[u8]) -> bool {
             Some((b',', r)) => rest = r,
             Some((b'}', r)) => return r.is_empty(),
             _ => return false,
+        }
+    }
+}
+
+/// The rest of `s` after the array of `[name, value]` string pairs it
+/// starts with (the `"params"` member).
+fn json_pairs(s: &[u8]) -> Option<&[u8]> {
+    let mut rest = s.strip_prefix(b"[")?;
+    if let Some(r) = rest.strip_prefix(b"]") {
+        return Some(r);
+    }
+    loop {
+        let r = rest.strip_prefix(b"[")?;
+        let r = json_string(r)?.strip_prefix(b",")?;
+        let r = json_string(r)?.strip_prefix(b"]")?;
+        match r.split_first()? {
+            (b',', r) => rest = r,
+            (b']', r) => return Some(r),
+            _ => return None,
         }
     }
 }

@@ -29,6 +29,7 @@ use arrow_schema::{DataType, Field, Fields};
 use normurl::normalize::Source;
 use serde::Deserialize;
 
+use crate::arrow_io::Chunk;
 use crate::batch;
 use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config};
@@ -191,6 +192,8 @@ fn config(kwargs: &[u8]) -> Result<Arc<Config>, String> {
         query_separators,
         options,
         psl: settings.psl.map(|(name, text)| Source::Read { name, text }),
+        idn: None,
+        query_encoding: None,
     };
     let config = Arc::new(Config::new(&args).map_err(|e| e.to_string())?);
     let mut kept = configs.lock().unwrap_or_else(|e| e.into_inner());
@@ -229,6 +232,14 @@ impl Output {
     }
 
     fn run(self, config: &Config, chunks: &[ArrayRef]) -> Result<ArrayRef, String> {
+        let chunks: Vec<Chunk> = chunks
+            .iter()
+            .map(|values| Chunk {
+                values: values.clone(),
+                keys: None,
+            })
+            .collect();
+        let chunks = &chunks[..];
         let result = match self {
             Output::Strings => {
                 batch::run_chunks::<StringColumn>(config, chunks, 1).finish(Layout::Utf8View)

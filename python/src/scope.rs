@@ -13,7 +13,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::arrow_io::{self, Array};
+use crate::arrow_io::{self, Array, Chunk};
+use normurl::normalize::InvalidUtf8;
 
 /// Whether each URL is in the scope of the rules, as the command's
 /// `--keep-if` and `--drop-if` decide: `True` where the line would be
@@ -60,7 +61,7 @@ pub fn in_scope<'py>(
         ordered.push((decision, rule));
     }
     let decider = Decider::new(&ordered, profile.as_deref(), rules.as_deref())?;
-    if let Some(input) = arrow_io::import(urls)? {
+    if let Some(input) = arrow_io::import(urls, InvalidUtf8::Percent)? {
         let mut mask: Vec<Option<bool>> = Vec::new();
         let mut worker = decider.worker();
         for chunk in &input.chunks {
@@ -84,8 +85,28 @@ pub fn in_scope<'py>(
     Ok(PyList::new(py, mask)?.into_any())
 }
 
-/// The decisions of `chunk`'s strings, appended to `mask`.
-fn push_chunk(chunk: &ArrayRef, d: &Decider, w: &mut Worker, mask: &mut Vec<Option<bool>>) {
+/// The decisions of `chunk`'s rows, appended to `mask`: a dictionary's
+/// values are decided once each, then looked up by the rows' keys.
+fn push_chunk(chunk: &Chunk, d: &Decider, w: &mut Worker, mask: &mut Vec<Option<bool>>) {
+    match &chunk.keys {
+        None => push_values(&chunk.values, d, w, mask),
+        Some((keys, nulls)) => {
+            let mut values = Vec::new();
+            push_values(&chunk.values, d, w, &mut values);
+            for (row, &key) in keys.iter().enumerate() {
+                let null = nulls.as_ref().is_some_and(|n| n.is_null(row));
+                mask.push(if null {
+                    None
+                } else {
+                    values.get(key).copied().flatten()
+                });
+            }
+        }
+    }
+}
+
+/// The decisions of the strings of `chunk`, appended to `mask`.
+fn push_values(chunk: &ArrayRef, d: &Decider, w: &mut Worker, mask: &mut Vec<Option<bool>>) {
     let mut each = |u: Option<&str>| mask.push(u.and_then(|u| d.keeps(u, w)));
     match chunk.data_type() {
         DataType::Utf8 => chunk.as_string::<i32>().iter().for_each(&mut each),
@@ -119,7 +140,9 @@ impl Decider {
     ) -> PyResult<Decider> {
         let value_error = |e: String| PyValueError::new_err(e);
         let profile: Profile = match profile {
-            Some(p) => p.parse().map_err(|e| value_error(format!("profile: {e}")))?,
+            Some(p) => p
+                .parse()
+                .map_err(|e| value_error(format!("profile: {e}")))?,
             None => Profile::Whatwg,
         };
         let mut builder = Canonicalizer::builder(profile);

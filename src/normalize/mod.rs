@@ -900,19 +900,18 @@ impl Normalizer {
                 data.push(b'-');
             } else {
                 // In the order they ran: the edits, the rules, --rewrite.
-                let mut names = Vec::new();
+                let start = data.len();
                 if fired.edited.changed {
-                    names.push("edit");
+                    data.extend_from_slice(b"edit,");
                 }
                 if fired.edited.refused {
-                    names.push("edit-refused");
-                }
-                for name in names {
-                    data.extend_from_slice(name.as_bytes());
-                    data.push(b',');
+                    data.extend_from_slice(b"edit-refused,");
                 }
                 fired.rules.write_names(data);
                 if fired.rewritten {
+                    if data.len() > start && data.last() != Some(&b',') {
+                        data.push(b',');
+                    }
                     data.extend_from_slice(b"rewrite");
                 }
                 if data.last() == Some(&b',') {
