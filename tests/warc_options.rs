@@ -320,7 +320,7 @@ fn the_options_are_the_main_commands() {
             };
             let start = lines
                 .iter()
-                .position(|l| is_option(l))
+                .position(is_option)
                 .unwrap_or_else(|| panic!("{option} not in {text}"));
             let mut words = Vec::new();
             for (i, line) in lines[start..].iter().enumerate() {

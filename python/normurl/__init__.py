@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from . import _native
 from ._convert import call
-from ._native import COMPONENTS, Array, __version__
+from ._native import COMPONENTS, Array, __version__, in_scope
 
 __all__ = [
     "COMPONENTS",
@@ -24,6 +24,7 @@ __all__ = [
     "Profile",
     "__version__",
     "components",
+    "in_scope",
     "key_hash",
     "normalize",
 ]

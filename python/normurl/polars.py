@@ -40,8 +40,14 @@ _LIBRARY = Path(_native.__file__)
 def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
     """The plugin's kwargs: the normalizer's pickle state (its arguments,
     with the text of every file they name)."""
-    _, (plain, state, _reprs, psl) = normalizer.__reduce__()
-    return {"plain": plain, "state": state, "psl": psl}
+    _, (plain, state, _reprs, psl, _policy, idn, query_encoding) = normalizer.__reduce__()
+    return {
+        "plain": plain,
+        "state": state,
+        "psl": psl,
+        "idn": idn,
+        "query_encoding": query_encoding,
+    }
 
 
 def _call(expr: pl.Expr, function: str, normalizer: _native.Normalizer) -> pl.Expr:
@@ -223,6 +229,8 @@ def _normalizer(given: _native.Normalizer | None, **arguments: Any) -> _native.N
     one, now)."""
     if given is None:
         return _native.Normalizer(**arguments)
+    # normurl.Normalizer is a Python class over the native one.
+    given = getattr(given, "_native", given)
     if not isinstance(given, _native.Normalizer):
         raise TypeError(f"normalizer: expected a normurl.Normalizer, got {type(given).__name__}")
     defaults = {"get": "url"}

@@ -160,6 +160,11 @@ struct Settings {
     state: State,
     /// `psl`'s name and text.
     psl: Option<(String, String)>,
+    /// `idn` and `query_encoding`, as given.
+    #[serde(default)]
+    idn: Option<String>,
+    #[serde(default)]
+    query_encoding: Option<String>,
 }
 
 /// How many configurations [`config`] keeps (the oldest goes first): each
@@ -192,8 +197,8 @@ fn config(kwargs: &[u8]) -> Result<Arc<Config>, String> {
         query_separators,
         options,
         psl: settings.psl.map(|(name, text)| Source::Read { name, text }),
-        idn: None,
-        query_encoding: None,
+        idn: settings.idn,
+        query_encoding: settings.query_encoding,
     };
     let config = Arc::new(Config::new(&args).map_err(|e| e.to_string())?);
     let mut kept = configs.lock().unwrap_or_else(|e| e.into_inner());

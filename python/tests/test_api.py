@@ -355,7 +355,10 @@ def test_batches_release_the_gil():
         stop.set()
         thread.join()
     assert len(out) == len(urls)
-    assert during > 1000, f"the counting thread ran {during} steps during the call"
+    # Held for the whole call, it would count a handful of steps at most
+    # (at the call's two ends); how many more it counts when the GIL is
+    # free depends on the machine's load, so the bar is low.
+    assert during > 100, f"the counting thread ran {during} steps during the call"
 
 
 def bad_rule_files(tmp_path):

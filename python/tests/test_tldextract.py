@@ -7,7 +7,7 @@ tldextract never fetches the list here: `suffix_list_urls=()` makes it
 read the snapshot it ships (`tldextract/.tld_set_snapshot`, whose
 VERSION line dates it). normurl is compared twice: with that same file
 (`psl=`), where only the semantics can differ, and with its own bundled
-list (src/component/public_suffix_list.dat, `BUNDLED_DATE`), where every
+list (crates/normurl-canon/src/psl/public_suffix_list.dat, `BUNDLED_DATE`), where every
 difference must come from a rule that one list has and the other lacks.
 """
 
@@ -22,7 +22,7 @@ import normurl
 from conftest import CORPORA, ROOT, read_lines
 
 SNAPSHOT = Path(tldextract.__file__).parent / ".tld_set_snapshot"
-BUNDLED = ROOT / "src" / "component" / "public_suffix_list.dat"
+BUNDLED = ROOT / "crates" / "normurl-canon" / "src" / "psl" / "public_suffix_list.dat"
 
 
 @pytest.fixture(scope="module")

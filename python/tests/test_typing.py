@@ -34,7 +34,14 @@ def test_docs_and_calls_pass_mypy_strict(tmp_path):
         path.write_text(block)
         paths.append(path)
     status, out = mypy(paths, tmp_path / "cache")
-    assert status == 0, out
+    # Polars adds `Expr.normurl` when normurl.polars is imported: a
+    # namespace registered at run time, which mypy cannot see.
+    errors = [
+        line
+        for line in out.splitlines()
+        if line.strip() and '"Expr" has no attribute "normurl"' not in line
+    ]
+    assert not errors, out
 
 
 def test_wrong_calls_fail_mypy(tmp_path):

@@ -257,7 +257,7 @@ impl Index {
                 // the URI with its host lowercased, where webarchive-commons
                 // and the `wayback` profile reverse the host (`com,example)`).
                 let colon = uri.find(':').unwrap_or(0);
-                key.extend_from_slice(uri[..colon].as_bytes());
+                key.extend_from_slice(&uri.as_bytes()[..colon]);
                 key.extend(uri[colon..].bytes().map(|b| b.to_ascii_lowercase()));
                 Ok(())
             }

@@ -322,7 +322,7 @@ impl Edit {
     }
 }
 
-/// What [`apply`] did to a URL.
+/// What applying the edits did to a URL.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Edited {
     /// The edits changed the URL's serialization.
