@@ -1,6 +1,6 @@
 //! One large gzip member (as `gzip big.txt` makes), decoded on several
-//! threads from a regular file when the binary has the `parallel-gzip`
-//! feature, on one otherwise and from a pipe: the same output at every -j
+//! threads from a regular file (the command's `parallel-gzip` feature, on
+//! by default), on one from a pipe: the same output at every -j
 //! and batch size, the complete lines before damage and then status 2
 //! with one line naming the file; and (issue 44) memory bounded by
 //! decoded bytes whatever the compression ratio, for members and frames.

@@ -296,10 +296,9 @@ pub struct NormalizeArgs {
     /// thread. At most 4 per core and 256 run (a larger N means that
     /// many); the output is the same for every N. Compressed input is
     /// decoded on N threads too where its format allows: gzip members and
-    /// zstd frames, and one large gzip member of a regular file (builds
-    /// with the `parallel-gzip` feature). Standard input and pipes of one
-    /// gzip member, one zstd frame (each block needs the ones before it),
-    /// bzip2 and xz are decoded on one thread.
+    /// zstd frames, and one large gzip member of a regular file. Standard
+    /// input and pipes of one gzip member, one zstd frame (each block
+    /// needs the ones before it), bzip2 and xz are decoded on one thread.
     #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
 
