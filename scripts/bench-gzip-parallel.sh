@@ -9,9 +9,9 @@
 #     does not read the last byte until the tasks are sampled).
 # FILE defaults to bench-data/big.txt (scripts/make-big-file.sh; SIZE_MB=300
 # for a machine under load); FILE.gz is made with `gzip -6` if missing.
-# The binary must be built with the parallel-gzip feature to decode the
-# member on several threads:
-#   cargo build --release --features parallel-gzip
+# The command decodes the member on several threads (its default
+# `parallel-gzip` feature):
+#   cargo build --release
 #
 #   scripts/bench-gzip-parallel.sh [FILE] [BIN]
 set -euo pipefail
@@ -47,11 +47,16 @@ done
 # whose reader stops before the end, so the process is alive (blocked on
 # its last writes) once every line is decoded; the tasks are read then.
 mkfifo "$tmp/out"
-size=$(gzip -dc "$in.gz" | wc -c)
+# The output's size, not the input's: normalizing changes lengths.
+size=$("$bin" -j 2 "$in" | wc -c)
 "$bin" -j 8 "$in.gz" > "$tmp/out" &
 pid=$!
-# Read all but the last 64 KiB, sample, then drain.
-head -c $((size - 65536)) "$tmp/out" > /dev/null
+# The read end stays open on descriptor 3 until the end (a reader that
+# exits would end the process with EPIPE). Read all but the last 8 MiB
+# (more than the pipe and the output buffer hold, so the process is
+# still blocked writing), sample, then drain.
+exec 3< "$tmp/out"
+head -c $((size - 8388608)) <&3 > /dev/null
 sleep 0.5
 for task in /proc/$pid/task/*; do
     # Fields 14 and 15 of stat: utime and stime in clock ticks; the name
@@ -59,7 +64,8 @@ for task in /proc/$pid/task/*; do
     name=$(cat "$task/comm")
     awk -v n="$name" '{print $14 + $15, n}' "$task/stat"
 done | sort -rn > "$tmp/tasks"
-cat "$tmp/out" > /dev/null
+cat <&3 > /dev/null
+exec 3<&-
 wait $pid
 total=$(awk '{s += $1} END {print s}' "$tmp/tasks")
 read -r top top_name < "$tmp/tasks"

@@ -12,7 +12,9 @@ for docs/performance.md. Linux only (reads /proc).
     scripts/bench-stages.py bench-data/dedup-4m.txt [BIG_FILE]
 
 The jobs: plain and -u on the first file (the high-cardinality one), and
---count -g registered_domain on the second (default: the first). Output
+--count -g registered_domain on the second (default: the first); when
+BIG_FILE.gz exists (one member: `gzip -6 -c BIG_FILE > BIG_FILE.gz`),
+also plain on BIG_FILE, and plain and -u on BIG_FILE.gz. Output
 goes to /dev/null. The 1-minute load average is printed with each run.
 """
 
@@ -98,6 +100,12 @@ def main():
     dedup = job("-u, high cardinality", ["-u"], distinct)
     job("--count -g registered_domain", ["--count", "-g", "registered_domain"], big)
     print(f"\n-u over plain at -j 2: {dedup / plain:.2f}x")
+    member = big + ".gz"
+    if os.path.exists(member):
+        big_plain = job("plain", ["-p", "whatwg"], big)
+        big_member = job("one gzip member", ["-p", "whatwg"], member)
+        job("-u, one gzip member", ["-u"], member)
+        print(f"\none gzip member over plain at -j 2: {big_member / big_plain:.2f}x")
 
 
 if __name__ == "__main__":
