@@ -200,3 +200,64 @@ fn can_parse_agrees_with_urltestdata() {
     }
     assert!(cases > 800, "{cases} cases");
 }
+
+/// `can_parse` without a base answers plain inputs from their scheme and
+/// authority alone (`can_parse.rs`); it must agree with `parse` on every
+/// input of `urltestdata.json` taken without its base and on every line
+/// of the four URL corpora (samples/corpora); and on every WPT input and
+/// every 50th corpus line cut at each char boundary of its first 40 bytes
+/// (schemes, slashes, hosts and ports cut short), with a tail of each
+/// kind that matters appended.
+#[test]
+fn can_parse_without_base_agrees_with_parse() {
+    let mut inputs: Vec<String> = Vec::new();
+    let data = wpt("urltestdata.json");
+    for case in data.as_array().expect("an array") {
+        if let Some(input) = case.get("input").and_then(Value::as_str) {
+            inputs.push(input.to_owned());
+        }
+    }
+    let corpora = format!("{}/../../samples/corpora", env!("CARGO_MANIFEST_DIR"));
+    for name in [
+        "weburls.txt",
+        "kasztp.txt",
+        "node_files.txt",
+        "isaacs_files.txt",
+    ] {
+        let path = format!("{corpora}/{name}");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let text = String::from_utf8_lossy(&bytes);
+        inputs.extend(text.lines().map(str::to_owned));
+    }
+    let lines = inputs.len();
+    assert!(lines > 150_000, "{lines} inputs");
+    let wpt_inputs = data.as_array().map_or(0, Vec::len);
+    let mut checked = 0;
+    let mut accepted = 0;
+    for (n, input) in inputs.iter().enumerate() {
+        let mut cuts: Vec<String> = vec![input.clone()];
+        let ends = if n < wpt_inputs || n % 50 == 0 {
+            input.len().min(40)
+        } else {
+            0
+        };
+        for end in (0..ends).filter(|&i| input.is_char_boundary(i)) {
+            for tail in [
+                "", ":", ":99999", "@", "/", "\\", "?", "#", ".", "..", "-", " ", "%41",
+            ] {
+                cuts.push(format!("{}{tail}", &input[..end]));
+            }
+        }
+        for s in &cuts {
+            let expected = Url::parse(s).is_ok();
+            let got = Url::can_parse(s, None);
+            assert_eq!(got, expected, "canParse({s:?})");
+            checked += 1;
+            accepted += usize::from(got);
+        }
+    }
+    assert!(
+        accepted > 100_000 && accepted < checked,
+        "{accepted} of {checked}"
+    );
+}

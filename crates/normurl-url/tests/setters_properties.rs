@@ -151,3 +151,19 @@ fn drive_with_bar(path: &str) -> bool {
         && b[2] == b'|'
         && matches!(b.get(3), None | Some(b'/' | b'?' | b'#'))
 }
+
+/// Bytes that move the scheme, authority, host and port states, and a few
+/// that do not, in any order: `can_parse` without a base (with its plain
+/// fast answer) agrees with `parse`.
+#[test]
+fn can_parse_agrees_with_parse_on_generated_inputs() {
+    let piece = prop::sample::select(vec![
+        "http", "HTTPS", "ws", "wss", "ftp", "file", "sc", "mailto", ":", "//", "/", "\\", "@",
+        "[", "]", "::1", "%", "%41", "?", "#", ".", "..", "-", "--", "xn--", "0x", "0", "1", "255",
+        "256", "65535", "65536", "a", "B", "é", " ", "\t", "\n", "\u{0}", "_", "+",
+    ]);
+    proptest!(ProptestConfig::with_cases(20_000), |(parts in prop::collection::vec(piece, 0..12))| {
+        let s: String = parts.concat();
+        prop_assert_eq!(Url::can_parse(&s, None), Url::parse(&s).is_ok(), "{:?}", s);
+    });
+}
