@@ -289,6 +289,7 @@ fn the_options_are_the_main_commands() {
         "--strip-params <LIST>",
         "--keep-params <LIST>",
         "--dedup",
+        "--count",
         "--dedup-memory <BYTES>",
         "--output <FILE>",
         "--compress <FORMAT>",

@@ -79,7 +79,8 @@ pub enum Command {
     /// One line per WARC record: its target URI normalized, its type, its
     /// offset and length in the file (URI TAB TYPE TAB OFFSET TAB LENGTH);
     /// --get, --json, --profile, --rules, the parameter lists, --dedup,
-    /// --keep-if/--drop-if, -o and --stats mean what they mean for lines.
+    /// --count, --keep-if/--drop-if, -o and --stats mean what they mean
+    /// for lines.
     Warc(super::warc::WarcArgs),
 }
 
@@ -202,23 +203,11 @@ pub struct NormalizeArgs {
     #[command(flatten)]
     pub dedup: super::shared::DedupArgs,
 
-    /// Write each distinct value once (as --dedup) with its number of
-    /// occurrences: COUNT, a tab, then the line (as `uniq -c` puts the count
-    /// first; with --csv the delimiter instead of the tab), or with --json a
-    /// "count" member in the object. In first-occurrence order, exact, so
-    /// written at the end of the input (held in memory up to an eighth of
-    /// --dedup-memory, then in TMPDIR). With --field, the first line of
-    /// each value gets the count; a --header line gets a "count" column.
-    /// Lines without a key (invalid lines kept) are written in their place
-    /// without a count.
-    #[arg(short = 'c', long, conflicts_with = "assume_sorted")]
-    pub count: bool,
-
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
     /// adjacent duplicates are dropped, in constant memory. If the keys are
     /// not in order (byte order, as `LC_ALL=C sort`), a warning names the
     /// first line where the order breaks; the exit status stays 0.
-    #[arg(long, requires = "dedup")]
+    #[arg(long, requires = "dedup", conflicts_with = "count")]
     pub assume_sorted: bool,
 
     /// With --assume-sorted: keys out of order are an error (exit status 1

@@ -238,7 +238,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         on_invalid: a.invalid.on_invalid,
         rejects: a.invalid.rejects.is_some(),
         canon,
-        dedup: a.dedup.dedup || a.count,
+        dedup: a.dedup.dedup || a.dedup.count,
         scope,
         explain: a.explain,
         original: a.original,
@@ -254,7 +254,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
         ));
     }
-    let count = a.count.then(|| {
+    let count = a.dedup.count.then(|| {
         let separator = match options.select {
             Select::Field {
                 delimiter: Delimiter::Csv(separator),
@@ -266,7 +266,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         options.count_column = options.header.then_some(separator);
         separator
     });
-    let dedup = shared::dedup(&a.dedup, a.count, a.assume_sorted);
+    let dedup = shared::dedup(&a.dedup, a.assume_sorted);
     let line_buffered = a.line_buffered
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));

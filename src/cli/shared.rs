@@ -63,7 +63,9 @@ pub struct CanonArgs {
     pub idn: IdnForm,
 }
 
-/// `--dedup` and its memory.
+/// `--dedup`, `--count` and their memory. A command that flattens them
+/// defines the group `dedup_or_count` of `dedup` and `count`, which
+/// `--dedup-memory` and `-T` require.
 #[derive(Debug, ClapArgs)]
 pub struct DedupArgs {
     /// Write only the first line for each distinct value written (URL,
@@ -74,19 +76,33 @@ pub struct DedupArgs {
     #[arg(short = 'u', long)]
     pub dedup: bool,
 
+    /// Write each distinct value once (as --dedup) with its number of
+    /// occurrences: COUNT, a tab, then the line (as `uniq -c` puts the count
+    /// first; with --csv the delimiter instead of the tab), or with --json a
+    /// "count" member in the object. In first-occurrence order, exact, so
+    /// written at the end of the input (held in memory up to an eighth of
+    /// --dedup-memory, then in TMPDIR). With --field, the first line of
+    /// each value gets the count; a --header line gets a "count" column.
+    /// With `normurl warc`, records (and --cdxj/--cdx lines, by their
+    /// --dedup-key) are counted as --dedup compares them. Lines without a
+    /// key (invalid lines kept) are written in their place without a count.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+
     /// Memory budget of --dedup and --count (K, M, G suffixes): the key
     /// set, in total over its 16 shards (which decide keys on the worker
     /// threads), counting both of a table's copies while it grows. Past it,
     /// keys spill to the temporary directory (TMPDIR) and the result stays
     /// exact; the spill buffers (576K, or an eighth of a budget under 4.5M)
-    /// and the final pass over the spilled keys fit in it too, except for
+    /// and the final pass over the spilled keys (with --count, their counts
+    /// too, past a buffer in sorted runs on disk) fit in it too, except for
     /// one bit per spilled line (125M per billion lines), needed whatever
-    /// the budget, and with --count 16 bytes per distinct spilled value.
+    /// the budget.
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup_or_count")]
     pub dedup_memory: usize,
 
-    /// Where --dedup spills keys past its memory budget (default: TMPDIR,
-    /// or /tmp).
+    /// Where --dedup and --count spill keys past their memory budget
+    /// (default: TMPDIR, or /tmp).
     #[arg(short = 'T', long, value_name = "DIR", requires = "dedup_or_count")]
     pub temp_dir: Option<PathBuf>,
 }
@@ -253,11 +269,10 @@ pub fn canonicalizer(
     Ok((builder.build(), rule_options))
 }
 
-/// The dedup configuration of `a`, `sorted` when only adjacent
-/// duplicates are to go (`--assume-sorted`).
-/// The deduper of `--dedup`, or of `--count` (`count`), which needs one.
-pub fn dedup(a: &DedupArgs, count: bool, sorted: bool) -> Option<DedupConfig> {
-    (a.dedup || count).then(|| DedupConfig {
+/// The deduper of `--dedup`, or of `--count`, which needs one; `sorted`
+/// when only adjacent duplicates are to go (`--assume-sorted`).
+pub fn dedup(a: &DedupArgs, sorted: bool) -> Option<DedupConfig> {
+    (a.dedup || a.count).then(|| DedupConfig {
         mode: if sorted {
             DedupMode::Adjacent
         } else {

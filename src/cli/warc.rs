@@ -11,6 +11,7 @@ use std::num::NonZeroUsize;
 
 use clap::Args as ClapArgs;
 use normurl::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
+use normurl::dedup::{CountFormat, Shards};
 use normurl::normalize::Invalid::{self, NoTargetUri};
 use normurl::normalize::{Delimiter, FieldOutput, Get, Normalizer, Options, Select};
 use normurl::pipeline::{Outcome, Record, Transform};
@@ -28,9 +29,8 @@ use super::{shared, Failure};
 /// meanings, and `--links`.
 #[derive(Debug, ClapArgs)]
 #[command(group = clap::ArgGroup::new("index").args(["cdxj", "cdx"]).multiple(false))]
-// The group the shared --dedup-memory and -T require (the main command's
-// has --count too).
-#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup"]).multiple(true)))]
+// The group the shared --dedup-memory and -T require.
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
 pub struct WarcArgs {
     /// WARC files: plain, gzip with one member per record (.warc.gz, and
     /// WAT and WET files), or zstd with one frame per record (.warc.zst,
@@ -82,11 +82,11 @@ pub struct WarcArgs {
     #[arg(long, value_name = "TYPES", requires = "index")]
     pub records: Option<String>,
 
-    /// With --dedup and --cdxj or --cdx, what makes two index lines the
-    /// same: url (the urlkey, the default) or url+digest (the urlkey and
-    /// the payload digest: one line per URL and content, so that a
-    /// revisit of content already indexed goes).
-    #[arg(long, value_name = "KEY", requires_all = ["dedup", "index"])]
+    /// With --dedup or --count and --cdxj or --cdx, what makes two index
+    /// lines the same: url (the urlkey, the default) or url+digest (the
+    /// urlkey and the payload digest: one line per URL and content, so
+    /// that a revisit of content already indexed goes).
+    #[arg(long, value_name = "KEY", requires_all = ["dedup_or_count", "index"])]
     pub dedup_key: Option<DedupKey>,
 
     #[command(flatten)]
@@ -150,7 +150,8 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
             get_options.psl.as_deref(),
         )?;
         let format = if a.cdx { Format::Cdx11 } else { Format::Cdxj };
-        let dedup = a.dedup.dedup.then(|| a.dedup_key.unwrap_or(DedupKey::Url));
+        let keyed = a.dedup.dedup || a.dedup.count;
+        let dedup = keyed.then(|| a.dedup_key.unwrap_or(DedupKey::Url));
         Some(Index::new(key, format, a.records.as_deref(), dedup))
     } else {
         None
@@ -171,11 +172,16 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
         on_invalid: a.invalid.on_invalid,
         rejects: a.invalid.rejects.is_some(),
         canon,
-        dedup: a.dedup.dedup,
+        dedup: a.dedup.dedup || a.dedup.count,
         scope: shared::scope(&a.scope)?,
         ..get_options
     };
     options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
+    // As the main command writes counts: in the object with --json.
+    let count = a.dedup.count.then_some(match options.get {
+        Some(Get::Json) => CountFormat::Json,
+        _ => CountFormat::Prefix(b'\t'),
+    });
     Ok(Warc {
         files: a.files,
         normalizer: Normalizer::new(options),
@@ -186,7 +192,8 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
         accounting: Accounting {
             on_invalid: a.invalid.on_invalid,
             rejects: a.invalid.rejects,
-            dedup: shared::dedup(&a.dedup, false, false),
+            dedup: shared::dedup(&a.dedup, false),
+            count,
             stats: a.stats.stats,
             stats_json: a.stats.stats_json,
         },
@@ -200,6 +207,12 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
 /// as --on-invalid says. A broken file stops the run with an error naming
 /// it and the record's offset, after the lines of the records before it.
 pub fn run(w: &Warc) -> Result<(), Failure> {
+    // First, before any thread starts: spill files are removed on SIGINT,
+    // SIGTERM and SIGHUP, as the main command's.
+    let _signals = super::signals::for_dedup(w.accounting.dedup.as_ref());
+    // --dedup and --count as the main command's: the same shards.
+    let count = w.accounting.count.is_some();
+    let shards = (w.accounting.dedup.clone()).map(|d| Shards::new(d, count));
     let threads = normurl::pipeline::threads_for(0);
     let (sink, name): (Box<dyn Write>, String) = match &w.output {
         Target::Stdout => (Box::new(io::stdout().lock()), super::STDOUT.to_string()),
@@ -214,7 +227,7 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
     };
     // Compressed as --compress or its name says, as the line command's.
     let sink = super::compress::writer(sink, (w.compression.output, b'\n'), threads, &name)?;
-    let mut tally = Tally::new(sink, name, &w.accounting)?;
+    let mut tally = Tally::new(sink, name, &w.accounting, shards.as_ref())?;
     let failed = run_files(w, &mut tally).err();
     tally.finish(failed)
 }

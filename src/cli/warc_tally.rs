@@ -10,20 +10,22 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use normurl::canon::key_hash;
-use normurl::dedup::{DedupConfig, Deduper};
+use normurl::dedup::{CountFormat, DedupConfig, ShardWriter, Shards};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
-use normurl::pipeline::{self, Merge, Outcome, RecordOutput, Stop, Summary};
+use normurl::pipeline::{self, KeyFilter, Merge, Outcome, RecordOutput, Stop, Summary};
 
 use super::compress::Codec;
 use super::Failure;
 
-/// What `--on-invalid`, `--rejects`, `--dedup`, `--stats` and
+/// What `--on-invalid`, `--rejects`, `--dedup`, `--count`, `--stats` and
 /// `--stats-json` ask of a `warc` run.
 #[derive(Debug)]
 pub struct Accounting {
     pub on_invalid: OnInvalid,
     pub rejects: Option<PathBuf>,
     pub dedup: Option<DedupConfig>,
+    /// With `--count`, how counts are written (`dedup` is then set).
+    pub count: Option<CountFormat>,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
 }
@@ -62,7 +64,9 @@ pub struct Tally<'a> {
     stats: Stats,
     /// Items written other than through the deduper's `offer`.
     written: u64,
-    dedup: Option<Deduper>,
+    /// `--dedup` and `--count`: the main command's writer side of the
+    /// sharded key set, which decides each key as it is offered.
+    dedup: Option<Filter<'a>>,
     /// The output of the record the normalizer wrote last, and the
     /// counts of all it wrote.
     records: RecordOutput<Stats>,
@@ -83,10 +87,13 @@ fn create(path: &Path) -> Result<File, Failure> {
 impl<'a> Tally<'a> {
     /// Opens the side files (before any input is read, as the line
     /// command does).
+    /// `shards` are `a.dedup`'s (with `a.count`'s counting), as
+    /// [`Shards::new`] makes them.
     pub fn new(
         out: Box<dyn Write + 'a>,
         name: String,
         a: &Accounting,
+        shards: Option<&'a Shards>,
     ) -> Result<Tally<'a>, Failure> {
         let rejects = match &a.rejects {
             Some(p) => {
@@ -112,7 +119,10 @@ impl<'a> Tally<'a> {
             on_invalid: a.on_invalid,
             stats: Stats::default(),
             written: 0,
-            dedup: a.dedup.clone().map(Deduper::new),
+            dedup: shards.map(|s| {
+                let format = a.count.unwrap_or(CountFormat::Prefix(b'\t'));
+                Filter::new(ShardWriter::new(s, format))
+            }),
             records: RecordOutput::default(),
             rejects,
             stats_json,
@@ -163,7 +173,7 @@ impl<'a> Tally<'a> {
             Ok(key) => {
                 self.stats.valid += 1;
                 let written = match &mut self.dedup {
-                    Some(d) => d.offer(key, line, &mut self.out).map(drop),
+                    Some(d) => d.offer(Some(key), line, &mut self.out),
                     None => {
                         self.written += 1;
                         self.out.write_all(line)
@@ -200,7 +210,7 @@ impl<'a> Tally<'a> {
         };
         self.written += 1;
         let written = match &mut self.dedup {
-            Some(d) => d.pass(kept, &mut self.out),
+            Some(d) => d.offer(None, kept, &mut self.out),
             None => self.out.write_all(kept),
         };
         written.map_err(|e| self.write_failed(e))
@@ -242,10 +252,10 @@ impl<'a> Tally<'a> {
             Ok(Outcome::Emit) => {
                 rec.data.push(b'\n');
                 let written = match (&mut self.dedup, rec.key) {
-                    (Some(d), Some(key)) => d.offer(key, &rec.data, &mut self.out).map(drop),
+                    (Some(d), Some(key)) => d.offer(Some(key), &rec.data, &mut self.out),
                     (Some(d), None) => {
                         self.written += 1;
-                        d.pass(&rec.data, &mut self.out)
+                        d.offer(None, &rec.data, &mut self.out)
                     }
                     (None, _) => {
                         self.written += 1;
@@ -261,7 +271,7 @@ impl<'a> Tally<'a> {
     /// their place among the items.
     pub fn raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         let written = match &mut self.dedup {
-            Some(d) => d.pass(bytes, &mut self.out),
+            Some(d) => d.offer(None, bytes, &mut self.out),
             None => self.out.write_all(bytes),
         };
         written.map_err(|e| self.write_failed(e))
@@ -273,11 +283,11 @@ impl<'a> Tally<'a> {
     pub fn finish(mut self, failed: Option<Failure>) -> Result<(), Failure> {
         let mut failures: Vec<Failure> = failed.into_iter().collect();
         let mut deduplicated = 0;
-        if let Some(d) = self.dedup.take() {
-            match d.finish(&mut self.out) {
-                Ok(s) => {
-                    self.written += s.kept;
-                    deduplicated = s.dropped;
+        if let Some(mut d) = self.dedup.take() {
+            match d.writer.finish(&mut self.out) {
+                Ok(dropped) => {
+                    self.written += d.keyed - dropped;
+                    deduplicated = dropped;
                 }
                 Err(e) => failures.push(self.write_failed(e)),
             }
@@ -326,5 +336,39 @@ impl<'a> Tally<'a> {
                 failures.push(Failure::Io { path, source });
             }
         }
+    }
+}
+
+/// The dedup filter of a run and what it needs to write to a [`Write`]:
+/// [`ShardWriter`] writes into a buffer, as the pipeline's writer gives it.
+struct Filter<'a> {
+    writer: ShardWriter<'a>,
+    buffer: Vec<u8>,
+    /// Keyed items offered.
+    keyed: u64,
+}
+
+impl<'a> Filter<'a> {
+    fn new(writer: ShardWriter<'a>) -> Filter<'a> {
+        Filter {
+            writer,
+            buffer: Vec::new(),
+            keyed: 0,
+        }
+    }
+
+    /// Offers `bytes` with their key (`None`: bytes without one, always
+    /// written in their place) and writes to `out` what the filter lets
+    /// through now.
+    fn offer(&mut self, key: Option<u128>, bytes: &[u8], out: &mut impl Write) -> io::Result<()> {
+        self.buffer.clear();
+        match key {
+            Some(key) => {
+                self.keyed += 1;
+                self.writer.offer(key, bytes, &mut self.buffer)?;
+            }
+            None => self.writer.pass(bytes, &mut self.buffer)?,
+        }
+        out.write_all(&self.buffer)
     }
 }

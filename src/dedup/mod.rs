@@ -44,11 +44,13 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+mod count_runs;
 mod sharded;
 mod spill_dir;
 
 pub use sharded::{CountFormat, ShardWriter, Shards, SHARDS};
 
+use count_runs::CountRuns;
 pub use spill_dir::remove_spill_dirs;
 use spill_dir::{create_private_dir, create_private_file, Registry, TempDir};
 
@@ -582,57 +584,84 @@ impl<'a> Finish<'a> {
 
     fn decide(&mut self) -> io::Result<()> {
         for p in 0..PARTITIONS {
-            self.partition(&self.dir.join(format!("p{p}")), 0)?;
+            self.partition(&self.dir.join(format!("p{p}")), 0, None)?;
         }
         Ok(())
     }
 
-    /// Marks the first occurrences in the partition file at `path` (see
-    /// [`Finish::partition`]), and with `counts` also pushes each one's
-    /// `(index, occurrences)` there, in no particular order.
-    fn partition_counted(
+    /// Marks the first occurrence of each key in the partition file at
+    /// `path` (entries are in input order), and with `counts` (`--count`)
+    /// also gives it each one's index and number of occurrences. A
+    /// partition whose table would not fit in the budget is split by the
+    /// next hash bits first.
+    fn partition(
         &mut self,
         path: &Path,
         level: u32,
-        counts: &mut Option<Vec<(u64, u64)>>,
+        counts: Option<&mut CountRuns>,
     ) -> io::Result<()> {
-        let Some(counts) = counts else {
-            return self.partition(path, level);
-        };
         let entries = fs::metadata(path)
             .map_err(|e| error_at(self.dir, "read error in", path, e))?
             .len()
             / 24;
         let capacity = usize::try_from(entries).unwrap_or(usize::MAX);
-        let (base, map) = (self.base(), count_map_bytes(buckets_for(capacity)));
-        let split = PARTITIONS * self.budget.unit;
-        if base + map > self.budget.limit
-            && split < map
+        let buckets = buckets_for(capacity);
+        let table = match counts {
+            None => table_bytes(buckets),
+            Some(_) => count_map_bytes(buckets),
+        };
+        let base = self.base() + counts.as_ref().map_or(0, |c| c.bytes());
+        if self.must_split(base + table, table, entries, level) {
+            self.budget.note(base + PARTITIONS * self.budget.unit);
+            return self.split(path, level, entries, counts);
+        }
+        // Room for every entry from the start: a growing table would hold
+        // two copies at once.
+        self.budget.note(base + table);
+        match counts {
+            None => self.first_occurrences(path, capacity)?,
+            Some(counts) => self.counted_occurrences(path, capacity, counts)?,
+        }
+        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))
+    }
+
+    /// Whether a partition of `entries` at `level`, whose pass would take
+    /// `needed` bytes with a table of `table` bytes, is split first: it
+    /// does not fit in the budget, the split's 64 writers take less than
+    /// the table, hash bits are left to split by, and it is not too small
+    /// to be worth it.
+    fn must_split(&self, needed: usize, table: usize, entries: u64, level: u32) -> bool {
+        needed > self.budget.limit
+            && PARTITIONS * self.budget.unit < table
             && level < MAX_LEVEL
             && entries >= MIN_SPLIT_ENTRIES
-        {
-            self.budget.note(base + split);
-            let dir = path.with_extension(format!("split{level}"));
-            create_private_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
-            let parts = self.split_into(path, &dir, level)?;
-            fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))?;
-            let progress = parts.iter().all(|&c| c < entries);
-            let next_level = if progress { level + 1 } else { MAX_LEVEL };
-            let mut inner = Some(std::mem::take(counts));
-            for p in 0..PARTITIONS {
-                self.partition_counted(&dir.join(format!("p{p}")), next_level, &mut inner)?;
-            }
-            *counts = inner.unwrap_or_default();
-            return fs::remove_dir(&dir).map_err(|e| error_at(self.dir, "cannot remove", &dir, e));
-        }
-        let mut seen: CountMap = HashMap::with_capacity_and_hasher(capacity, Default::default());
-        self.budget.note(base + map);
+    }
+
+    /// Sets the keep bit of each key's first entry in `path`.
+    fn first_occurrences(&mut self, path: &Path, capacity: usize) -> io::Result<()> {
+        let mut seen = KeySet::with_capacity_and_hasher(capacity, Default::default());
         let (dir, keep) = (self.dir, &mut self.keep);
         for_each_entry(dir, path, self.budget.reader(), |key, index| {
-            let word = keep.get_mut((index / 64) as usize).ok_or_else(|| {
-                let e = io::Error::new(io::ErrorKind::InvalidData, "record index out of range");
-                error_at(dir, "corrupt", path, e)
-            })?;
+            let word = keep_word(keep, index, dir, path)?;
+            if seen.insert(key) {
+                *word |= 1 << (index % 64);
+            }
+            Ok(())
+        })
+    }
+
+    /// Sets the keep bit of each key's first entry in `path` and gives
+    /// `counts` its index and the key's number of entries.
+    fn counted_occurrences(
+        &mut self,
+        path: &Path,
+        capacity: usize,
+        counts: &mut CountRuns,
+    ) -> io::Result<()> {
+        let mut seen: CountMap = HashMap::with_capacity_and_hasher(capacity, Default::default());
+        let (dir, keep) = (self.dir, &mut self.keep);
+        for_each_entry(dir, path, self.budget.reader(), |key, index| {
+            let word = keep_word(keep, index, dir, path)?;
             let entry = seen.entry(key).or_insert_with(|| {
                 *word |= 1 << (index % 64);
                 (index, 0)
@@ -640,60 +669,30 @@ impl<'a> Finish<'a> {
             entry.1 += 1;
             Ok(())
         })?;
-        counts.extend(seen.into_values());
-        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))
-    }
-
-    /// Marks the first occurrence of each key in the partition file at
-    /// `path` (entries are in input order). A partition whose set would not
-    /// fit in the budget is split by the next hash bits first.
-    fn partition(&mut self, path: &Path, level: u32) -> io::Result<()> {
-        let entries = fs::metadata(path)
-            .map_err(|e| error_at(self.dir, "read error in", path, e))?
-            .len()
-            / 24;
-        let capacity = usize::try_from(entries).unwrap_or(usize::MAX);
-        let (base, set) = (self.base(), table_bytes(buckets_for(capacity)));
-        let split = PARTITIONS * self.budget.unit;
-        if base + set > self.budget.limit
-            && split < set
-            && level < MAX_LEVEL
-            && entries >= MIN_SPLIT_ENTRIES
-        {
-            self.budget.note(base + split);
-            return self.split(path, level, entries);
-        }
-        // Room for every entry from the start: a growing set would hold two
-        // tables at once.
-        let mut seen = KeySet::with_capacity_and_hasher(capacity, Default::default());
-        self.budget.note(base + set_bytes(&seen));
-        let (dir, keep) = (self.dir, &mut self.keep);
-        for_each_entry(dir, path, self.budget.reader(), |key, index| {
-            let word = keep.get_mut((index / 64) as usize).ok_or_else(|| {
-                let e = io::Error::new(io::ErrorKind::InvalidData, "record index out of range");
-                error_at(dir, "corrupt", path, e)
-            })?;
-            if seen.insert(key) {
-                *word |= 1 << (index % 64);
-            }
-            Ok(())
-        })?;
-        fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))
+        seen.into_values()
+            .try_for_each(|(index, n)| counts.push(index, n))
     }
 
     /// Splits the partition file at `path` by the hash bits of `level + 1`
     /// and decides each part.
-    fn split(&mut self, path: &Path, level: u32, entries: u64) -> io::Result<()> {
+    fn split(
+        &mut self,
+        path: &Path,
+        level: u32,
+        entries: u64,
+        mut counts: Option<&mut CountRuns>,
+    ) -> io::Result<()> {
         let dir = path.with_extension(format!("split{level}"));
         create_private_dir(&dir).map_err(|e| error_at(self.dir, "cannot create", &dir, e))?;
-        let counts = self.split_into(path, &dir, level)?;
+        let parts = self.split_into(path, &dir, level)?;
         fs::remove_file(path).map_err(|e| error_at(self.dir, "cannot remove", path, e))?;
         // If every entry landed in one sub-partition (one key repeated, or
         // keys equal in these bits), splitting again would not help.
-        let progress = counts.iter().all(|&c| c < entries);
+        let progress = parts.iter().all(|&c| c < entries);
         let next_level = if progress { level + 1 } else { MAX_LEVEL };
         for p in 0..PARTITIONS {
-            self.partition(&dir.join(format!("p{p}")), next_level)?;
+            let part = dir.join(format!("p{p}"));
+            self.partition(&part, next_level, counts.as_deref_mut())?;
         }
         fs::remove_dir(&dir).map_err(|e| error_at(self.dir, "cannot remove", &dir, e))
     }
@@ -760,6 +759,21 @@ impl<'a> Finish<'a> {
         let word = self.keep.get((index / 64) as usize).copied().unwrap_or(0);
         word >> (index % 64) & 1 == 1
     }
+}
+
+/// The word of `keep` that holds deferred record `index`'s bit; an index
+/// past the deferred records means the partition file at `path` is
+/// corrupt.
+fn keep_word<'k>(
+    keep: &'k mut [u64],
+    index: u64,
+    dir: &Path,
+    path: &Path,
+) -> io::Result<&'k mut u64> {
+    keep.get_mut((index / 64) as usize).ok_or_else(|| {
+        let e = io::Error::new(io::ErrorKind::InvalidData, "record index out of range");
+        error_at(dir, "corrupt", path, e)
+    })
 }
 
 /// Copies `len` bytes of the spool to `out` through a stack buffer: read

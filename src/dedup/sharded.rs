@@ -23,11 +23,14 @@
 //!
 //! **Counting** (`--count`): each shard's table counts occurrences. A
 //! count is known only at the end of the input, so every kept record is
-//! spooled (in memory up to an eighth of the budget, then on disk) and the
-//! spool is written at the end, in first-occurrence order, each kept
+//! spooled (in memory up to a twelfth of the budget, an eighth while the
+//! buffer grows, then on disk; the tables get the other seven eighths) and
+//! the spool is written at the end, in first-occurrence order, each kept
 //! record with its count. Keys deferred past the budget are counted in the
-//! final pass, which keeps 16 bytes (index and count) per distinct deferred
-//! key until the spool is written: that part is not bounded by the budget.
+//! final pass; their counts are gathered in a buffer of a fixed share of
+//! the budget and past it go to sorted run files merged into one
+//! ([`super::count_runs`]), so memory stays within the budget whatever
+//! the number of distinct values.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -36,6 +39,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::pipeline::{KeyFilter, KeyShards};
 
+use super::count_runs::{CountRuns, Counts};
 use super::spill_dir::{create_private_file, TempDir};
 use super::{
     buckets_for, buckets_of, count_map_bytes, error_at, spill_error, table_bytes, write_entry,
@@ -98,9 +102,9 @@ struct Shard {
     /// Keys deferred so far (the index of the next one).
     deferred: u64,
     /// At the end: the first deferred occurrences' bits, and with
-    /// `--count` their `(index, count)` by index.
+    /// `--count` their counts in index order.
     keep: Vec<u64>,
-    counts: Vec<(u64, u64)>,
+    counts: Counts,
 }
 
 /// The shards: the pipeline's [`KeyShards`]. See the module docs.
@@ -153,7 +157,10 @@ impl Shards {
 
 impl Shard {
     fn new(config: &DedupConfig, count: bool, unit: usize) -> Shard {
-        let mut budget = Budget::new(config.memory_limit / SHARDS);
+        // With --count, an eighth of the budget is the spool's.
+        let limit = config.memory_limit;
+        let tables = if count { limit - limit / 8 } else { limit };
+        let mut budget = Budget::new(tables / SHARDS);
         budget.unit = unit;
         let table = if count {
             Table::Counts(CountMap::default())
@@ -166,7 +173,7 @@ impl Shard {
             parts: None,
             deferred: 0,
             keep: Vec::new(),
-            counts: Vec::new(),
+            counts: Counts::default(),
         }
     }
 
@@ -258,8 +265,15 @@ impl Shard {
     }
 
     /// Decides the deferred keys from the partition files, with `limit`
-    /// bytes of the budget.
-    fn finish(&mut self, index: usize, dir: &std::path::Path, limit: usize) -> io::Result<()> {
+    /// bytes of the budget, of which `count_buffer` gather the counts
+    /// (with `--count`).
+    fn finish(
+        &mut self,
+        index: usize,
+        dir: &std::path::Path,
+        limit: usize,
+        count_buffer: usize,
+    ) -> io::Result<()> {
         let Some((parts, _)) = self.parts.take() else {
             return Ok(());
         };
@@ -270,15 +284,17 @@ impl Shard {
         let mut budget = self.budget;
         budget.limit = limit;
         let mut pass = Finish::new(dir, self.deferred, &mut budget);
-        let mut counts = self.table_counts().then(Vec::new);
+        let unit = self.budget.unit;
+        let mut counts = self
+            .table_counts()
+            .then(|| CountRuns::new(dir, format!("s{index}c"), count_buffer, unit));
         for p in 0..SHARD_PARTS {
             let path = dir.join(format!("s{index}p{p}"));
-            pass.partition_counted(&path, 0, &mut counts)?;
+            pass.partition(&path, 0, counts.as_mut())?;
         }
         self.keep = std::mem::take(&mut pass.keep);
-        if let Some(mut counts) = counts {
-            counts.sort_unstable();
-            self.counts = counts;
+        if let Some(counts) = counts {
+            self.counts = counts.finish(self.keep.capacity() * 8, &mut budget)?;
         }
         self.budget.peak = self.budget.peak.max(budget.peak);
         Ok(())
@@ -290,7 +306,7 @@ impl Shard {
 
     /// What this shard holds after its final pass.
     fn held(&self) -> usize {
-        self.keep.capacity() * 8 + self.counts.capacity() * 16
+        self.keep.capacity() * 8 + self.counts.bytes()
     }
 
     fn keeps(&self, index: u64) -> bool {
@@ -351,8 +367,10 @@ pub struct ShardWriter<'a> {
 impl<'a> ShardWriter<'a> {
     /// The writer side of `shards`; `format` says how counts are written.
     pub fn new(shards: &'a Shards, format: CountFormat) -> ShardWriter<'a> {
+        // Of the spool's eighth of the budget, two thirds for the buffer:
+        // growing it holds the old one and the new one at once.
         let spool_memory = if shards.count {
-            shards.config.memory_limit / 8
+            shards.config.memory_limit / 8 / 3 * 2
         } else {
             0
         };
@@ -398,6 +416,13 @@ impl<'a> ShardWriter<'a> {
         }
         match &mut self.spool_file {
             None => {
+                let need = self.spool.len() + n + bytes.len();
+                if need > self.spool.capacity() {
+                    // Grown by doubling, but never past `spool_memory`.
+                    let grown = (self.spool.capacity() * 2).max(need).max(4096);
+                    let grown = grown.min(self.spool_memory).max(need);
+                    self.spool.reserve_exact(grown - self.spool.len());
+                }
                 self.spool.extend_from_slice(&head[..n]);
                 self.spool.extend_from_slice(bytes);
                 Ok(())
@@ -415,18 +440,32 @@ impl<'a> ShardWriter<'a> {
         let dir = lock(&shards.dir).as_ref().map(|d| d.path.clone());
         if let Some(dir) = &dir {
             let limit = shards.config.memory_limit;
-            let mut held = 0;
+            // The spool, in memory or its file's buffer, stays until the
+            // replay.
+            let mut held = self.spool.capacity();
+            if self.spool_file.is_some() {
+                held += shards.spool_buffer();
+            }
             if !shards.count {
                 // The sets are done with: their memory is the final pass's.
                 for shard in &shards.shards {
                     lock(shard).table = Table::Set(KeySet::default());
                 }
             } else {
-                held = shards.shards.iter().map(|s| lock(s).table.bytes()).sum();
+                // The counts of kept records are read from the tables.
+                held += shards
+                    .shards
+                    .iter()
+                    .map(|s| lock(s).table.bytes())
+                    .sum::<usize>();
             }
+            // Each shard gathers the counts of its deferred keys in an
+            // equal share of an eighth of what is left, the buffers it
+            // keeps to the replay when they are not filled.
+            let count_buffer = limit.saturating_sub(held) / (8 * SHARDS);
             for (i, shard) in shards.shards.iter().enumerate() {
                 let mut shard = lock(shard);
-                shard.finish(i, dir, limit.saturating_sub(held))?;
+                shard.finish(i, dir, limit.saturating_sub(held), count_buffer)?;
                 held += shard.held();
             }
         }
@@ -470,10 +509,9 @@ impl<'a> ShardWriter<'a> {
         };
         let mut reader = reader;
         let mut out = BufWriter::with_capacity(self.shards.spool_buffer().max(8192), out);
-        let shards: Vec<MutexGuard<'_, Shard>> = self.shards.shards.iter().map(lock).collect();
-        // Per shard: the deferred records seen, and the next of its counts.
+        let mut shards: Vec<MutexGuard<'_, Shard>> = self.shards.shards.iter().map(lock).collect();
+        // Per shard: the deferred records seen.
         let mut seen = [0u64; SHARDS];
-        let mut next_count = [0usize; SHARDS];
         let mut kept = 0;
         let mut record = Vec::new();
         loop {
@@ -516,18 +554,11 @@ impl<'a> ShardWriter<'a> {
                         continue;
                     }
                     kept += 1;
-                    let counts = &shards[s].counts;
-                    let mut n = 0;
-                    while let Some(&(i, c)) = counts.get(next_count[s]) {
-                        if i > index {
-                            break;
-                        }
-                        next_count[s] += 1;
-                        if i == index {
-                            n = c;
-                        }
+                    if self.shards.count {
+                        Some(shards[s].counts.of(index)?)
+                    } else {
+                        Some(0)
                     }
-                    Some(n)
                 }
             };
             match count {

@@ -442,3 +442,82 @@ proptest::proptest! {
         proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), naive_counts(&text));
     }
 }
+
+/// `(index, count)` pairs in a scrambled order, as the final pass finds
+/// them: each index once.
+fn scrambled_pairs(n: u64) -> Vec<(u64, u64)> {
+    let mut pairs: Vec<(u64, u64)> = (0..n).map(|i| (i * 3 + 1, i % 5 + 1)).collect();
+    // A fixed permutation (multiplying by a unit modulo n).
+    let n = n as usize;
+    (0..n).for_each(|i| pairs.swap(i, (i * 7919 + 13) % n));
+    pairs
+}
+
+/// The counts of the pairs of `scrambled_pairs(n)`, read back in index
+/// order.
+fn read_back(counts: &mut count_runs::Counts, n: u64) -> Vec<u64> {
+    (0..n).map(|i| counts.of(i * 3 + 1).unwrap()).collect()
+}
+
+#[test]
+fn count_runs_stay_in_memory_while_they_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut runs = CountRuns::new(dir.path(), "c".into(), 1 << 20, 4096);
+    for (index, count) in scrambled_pairs(1000) {
+        runs.push(index, count).unwrap();
+    }
+    let mut budget = Budget::new(1 << 20);
+    let mut counts = runs.finish(0, &mut budget).unwrap();
+    assert!(matches!(counts, count_runs::Counts::Memory { .. }));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    let got = read_back(&mut counts, 1000);
+    assert_eq!(got, (0..1000).map(|i| i % 5 + 1).collect::<Vec<_>>());
+}
+
+#[test]
+fn count_runs_past_the_buffer_merge_into_one_sorted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // 8 pairs a buffer: 1,250 runs, merged 16 at a time over 3 levels.
+    let mut runs = CountRuns::new(dir.path(), "c".into(), 8 * 16, 64);
+    assert_eq!(runs.bytes(), 8 * 16 + 64);
+    for (index, count) in scrambled_pairs(10_000) {
+        runs.push(index, count).unwrap();
+    }
+    let mut budget = Budget::new(0);
+    let mut counts = runs.finish(100, &mut budget).unwrap();
+    // One file is left, read through one buffer.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    assert!(matches!(counts, count_runs::Counts::File { .. }));
+    assert_eq!(counts.bytes(), 64);
+    // The merge's readers and writer were counted.
+    assert!(budget.peak >= 100 + 17 * 64, "{}", budget.peak);
+    // Every other index asked for: the pairs between are passed over.
+    let mut expected = Vec::new();
+    let mut got = Vec::new();
+    for i in (0..10_000u64).step_by(2) {
+        got.push(counts.of(i * 3 + 1).unwrap());
+        expected.push(i % 5 + 1);
+    }
+    assert_eq!(got, expected);
+    // An index that has no pair is an error, not a count made up.
+    let e = counts.of(10_000 * 3 + 5).unwrap_err();
+    assert!(e.to_string().contains("no count for a kept record"), "{e}");
+}
+
+#[test]
+fn sharded_counts_of_many_distinct_spilled_values_are_exact() {
+    // Most keys are deferred and distinct: their counts fill the buffers
+    // (a few pairs in unit tests) and go through run files.
+    let keys: Vec<Option<u64>> = (0..20_000u64)
+        .map(|i| (i % 1000 != 1).then_some((i * 7919) % 9000))
+        .collect();
+    let text = lines_of(&keys);
+    let expected = naive_counts(&text);
+    for (threads, batch, limit) in [(1, 4096, 0), (2, 999, 30_000), (8, 10_000, 300_000)] {
+        let (out, _) = sharded(text.as_bytes(), threads, batch, limit, true);
+        assert!(
+            String::from_utf8(out).unwrap() == expected,
+            "-j {threads} {batch} {limit}"
+        );
+    }
+}
