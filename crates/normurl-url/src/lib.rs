@@ -57,7 +57,6 @@ encodes queries as UTF-8, as the spec does when no encoding is given.
 
 #![deny(missing_docs)]
 
-mod can_parse;
 mod encoding;
 mod error;
 mod fast;

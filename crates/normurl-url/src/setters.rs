@@ -695,11 +695,8 @@ impl Url {
     /// invalid base gives false), exactly when [`Url::parse`] /
     /// [`Url::parse_with_base`] would succeed.
     ///
-    /// Without a base, an input whose scheme and authority are plainly
-    /// valid (`can_parse.rs` says which) is answered from those alone,
-    /// without writing the URL out. Other inputs are parsed into a
-    /// per-thread scratch `Url` pair, so once its buffers have grown this
-    /// allocates no more than
+    /// The parses go into a per-thread scratch `Url` pair, so once its
+    /// buffers have grown this allocates no more than
     /// [`Url::parse_into`] does: nothing for inputs with an ASCII host and
     /// no tab or newline.
     ///
@@ -714,9 +711,6 @@ impl Url {
     /// assert!(!Url::can_parse("/path", Some("not a base")));
     /// ```
     pub fn can_parse(input: &str, base: Option<&str>) -> bool {
-        if base.is_none() && crate::can_parse::plainly_valid(input.as_bytes()) == Some(true) {
-            return true;
-        }
         thread_local! {
             static SCRATCH: RefCell<(Url, Url)> = RefCell::new((Url::empty(), Url::empty()));
         }

@@ -201,8 +201,7 @@ fn can_parse_agrees_with_urltestdata() {
     assert!(cases > 800, "{cases} cases");
 }
 
-/// `can_parse` without a base answers plain inputs from their scheme and
-/// authority alone (`can_parse.rs`); it must agree with `parse` on every
+/// `can_parse` without a base must agree with `parse` on every
 /// input of `urltestdata.json` taken without its base and on every line
 /// of the four URL corpora (samples/corpora); and on every WPT input and
 /// every 50th corpus line cut at each char boundary of its first 40 bytes

@@ -153,8 +153,8 @@ fn drive_with_bar(path: &str) -> bool {
 }
 
 /// Bytes that move the scheme, authority, host and port states, and a few
-/// that do not, in any order: `can_parse` without a base (with its plain
-/// fast answer) agrees with `parse`.
+/// that do not, in any order: `can_parse` without a base agrees with
+/// `parse`.
 #[test]
 fn can_parse_agrees_with_parse_on_generated_inputs() {
     let piece = prop::sample::select(vec![
