@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = match cli::shared::parse_args() {
+    let args = match cli::args::parse_args() {
         Ok(args) => args,
         Err(e) => return cli::args::clap_error(&e),
     };

@@ -1,7 +1,7 @@
 //! Compressed output: `-o out.gz`, `.zst`, `.bz2`, `.xz`, `--compress
 //! gzip|zstd|bzip2|xz`, and a rejects file with one of those names. An
 //! output named for a compression normurl does not write (`.lz4`, `.zip`,
-//! `.Z`, ...) is refused before anything is written ([`refuse_unwritten`]).
+//! `.Z`, ...) is refused before anything is written (`config/compress.rs`).
 //!
 //! The output is cut into blocks of about [`BLOCK`] bytes, each ending
 //! with a record (at the last terminator; a record longer than a block is
@@ -15,11 +15,8 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
-use std::path::Path;
 
-use clap::ValueEnum;
-
-use super::config::Target;
+use super::config::compress::Codec;
 use super::Failure;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
@@ -27,109 +24,6 @@ use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 /// header and a fresh dictionary cost little in size
 /// (docs/performance-history.md), small enough to keep every thread busy.
 const BLOCK: usize = 1 << 20;
-
-/// The options of this file, flattened into the command line.
-#[derive(Debug, Default, clap::Args)]
-pub struct CompressArgs {
-    /// Compress the output (standard output or -o FILE): gzip, zstd,
-    /// bzip2, xz, or none. Default: from the output file's name (.gz,
-    /// .zst, .bz2, .xz), none on standard output. A --rejects file is
-    /// compressed when its name ends in one of those. Written in
-    /// independent members (frames, streams) of about 1 MiB, each ending
-    /// with a record (normurl ends a record where a member ends),
-    /// compressed on all threads. A file named for another compression
-    /// (.lz4, .zip, .Z, .lz, .7z, .br) is refused.
-    #[arg(long, value_name = "FORMAT")]
-    pub compress: Option<Codec>,
-}
-
-/// How an output is compressed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Codec {
-    Gzip,
-    Zstd,
-    Bzip2,
-    Xz,
-    None,
-}
-
-impl Codec {
-    /// The compression a file's name asks for.
-    pub fn for_path(path: &Path) -> Codec {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("gz") => Codec::Gzip,
-            Some("zst") => Codec::Zstd,
-            Some("bz2") => Codec::Bzip2,
-            Some("xz") => Codec::Xz,
-            _ => Codec::None,
-        }
-    }
-}
-
-/// The compressions whose usual file names say them but that normurl does
-/// not write, by extension.
-const UNWRITTEN: [(&str, &str); 8] = [
-    ("lz4", "lz4"),
-    ("zip", "zip"),
-    ("Z", "compress"),
-    ("lz", "lzip"),
-    ("lzma", "lzma"),
-    ("7z", "7z"),
-    ("br", "brotli"),
-    ("sz", "snappy"),
-];
-
-/// An error for an output file `path` whose name asks for a compression
-/// normurl does not write, unless `--compress` says how to write it: a
-/// file named `out.lz4` holding plain text would be misread by every
-/// tool that trusts the name.
-pub fn refuse_unwritten(path: &Path, compress: Option<Codec>) -> Result<(), String> {
-    if compress.is_some() {
-        return Ok(());
-    }
-    let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
-        return Ok(());
-    };
-    match UNWRITTEN.iter().find(|(e, _)| *e == ext) {
-        None => Ok(()),
-        Some((_, format)) => Err(format!(
-            "{}: normurl does not write {format}-compressed output (name it .gz, .zst, .bz2 or .xz, or write plain text with --compress none and pipe it through {format})",
-            path.display()
-        )),
-    }
-}
-
-/// The compression of the main output and of the rejects file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Compression {
-    pub output: Codec,
-    pub rejects: Codec,
-}
-
-/// The configuration of `args`, for the output `output` and a rejects
-/// file `rejects`.
-/// A name that asks for a compression normurl does not write is a usage
-/// error ([`refuse_unwritten`]; `--compress` names the output's).
-pub fn config(
-    args: &CompressArgs,
-    output: &Target,
-    rejects: Option<&Path>,
-) -> Result<Compression, Failure> {
-    let by_name = match output {
-        Target::File(p) => {
-            refuse_unwritten(p, args.compress).map_err(Failure::Usage)?;
-            Codec::for_path(p)
-        }
-        Target::Stdout => Codec::None,
-    };
-    if let Some(p) = rejects {
-        refuse_unwritten(p, None).map_err(Failure::Usage)?;
-    }
-    Ok(Compression {
-        output: args.compress.unwrap_or(by_name),
-        rejects: rejects.map_or(Codec::None, Codec::for_path),
-    })
-}
 
 /// `inner`, compressed with `codec` on `threads` threads if it is not
 /// [`Codec::None`]. `name` is the output's name, for the error.
@@ -363,34 +257,5 @@ mod tests {
                 assert!(members > 3, "{codec:?} {threads}: {members}");
             }
         }
-    }
-
-    #[test]
-    fn the_name_says_how_unless_told() {
-        let args = |c| CompressArgs { compress: c };
-        let gz = &Target::File("out.gz".into());
-        let stdout = &Target::Stdout;
-        let rej = Some(Path::new("rejects.tsv.zst"));
-        assert_eq!(
-            config(&args(None), gz, rej).unwrap(),
-            Compression {
-                output: Codec::Gzip,
-                rejects: Codec::Zstd
-            }
-        );
-        assert_eq!(
-            config(&args(None), stdout, None).unwrap().output,
-            Codec::None
-        );
-        assert_eq!(
-            config(&args(Some(Codec::None)), gz, None).unwrap().output,
-            Codec::None
-        );
-        assert_eq!(
-            config(&args(Some(Codec::Zstd)), stdout, None)
-                .unwrap()
-                .output,
-            Codec::Zstd
-        );
     }
 }

@@ -5,30 +5,15 @@
 
 use std::borrow::Cow;
 use std::io::Write;
-use std::sync::Arc;
 
 use normurl::canon::{with_default_scheme, CanonicalizerBuilder, Rule, RuleSet, Scratch};
-use normurl::component::{Fields, PublicSuffixList, Template};
-use normurl::normalize::{DefaultScheme, Invalid, Rewrites};
+use normurl::component::{Fields, PublicSuffixList};
+use normurl::normalize::{Invalid, Rewrites};
 use normurl::Url;
 
+use super::config::inspect::Canon;
 use super::json::Object;
 use super::Failure;
-
-/// What `inspect` shows beyond the parsed URL's components.
-#[derive(Debug, Default)]
-pub struct Canon {
-    /// The canonicalizer of `--profile`, `--rules`, `--strip-params` and
-    /// the rule options, when any of them (or `--rewrite`) is given: its
-    /// steps are shown.
-    pub builder: Option<CanonicalizerBuilder>,
-    /// `--rewrite`: a step after the rules.
-    pub rewrites: Option<Arc<Rewrites>>,
-    /// `--get`: a component or template of the canonical URL.
-    pub get: Option<Template>,
-    /// `--default-scheme`.
-    pub default_scheme: Option<DefaultScheme>,
-}
 
 /// Writes the JSON for `input` to `out`. Returns whether the URL is valid
 /// (an invalid one gets `error` and `message` members instead).

@@ -1,24 +1,23 @@
 //! The `normurl` command: arguments, configuration and the jobs. The
 //! library does the work; this module only turns a command line into calls
 //! and errors into messages and exit codes.
+//!
+//! Three layers, each using only the ones before it, as ripgrep's flags,
+//! configuration and search: `args/` (clap's structures and value
+//! parsers), `config/` (the typed configuration built from them once,
+//! where every usage error is found) and the runs (`run.rs`, `warc*.rs`,
+//! `bench.rs`, `inspect.rs`, `rules.rs` and what they use), which see the
+//! configuration only.
 
 pub mod args;
 mod bench;
-pub mod compress;
+mod compress;
 mod config;
-pub mod edit;
-mod files;
-mod formats;
-mod get;
 mod inspect;
 mod json;
-mod log_format;
 mod progress;
-mod resolve;
-mod rule_options;
 mod rules;
 mod run;
-pub mod shared;
 mod signals;
 mod stats;
 mod warc;

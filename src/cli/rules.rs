@@ -2,12 +2,13 @@
 //! it; `normurl rules PROFILE`: the rules of one profile.
 
 use normurl::canon::{Profile, Rule};
+use normurl::component::{Component, PublicSuffixList, BUNDLED_DATE};
 
 /// The text `normurl rules [PROFILE]` prints.
 pub fn list(profile: Option<Profile>) -> String {
     match profile {
         Some(p) => of_profile(p),
-        None => all() + &super::edit::rules_help() + &super::get::components_help(),
+        None => all() + &rules_help() + &components_help(),
     }
 }
 
@@ -53,6 +54,58 @@ fn of_profile(p: Profile) -> String {
     for r in rules.iter() {
         text.push_str(&format!("  {:<26} {}\n", r.name(), r.description()));
     }
+    text
+}
+
+/// The lines `normurl rules` prints for the edits.
+pub fn rules_help() -> String {
+    let mut text = String::from(
+        "\nEdits, in the order given, after parsing and before the rules (--explain: edit, edit-refused):\n",
+    );
+    for (name, what) in [
+        (
+            "--set C=V",
+            "the URL API's setter of C (scheme/protocol, username, password, host, hostname, port, path/pathname, query/search, fragment/hash); empty V clears port, query, fragment",
+        ),
+        (
+            "--append query=N=V",
+            "add the parameter N=V at the end of the query, encoded as URLSearchParams writes it",
+        ),
+        (
+            "--append path=S",
+            "add the path segment S (its / as %2F)",
+        ),
+        (
+            "--set-param N=V",
+            "URLSearchParams.set(N, V): replace the first N and drop the others, or add it",
+        ),
+        (
+            "--delete-param LIST",
+            "delete the parameters whose decoded name matches (`*` globs, as --keep-params)",
+        ),
+    ] {
+        text.push_str(&format!("  {name:<26} {what}\n"));
+    }
+    text
+}
+
+/// The part of `normurl rules` about `--get`: the components, and the
+/// date of the bundled Public Suffix List.
+pub fn components_help() -> String {
+    let mut text =
+        String::from("\nComponents (--get NAME, or {NAME} in a template; url is href):\n");
+    let names: Vec<&str> = Component::ALL.iter().map(|c| c.name()).collect();
+    for row in names.chunks(3) {
+        let cells: Vec<String> = row.iter().map(|n| format!("{n:<28}")).collect();
+        text.push_str(&format!("  {}\n", cells.join("").trim_end()));
+    }
+    text.push_str(
+        "\nIn templates also: {query:NAME} (the first value of parameter NAME, decoded as URLSearchParams: + a space, %XX a byte; empty if none), {query-all:NAME} (every value, comma-joined), {pathname:decoded} (percent-decoded; also href, username, password, search, hash, url_path).\n",
+    );
+    text.push_str(&format!(
+        "\nPublic Suffix List: the bundled copy of {BUNDLED_DATE} ({} rules); --psl FILE reads another.\n",
+        PublicSuffixList::bundled().len()
+    ));
     text
 }
 

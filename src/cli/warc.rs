@@ -5,200 +5,23 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::ops::Range;
-use std::path::PathBuf;
 
-use std::num::NonZeroUsize;
-
-use clap::Args as ClapArgs;
-use normurl::canon::{Canonicalizer, OutputForm, Profile, Scratch, SurtOptions};
-use normurl::dedup::{CountFormat, Shards};
+use normurl::canon::{Canonicalizer, Scratch};
+use normurl::dedup::Shards;
+use normurl::normalize::Get;
 use normurl::normalize::Invalid::{self, NoTargetUri};
-use normurl::normalize::{Delimiter, FieldOutput, Get, Normalizer, Options, Select};
 use normurl::pipeline::{Outcome, Record, Transform};
 use normurl::warc::{wat_links, Records, WarcRecord};
 use normurl::Url;
 
-use super::compress::Compression;
+use super::config::warc::Warc;
 use super::config::Target;
-use super::warc_index::{Format, Index};
-use super::warc_tally::{Accounting, Counted, Tally};
-use super::{shared, Failure};
-
-/// The options of `normurl warc`: the groups shared with the main
-/// command ([`super::shared`], [`super::get::GetArgs`]), with the same
-/// meanings, and `--links`.
-#[derive(Debug, ClapArgs)]
-#[command(group = clap::ArgGroup::new("index").args(["cdxj", "cdx"]).multiple(false))]
-// The group the shared --dedup-memory and -T require.
-#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
-pub struct WarcArgs {
-    /// WARC files: plain, gzip with one member per record (.warc.gz, and
-    /// WAT and WET files), or zstd with one frame per record (.warc.zst,
-    /// with or without a dictionary); ARC files (version 1 or 2, plain or
-    /// gzip per record), but not with --links; - reads standard input.
-    #[arg(value_name = "FILE", required = true)]
-    pub files: Vec<PathBuf>,
-
-    #[command(flatten)]
-    pub output: super::shared::OutputArgs,
-
-    #[command(flatten)]
-    pub canon: super::shared::CanonArgs,
-
-    #[command(flatten)]
-    pub get: super::get::GetArgs,
-
-    /// WAT files: one line per outlink of each page instead, PAGE TAB
-    /// LINK TAB PATH: the page's URL, the link resolved against the page's
-    /// <base href> (or the page, when the base does not parse or is a
-    /// data: or javascript: URL, as browsers do) and normalized, and where
-    /// the page has it
-    /// (A@/href, IMG@/src, LINK@/href, SCRIPT@/src, META@/content for an
-    /// og:url or a refresh's URL, Location for a redirect). A link that
-    /// does not parse is invalid, written as it was read (see
-    /// --on-invalid).
-    #[arg(long, conflicts_with_all = ["get", "json", "keep_if", "drop_if", "cdxj", "cdx"])]
-    pub links: bool,
-
-    /// Write a CDXJ index, as pywb's cdxj-indexer does: one line per
-    /// record of the --records types, `URLKEY TIMESTAMP {JSON}`, the
-    /// urlkey the SURT of the profile and rules (wayback by default), the
-    /// JSON's url, mime, status, digest (WARC-Payload-Digest, or the SHA-1
-    /// of the payload when the record has none), length, offset and
-    /// filename.
-    #[arg(long, conflicts_with_all = ["cdx", "get", "json", "keep_if", "drop_if"])]
-    pub cdxj: bool,
-
-    /// Write a classic CDX index of 11 fields (` CDX N b a m s k r M S V
-    /// g`, the header line before each file's lines), as cdxj-indexer -11
-    /// does.
-    #[arg(long, conflicts_with_all = ["get", "json", "keep_if", "drop_if"])]
-    pub cdx: bool,
-
-    /// With --cdxj or --cdx, the record types to index, comma-separated,
-    /// or all. Default: response,revisit,resource,metadata, without the
-    /// resource and metadata records of Content-Type
-    /// application/warc-fields (cdxj-indexer's default).
-    #[arg(long, value_name = "TYPES", requires = "index")]
-    pub records: Option<String>,
-
-    /// With --dedup or --count and --cdxj or --cdx, what makes two index
-    /// lines the same: url (the urlkey, the default) or url+digest (the
-    /// urlkey and the payload digest: one line per URL and content, so
-    /// that a revisit of content already indexed goes).
-    #[arg(long, value_name = "KEY", requires_all = ["dedup_or_count", "index"])]
-    pub dedup_key: Option<DedupKey>,
-
-    #[command(flatten)]
-    pub invalid: super::shared::InvalidArgs,
-
-    #[command(flatten)]
-    pub dedup: super::shared::DedupArgs,
-
-    #[command(flatten)]
-    pub stats: super::shared::StatsArgs,
-
-    #[command(flatten)]
-    pub scope: super::shared::ScopeArgs,
-}
-
-/// What `--dedup` compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum DedupKey {
-    /// The normalized URI (an index line's urlkey).
-    Url,
-    /// An index line's urlkey and payload digest.
-    #[value(name = "url+digest")]
-    UrlDigest,
-}
+use super::warc_tally::{Counted, Tally};
+use super::{compress, Failure};
 
 /// With --links, WAT records larger than this are not read for links (a
 /// warning names them).
 const MAX_WAT_BLOCK: u64 = 64 << 20;
-
-/// The `warc` job.
-#[derive(Debug)]
-pub struct Warc {
-    files: Vec<PathBuf>,
-    /// The main command's per-line work, on a line made of each record:
-    /// `URI TAB TYPE TAB OFFSET TAB LENGTH`, its URL in field 1.
-    normalizer: Normalizer,
-    links: bool,
-    /// With --cdxj or --cdx.
-    index: Option<Index>,
-    output: Target,
-    compression: Compression,
-    accounting: Accounting,
-}
-
-/// Checks the options, before any input is read, and turns them into the
-/// main command's configuration of the same options.
-pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
-    let indexing = a.cdxj || a.cdx;
-    // An index's urlkey is a SURT: the wayback profile's unless -p says.
-    if indexing && a.canon.profile.is_none() {
-        a.canon.profile = Some(Profile::Wayback);
-    }
-    let get_options = super::get::options(&a.get, None, None, a.canon.idn)?;
-    let form = super::get::output_form(&a.get);
-    let (canon, mut rule_options) =
-        shared::canonicalizer(&a.canon, form, get_options.psl.as_deref())?;
-    let index = if indexing {
-        let (key, _) = shared::canonicalizer(
-            &a.canon,
-            OutputForm::Surt(SurtOptions::CDX),
-            get_options.psl.as_deref(),
-        )?;
-        let format = if a.cdx { Format::Cdx11 } else { Format::Cdxj };
-        let keyed = a.dedup.dedup || a.dedup.count;
-        let dedup = keyed.then(|| a.dedup_key.unwrap_or(DedupKey::Url));
-        Some(Index::new(key, format, a.records.as_deref(), dedup))
-    } else {
-        None
-    };
-    let output = match a.output.output {
-        Some(p) if p.as_os_str() != "-" => Target::File(p),
-        _ => Target::Stdout,
-    };
-    let compression =
-        super::compress::config(&a.output.compress, &output, a.invalid.rejects.as_deref())?;
-    let mut options = Options {
-        select: Select::Field {
-            field: NonZeroUsize::MIN,
-            base_field: None,
-            delimiter: Delimiter::Byte(b'\t'),
-            output: FieldOutput::Line,
-        },
-        on_invalid: a.invalid.on_invalid,
-        rejects: a.invalid.rejects.is_some(),
-        canon,
-        dedup: a.dedup.dedup || a.dedup.count,
-        scope: shared::scope(&a.scope)?,
-        ..get_options
-    };
-    options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
-    // As the main command writes counts: in the object with --json.
-    let count = a.dedup.count.then_some(match options.get {
-        Some(Get::Json) => CountFormat::Json,
-        _ => CountFormat::Prefix(b'\t'),
-    });
-    Ok(Warc {
-        files: a.files,
-        normalizer: Normalizer::new(options),
-        links: a.links,
-        index,
-        output,
-        compression,
-        accounting: Accounting {
-            on_invalid: a.invalid.on_invalid,
-            rejects: a.invalid.rejects,
-            dedup: shared::dedup(&a.dedup, false),
-            count,
-            stats: a.stats.stats,
-            stats_json: a.stats.stats_json,
-        },
-    })
-}
 
 /// Writes `URI TAB TYPE TAB OFFSET TAB LENGTH` for every record of every
 /// file, in order: the URI normalized (or what --get asks of it), or as it
@@ -226,7 +49,7 @@ pub fn run(w: &Warc) -> Result<(), Failure> {
         }
     };
     // Compressed as --compress or its name says, as the line command's.
-    let sink = super::compress::writer(sink, (w.compression.output, b'\n'), threads, &name)?;
+    let sink = compress::writer(sink, (w.compression.output, b'\n'), threads, &name)?;
     let mut tally = Tally::new(sink, name, &w.accounting, shards.as_ref())?;
     let failed = run_files(w, &mut tally).err();
     tally.finish(failed)

@@ -6,68 +6,23 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use normurl::canon::{key_hash, Canonicalizer, Scratch};
+use normurl::canon::{key_hash, Scratch};
 use normurl::normalize::Invalid;
 use normurl::warc::cdx::{self, Entry};
 use normurl::warc::{IndexFields, Records, WarcRecord};
 use normurl::Url;
 
-use super::warc::DedupKey;
+use super::config::warc::{DedupKey, Format, Index};
 use super::warc_split::{self, ChunkOut};
 use super::warc_tally::Tally;
 use super::Failure;
-
-/// The index line format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// pywb's CDXJ.
-    Cdxj,
-    /// The classic CDX of 11 fields.
-    Cdx11,
-}
 
 /// The environment variable that sets the chunk size of a gzip WARC read
 /// on several threads, in bytes (tests make it small).
 const SPLIT_BYTES: &str = "NORMURL_WARC_SPLIT_BYTES";
 
-/// The record types cdxj-indexer indexes unless told otherwise.
-const DEFAULT_RECORDS: [&str; 4] = ["response", "revisit", "resource", "metadata"];
-
-/// What `--cdxj`/`--cdx`, `--records` and `--dedup` ask.
-#[derive(Debug)]
-pub struct Index {
-    format: Format,
-    /// Makes the urlkey: the profile's rules, written as a CDX key.
-    key: Canonicalizer,
-    /// The types to index (`None`: all).
-    types: Option<Vec<String>>,
-    /// The default types, which leave out `application/warc-fields`
-    /// resource and metadata records.
-    default_types: bool,
-    dedup: Option<DedupKey>,
-}
-
+// The run of an index configured in `config/warc.rs`.
 impl Index {
-    pub fn new(
-        key: Canonicalizer,
-        format: Format,
-        records: Option<&str>,
-        dedup: Option<DedupKey>,
-    ) -> Index {
-        let types = match records {
-            Some("all") => None,
-            Some(list) => Some(list.split(',').map(str::to_string).collect()),
-            None => Some(DEFAULT_RECORDS.map(str::to_string).to_vec()),
-        };
-        Index {
-            format,
-            key,
-            types,
-            default_types: records.is_none(),
-            dedup,
-        }
-    }
-
     /// Writes the index lines of the file `path`, read from `input`, in
     /// the file's order; an error names the file and the record. A gzip
     /// WARC file is read on `threads` threads ([`super::warc_split`]).

@@ -10,25 +10,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use normurl::canon::key_hash;
-use normurl::dedup::{CountFormat, DedupConfig, ShardWriter, Shards};
+use normurl::dedup::{CountFormat, ShardWriter, Shards};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
 use normurl::pipeline::{self, KeyFilter, Merge, Outcome, RecordOutput, Stop, Summary};
 
-use super::compress::Codec;
+use super::config::compress::Codec;
+use super::config::warc::Accounting;
 use super::Failure;
-
-/// What `--on-invalid`, `--rejects`, `--dedup`, `--count`, `--stats` and
-/// `--stats-json` ask of a `warc` run.
-#[derive(Debug)]
-pub struct Accounting {
-    pub on_invalid: OnInvalid,
-    pub rejects: Option<PathBuf>,
-    pub dedup: Option<DedupConfig>,
-    /// With `--count`, how counts are written (`dedup` is then set).
-    pub count: Option<CountFormat>,
-    pub stats: bool,
-    pub stats_json: Option<PathBuf>,
-}
 
 /// A writer or reader that counts the bytes through it.
 pub struct Counted<T> {

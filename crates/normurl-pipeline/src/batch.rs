@@ -8,7 +8,8 @@
 use memchr::memchr_iter;
 
 use super::framing::{Framing, QuoteScan};
-use super::transform::{Merge, Outcome, Output, Part, Record, Stop, Transform};
+use super::keys::{Keyed, Split};
+use super::transform::{Merge, Outcome, Output, Part, Record, SortKey, Stop, Transform};
 
 /// The record-splitting parameters shared by the reader and the workers.
 #[derive(Clone, Copy, Debug)]
@@ -56,24 +57,6 @@ pub(crate) enum Kind {
     Overlong(Part),
 }
 
-/// A record with a dedup key: `data[start..end]` (terminator included).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Keyed {
-    pub(crate) start: u32,
-    pub(crate) end: u32,
-    pub(crate) key: u128,
-}
-
-/// A record's sort key (see [`Output::dedup_key_sorted`]): the record's
-/// index in the batch and `sort_keys[start..end]`. Apart from [`Keyed`],
-/// so that dedup without an order check does not carry it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SortKey {
-    pub(crate) index: u32,
-    pub(crate) start: u32,
-    pub(crate) end: u32,
-}
-
 pub(crate) struct Batch<S> {
     /// Input bytes in `input[..len]`. The rest of the vector is initialized
     /// scratch, kept so that refilling a recycled batch does not zero it.
@@ -112,7 +95,7 @@ pub(crate) struct Batch<S> {
     /// With [`KeyShards`](super::KeyShards): each keyed record's verdict,
     /// in the order of `keys`, and the buffers that decide them.
     pub(crate) verdicts: Vec<u8>,
-    pub(crate) split: super::shards::Split,
+    pub(crate) split: Split,
     /// The first error of [`KeyShards::decide`](super::KeyShards::decide)
     /// for this batch.
     pub(crate) decide_error: Option<std::io::Error>,

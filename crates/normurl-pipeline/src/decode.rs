@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::ahead::Ahead;
 use super::chunks::{Chunks, UnitEnds};
+use super::decoder_reads::chunked;
 use super::gzip_chunks::Gzip;
 use super::zstd_chunks::Zstd;
 use super::Error;
@@ -554,18 +555,6 @@ impl Read for Truncated {
     }
 }
 
-/// `n` bytes in the largest binary unit that divides it exactly, for
-/// messages: `128 MiB`, `1536 KiB`, `1000 bytes`.
-pub(crate) fn size_text(n: u64) -> String {
-    match n {
-        0 => "0 bytes".to_string(),
-        _ if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
-        _ if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-        _ if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-        _ => format!("{n} bytes"),
-    }
-}
-
 /// Reads until `buf` is full or the input ends; a pipe may deliver the
 /// first bytes one at a time.
 fn read_up_to<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
@@ -579,40 +568,6 @@ fn read_up_to<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(n)
-}
-
-/// What a decompressor is asked for in each `read`.
-///
-/// A decompressor that meets damaged data returns the error and not the
-/// bytes it decoded earlier in the same call (zlib and zstd report how much
-/// they wrote only on success). So the calls are small, to lose little of
-/// what came before the fault (at most this much), and always this size,
-/// whatever the reader's buffer, so that the bytes written before an error
-/// do not depend on batch sizes or thread counts (the pipeline fuzz target
-/// found that they did). 32 KiB costs nothing measurable: one call per
-/// 32 KiB against microseconds of decoding.
-const DECOMPRESS_READ: usize = 32 << 10;
-
-/// `decoder`, asked for exactly [`DECOMPRESS_READ`] bytes at each call: a
-/// `BufReader` of that capacity fills its buffer with reads of that size
-/// and passes larger reads straight through, which [`Capped`] cuts to it.
-fn chunked<R: Read>(decoder: R) -> BufReader<Capped<R>> {
-    BufReader::with_capacity(DECOMPRESS_READ, Capped(decoder))
-}
-
-/// [`chunked`] for a boxed decoder.
-pub(crate) fn chunked_boxed(decoder: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
-    Box::new(chunked(decoder))
-}
-
-/// A reader whose calls ask for at most [`DECOMPRESS_READ`] bytes.
-struct Capped<R>(R);
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(DECOMPRESS_READ);
-        self.0.read(&mut buf[..n])
-    }
 }
 
 /// A decompressed input with a line break inserted where a unit (gzip
@@ -757,14 +712,5 @@ mod tests {
             assert_eq!(head.format, Format::Zstd, "cut at {cut}");
             assert_eq!(head.truncated, cut >= 8, "cut at {cut}");
         }
-    }
-
-    #[test]
-    fn sizes_in_messages() {
-        assert_eq!(size_text(128 << 20), "128 MiB");
-        assert_eq!(size_text(1536 << 10), "1536 KiB");
-        assert_eq!(size_text(2 << 30), "2 GiB");
-        assert_eq!(size_text(1000), "1000 bytes");
-        assert_eq!(size_text(0), "0 bytes");
     }
 }

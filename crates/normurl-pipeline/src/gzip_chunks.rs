@@ -12,7 +12,7 @@ use std::io::{self, BufReader, Read};
 use flate2::bufread::GzDecoder;
 
 use super::chunks::{is_bgzf, unit_end, DamageAt, End, Marks, Scan, Units, OUT_CAP, STEP};
-use super::decode::chunked_boxed;
+use super::decoder_reads::chunked_boxed;
 use super::gzip_members::{next_member, Members};
 
 /// gzip members, with the record terminator (a member whose data does not

@@ -64,6 +64,7 @@ mod batch;
 mod chunks;
 mod cpu;
 mod decode;
+mod decoder_reads;
 mod error;
 mod framing;
 #[cfg(test)]
@@ -72,6 +73,7 @@ mod gzip_chunks;
 mod gzip_members;
 #[cfg(feature = "parallel-gzip")]
 mod gzip_parallel;
+mod keys;
 mod order;
 mod reader;
 mod sequential;

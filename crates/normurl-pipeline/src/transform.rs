@@ -417,6 +417,16 @@ pub trait KeyShards: Sync {
     fn decide(&self, shard: usize, keys: &[u128], verdicts: &mut [u8]) -> io::Result<()>;
 }
 
+/// A record's sort key (see [`Output::dedup_key_sorted`]): the record's
+/// index in the batch and `sort_keys[start..end]`. Apart from `Keyed` (`keys.rs`),
+/// so that dedup without an order check does not carry it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SortKey {
+    pub(crate) index: u32,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+}
+
 /// Where a [`Transform`] writes: the batch's output buffers, recycled from
 /// batch to batch.
 ///
@@ -431,7 +441,7 @@ pub struct Output<'a, S> {
     /// Sort keys of the batch's keyed records, one after the other, and
     /// whose they are.
     pub(crate) sort_keys: &'a mut Vec<u8>,
-    pub(crate) sort_ranges: &'a mut Vec<super::batch::SortKey>,
+    pub(crate) sort_ranges: &'a mut Vec<SortKey>,
     /// Index of the current record within the batch.
     pub(crate) index: u32,
     /// Whether the batch starts at the start of its input.
@@ -486,7 +496,7 @@ impl<S> Output<'_, S> {
     pub fn dedup_key_sorted(&mut self, key: u128, range: std::ops::Range<usize>) {
         let start = self.sort_keys.len() as u32;
         self.sort_keys.extend_from_slice(&self.data[range]);
-        self.sort_ranges.push(super::batch::SortKey {
+        self.sort_ranges.push(SortKey {
             index: self.index,
             start,
             end: self.sort_keys.len() as u32,
@@ -536,7 +546,7 @@ pub struct RecordOutput<S> {
     pub key: Option<u128>,
     side_entries: Vec<(u32, u32)>,
     sort_keys: Vec<u8>,
-    sort_ranges: Vec<super::batch::SortKey>,
+    sort_ranges: Vec<SortKey>,
 }
 
 impl<S> RecordOutput<S> {

@@ -7,9 +7,10 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use super::batch::{Batch, Keyed, Kind, SortKey};
+use super::batch::{Batch, Kind};
 use super::cpu::{self, Clocks, CpuTimes, Stage};
-use super::transform::{KeyFilter, KeyShards, Merge, Part};
+use super::keys::Keyed;
+use super::transform::{KeyFilter, KeyShards, Merge, Part, SortKey};
 use super::{Error, Progress};
 
 /// Where a run writes: the output, an optional side output (for example

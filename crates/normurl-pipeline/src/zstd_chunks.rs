@@ -16,7 +16,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::chunks::{unit_end, DamageAt, End, Marks, Scan, Units, OUT_CAP, STEP};
-use super::decode::chunked_boxed;
+use super::decoder_reads::chunked_boxed;
 use super::zstd_frames::{self, header, Frames, Header, WindowTooLarge};
 
 /// The most a block decodes to (Block_Maximum_Size, RFC 8878 §3.1.1.2.4).

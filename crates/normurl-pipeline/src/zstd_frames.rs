@@ -16,8 +16,6 @@
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use super::decode::size_text;
-
 /// What [`Frames`] reads from its input at a time (the decoder's input
 /// buffer, which it replaces).
 const BUFFER: usize = 1 << 16;
@@ -44,6 +42,18 @@ impl fmt::Display for WindowTooLarge {
 }
 
 impl std::error::Error for WindowTooLarge {}
+
+/// `n` bytes in the largest binary unit that divides it exactly, for
+/// messages: `128 MiB`, `1536 KiB`, `1000 bytes`.
+fn size_text(n: u64) -> String {
+    match n {
+        0 => "0 bytes".to_string(),
+        _ if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        _ if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        _ if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        _ => format!("{n} bytes"),
+    }
+}
 
 /// A zstd decoder of `inner` that refuses frames with a window over
 /// `limit` bytes. `offset` is where `inner` starts in the input (after
@@ -486,5 +496,14 @@ mod tests {
                 _ => None,
             }
         }
+    }
+
+    #[test]
+    fn sizes_in_messages() {
+        assert_eq!(size_text(128 << 20), "128 MiB");
+        assert_eq!(size_text(1536 << 10), "1536 KiB");
+        assert_eq!(size_text(2 << 30), "2 GiB");
+        assert_eq!(size_text(1000), "1000 bytes");
+        assert_eq!(size_text(0), "0 bytes");
     }
 }

@@ -74,6 +74,7 @@ empty), hosts are punycode, and IPv4 addresses in other notations
 */
 
 pub mod json;
+mod json_string;
 pub mod params;
 mod parts;
 pub use crate::psl;

@@ -80,7 +80,7 @@ pub fn write_json(query: Option<&str>, out: &mut Vec<u8>) {
             }
             let start = out.len();
             push_decoded(raw, out);
-            super::json::escape_in_place(out, start);
+            super::json_string::escape_in_place(out, start);
         }
         out.push(b']');
     }

@@ -1,13 +1,31 @@
 //! The command line as clap sees it: flags and strings, checked for shape
-//! only. [`super::config`] turns them into typed configuration.
+//! only, in the clap structures of the main command, its subcommands and
+//! the option groups they share, with their value parsers. Nothing here
+//! knows of the configuration: [`super::config`] turns these into typed
+//! configuration, and the runs see only that.
+
+pub mod bench;
+pub mod compress;
+pub mod edit;
+pub mod formats;
+pub mod get;
+pub mod log_format;
+pub mod resolve;
+pub mod rule_options;
+pub mod shared;
+pub mod values;
+pub mod warc;
 
 use std::ffi::OsString;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use clap::{Args as ClapArgs, Parser, Subcommand};
+use clap::{ArgMatches, Args as ClapArgs, FromArgMatches, Parser, Subcommand};
 use normurl::canon::Profile;
 use normurl::normalize::InvalidUtf8;
+use normurl::scope::Decision;
+
+use values::{parse_count, parse_field, parse_size, profile_parser};
 
 const ABOUT: &str = "Normalize URLs in bulk, exactly as browsers parse them (WHATWG URL Standard).";
 
@@ -39,11 +57,18 @@ Exit status: 0 on success (also when the reader of the output goes away, as
 in `normurl big.txt | head`), 1 when --on-invalid=fail stopped at an invalid
 line, 2 for usage errors and I/O errors.";
 
+/// `--version`: the crate's version and the bundled list's date (a test
+/// checks that it is [`normurl::component::BUNDLED_DATE`]).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (Public Suffix List of 2026-11-21)"
+);
+
 /// The `normurl` command line.
 #[derive(Debug, Parser)]
 #[command(
     name = "normurl",
-    version = super::get::VERSION,
+    version = VERSION,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = AFTER_HELP,
@@ -81,45 +106,7 @@ pub enum Command {
     /// --get, --json, --profile, --rules, the parameter lists, --dedup,
     /// --count, --keep-if/--drop-if, -o and --stats mean what they mean
     /// for lines.
-    Warc(super::warc::WarcArgs),
-}
-
-/// The parser of a profile's name: [`Profile`]'s own `FromStr` (whose
-/// error lists every profile, as the Python package's does), with every
-/// profile of [`Profile::ALL`] as the possible values that `--help` lists,
-/// so that the help and the error name them from the one list
-/// (`safe-browsing` is `google`'s other name).
-pub fn profile_parser() -> ProfileParser {
-    ProfileParser
-}
-
-/// See [`profile_parser`].
-#[derive(Clone, Copy, Debug)]
-pub struct ProfileParser;
-
-impl clap::builder::TypedValueParser for ProfileParser {
-    type Value = Profile;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Profile, clap::Error> {
-        clap::builder::StringValueParser::new()
-            .try_map(|name| name.parse::<Profile>())
-            .parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        use clap::builder::PossibleValue;
-        Some(Box::new(Profile::ALL.into_iter().map(|p| match p {
-            Profile::SafeBrowsing => PossibleValue::new(p.name()).alias("safe-browsing"),
-            _ => PossibleValue::new(p.name()),
-        })))
-    }
+    Warc(warc::WarcArgs),
 }
 
 #[derive(Debug, ClapArgs)]
@@ -145,7 +132,7 @@ pub struct InspectArgs {
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
     #[command(flatten)]
-    pub canon: super::get::InspectCanonArgs,
+    pub canon: get::InspectCanonArgs,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -161,7 +148,7 @@ pub struct BenchArgs {
     #[arg(short = 'j', long, value_name = "N", default_value = "0", value_parser = parse_count)]
     pub threads: usize,
     #[command(flatten)]
-    pub output: super::bench::BenchOutput,
+    pub output: bench::BenchOutput,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -172,13 +159,13 @@ pub struct NormalizeArgs {
     pub files: Vec<OsString>,
 
     #[command(flatten)]
-    pub output: super::shared::OutputArgs,
+    pub output: shared::OutputArgs,
 
     #[command(flatten)]
-    pub canon: super::shared::CanonArgs,
+    pub canon: shared::CanonArgs,
 
     #[command(flatten)]
-    pub get: super::get::GetArgs,
+    pub get: get::GetArgs,
 
     /// With --field: keep the line as it is and write the --get value as a
     /// new column, first or last (joined by the delimiter, a space without
@@ -198,10 +185,10 @@ pub struct NormalizeArgs {
     pub default_scheme: Option<String>,
 
     #[command(flatten)]
-    pub edits: super::edit::EditArgs,
+    pub edits: edit::EditArgs,
 
     #[command(flatten)]
-    pub dedup: super::shared::DedupArgs,
+    pub dedup: shared::DedupArgs,
 
     /// With --dedup: the input is sorted by key (e.g. a CDX file), so only
     /// adjacent duplicates are dropped, in constant memory. If the keys are
@@ -263,7 +250,7 @@ pub struct NormalizeArgs {
     pub base_field: Option<NonZeroUsize>,
 
     #[command(flatten)]
-    pub resolve: super::resolve::ResolveArgs,
+    pub resolve: resolve::ResolveArgs,
 
     /// Lines longer than this are invalid (line-too-long); they are passed
     /// through in pieces, never held in memory whole. Accepts K, M, G
@@ -279,7 +266,7 @@ pub struct NormalizeArgs {
     pub zstd_memory: usize,
 
     #[command(flatten)]
-    pub invalid: super::shared::InvalidArgs,
+    pub invalid: shared::InvalidArgs,
 
     /// Worker threads; 0 means one per core, 1 runs everything on one
     /// thread. At most 4 per core and 256 run (a larger N means that
@@ -292,7 +279,7 @@ pub struct NormalizeArgs {
     pub threads: usize,
 
     #[command(flatten)]
-    pub stats: super::shared::StatsArgs,
+    pub stats: shared::StatsArgs,
 
     /// Write each line as soon as it is read and normalized (for `tail -f
     /// crawl.log | normurl`); on by default when standard output is a
@@ -301,18 +288,54 @@ pub struct NormalizeArgs {
     pub line_buffered: bool,
 
     #[command(flatten)]
-    pub scope: super::shared::ScopeArgs,
+    pub scope: shared::ScopeArgs,
 
     #[command(flatten)]
-    pub formats: super::formats::FormatArgs,
+    pub formats: formats::FormatArgs,
 
     #[command(flatten)]
-    pub log: super::log_format::LogArgs,
+    pub log: log_format::LogArgs,
 
     /// Bytes per batch of work (for tuning and benchmarks; the output does
     /// not depend on it).
     #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_size, hide = true)]
     pub batch_bytes: usize,
+}
+
+/// Parses the command line as [`Args::try_parse`] does, then puts the
+/// scope rules of the main command or of `warc` in command-line order.
+pub fn parse_args() -> Result<Args, clap::Error> {
+    let matches = <Args as clap::CommandFactory>::command().try_get_matches()?;
+    let mut args = Args::from_arg_matches(&matches)?;
+    match &mut args.command {
+        None => {
+            args.normalize.scope.ordered = ordered(&matches);
+            // The edits apply in command-line order, across the options.
+            args.normalize.edits.record_order(&matches);
+        }
+        Some(Command::Warc(w)) => {
+            if let Some(m) = matches.subcommand_matches("warc") {
+                w.scope.ordered = ordered(m);
+            }
+        }
+        Some(_) => {}
+    }
+    Ok(args)
+}
+
+/// The values of `--keep-if` and `--drop-if` in `m`, ordered by where
+/// they stand on the command line.
+fn ordered(m: &ArgMatches) -> Vec<(Decision, String)> {
+    let mut rules: Vec<(usize, Decision, String)> = Vec::new();
+    for (id, decision) in [("keep_if", Decision::Keep), ("drop_if", Decision::Drop)] {
+        let (Ok(Some(values)), Some(indices)) = (m.try_get_many::<String>(id), m.indices_of(id))
+        else {
+            continue;
+        };
+        rules.extend(indices.zip(values).map(|(i, v)| (i, decision, v.clone())));
+    }
+    rules.sort_by_key(|r| r.0);
+    rules.into_iter().map(|(_, d, v)| (d, v)).collect()
 }
 
 /// Ends the command after clap's error `e`: help and version go to
@@ -395,49 +418,11 @@ fn command_of() -> String {
     }
 }
 
-/// Parses a count such as `-j`'s: any decimal number, however large (it
-/// is clamped where it is used, never overflows).
-fn parse_count(s: &str) -> Result<usize, String> {
-    let digits = s.trim();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("invalid number {s:?} (expected 0, 1, 2, ...)"));
-    }
-    Ok(digits.parse::<usize>().unwrap_or(usize::MAX))
-}
-
-/// Parses a field number: counted from 1, as `cut` and `sort` count.
-fn parse_field(s: &str) -> Result<NonZeroUsize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("fields count from 1".to_string()),
-        Ok(n) => Ok(NonZeroUsize::MIN.saturating_add(n - 1)),
-        Err(_) => Err(format!("{s:?} is not a field number (1, 2, ...)")),
-    }
-}
-
-/// Parses `1048576`, `64K`, `1M`, `1MiB`, `2G` (powers of 1024).
-pub fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (digits, shift) = match t.as_bytes().last() {
-        Some(b'K' | b'k') => (&t[..t.len() - 1], 10),
-        Some(b'M' | b'm') => (&t[..t.len() - 1], 20),
-        Some(b'G' | b'g') => (&t[..t.len() - 1], 30),
-        _ => (t, 0),
-    };
-    digits
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(1 << shift))
-        .ok_or_else(|| format!("invalid size {s:?} (examples: 4096, 64K, 1M)"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+    use normurl::component::BUNDLED_DATE;
 
     #[test]
     fn clap_definition_is_consistent() {
@@ -445,25 +430,7 @@ mod tests {
     }
 
     #[test]
-    fn counts() {
-        assert_eq!(parse_count("0"), Ok(0));
-        assert_eq!(parse_count("2000"), Ok(2000));
-        assert_eq!(parse_count("9223372036854775807"), Ok(9223372036854775807));
-        assert_eq!(parse_count("99999999999999999999999"), Ok(usize::MAX));
-        assert!(parse_count("-1").is_err());
-        assert!(parse_count("").is_err());
-        assert!(parse_count("2x").is_err());
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("4096"), Ok(4096));
-        assert_eq!(parse_size("64K"), Ok(64 << 10));
-        assert_eq!(parse_size("1M"), Ok(1 << 20));
-        assert_eq!(parse_size("1MiB"), Ok(1 << 20));
-        assert_eq!(parse_size("2g"), Ok(2 << 30));
-        assert!(parse_size("1.5M").is_err());
-        assert!(parse_size("").is_err());
-        assert!(parse_size("M").is_err());
+    fn version_names_the_bundled_list() {
+        assert!(VERSION.contains(BUNDLED_DATE), "{VERSION}");
     }
 }

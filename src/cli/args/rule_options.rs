@@ -1,20 +1,12 @@
 //! The options of the rules of issue 29 (`--keep-params`,
 //! `--index-files`, `--redirects`, `--query-separators`, `--param-rules`,
 //! `--rewrite`), flattened into the arguments of the normalize command and
-//! of `inspect`, and how they become the library's [`RuleOptions`].
-
-use std::sync::Arc;
+//! of `inspect`; `config/rule_options.rs` makes the library's rule options.
 
 use std::path::PathBuf;
 
 use clap::{ArgAction, Args as ClapArgs};
-use normurl::canon::{Canonicalizer, CanonicalizerBuilder, Profile};
-use normurl::normalize::{
-    parse_query_separators, QuerySeparators, ReadError, Rewrites, RuleOptionError, RuleOptions,
-    Source,
-};
-
-use super::Failure;
+use normurl::normalize::{parse_query_separators, QuerySeparators};
 
 /// The lists and files of the rules of issue 29.
 #[derive(Debug, Default, ClapArgs)]
@@ -63,44 +55,4 @@ pub struct RuleOptionArgs {
     /// URL rewritten to no URL is invalid (rewrite-invalid).
     #[arg(long, value_name = "FILE")]
     pub rewrite: Option<PathBuf>,
-}
-
-/// The library's options of these arguments and of `--rules` and
-/// `--strip-params` (read when the canonicalizer is built).
-pub fn options(a: &RuleOptionArgs, rules: &[String], strip_params: &[String]) -> RuleOptions {
-    let lists = |args: &[String]| args.iter().map(|l| Source::list(l)).collect();
-    let files = |paths: &[PathBuf]| paths.iter().map(|p| Source::File(p.clone())).collect();
-    RuleOptions {
-        rules: rules.to_vec(),
-        strip_params: lists(strip_params),
-        keep_params: lists(&a.keep_params),
-        index_files: lists(&a.index_files),
-        query_separators: a.query_separators,
-        redirects: files(&a.redirects),
-        param_rules: files(&a.param_rules),
-        rewrite: a.rewrite.clone().map(Source::File),
-    }
-}
-
-/// The builder of `profile` with `options` (see [`RuleOptions::builder`]).
-pub fn builder(
-    options: &mut RuleOptions,
-    profile: Profile,
-) -> Result<CanonicalizerBuilder, Failure> {
-    options.builder(profile).map_err(failure)
-}
-
-/// The rules of `--rewrite`, their tests run through `canon`.
-pub fn rewrites(
-    options: &mut RuleOptions,
-    canon: &Canonicalizer,
-) -> Result<Option<Arc<Rewrites>>, Failure> {
-    Ok(options.rewrites(canon).map_err(failure)?.map(Arc::new))
-}
-
-pub(super) fn failure(e: RuleOptionError) -> Failure {
-    match e {
-        RuleOptionError::Read(ReadError { path, source }) => Failure::Io { path, source },
-        RuleOptionError::Usage(m) => Failure::Usage(m),
-    }
 }

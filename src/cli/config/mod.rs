@@ -2,6 +2,18 @@
 //! option becomes an enum or a parsed value here, and every usage error is
 //! found here, before any input is read.
 
+pub mod compress;
+pub mod edit;
+mod files;
+pub mod formats;
+pub mod get;
+pub mod inspect;
+pub mod log_format;
+pub mod resolve;
+pub mod rule_options;
+pub mod shared;
+pub mod warc;
+
 use std::path::PathBuf;
 
 use normurl::canon::Profile;
@@ -12,7 +24,9 @@ use normurl::pipeline::{self, Format, Input};
 use super::args::{
     Args, BenchArgs, Command, CompletionsArgs, InspectArgs, NormalizeArgs, RulesArgs,
 };
-use super::{files, shared, Failure};
+use super::Failure;
+
+pub use super::args::bench::BenchOutput;
 
 /// What to do.
 #[derive(Debug)]
@@ -27,10 +41,10 @@ pub enum Config {
     Inspect {
         url: String,
         base: Option<String>,
-        canon: Box<super::inspect::Canon>,
+        canon: Box<inspect::Canon>,
     },
     Bench(Bench),
-    Warc(Box<super::warc::Warc>),
+    Warc(Box<warc::Warc>),
 }
 
 /// The main job.
@@ -47,7 +61,7 @@ pub struct Normalize {
     pub zstd_memory: u64,
     pub rejects: Option<PathBuf>,
     /// `--compress`, or the output files' names.
-    pub compression: super::compress::Compression,
+    pub compression: compress::Compression,
     pub threads: usize,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
@@ -83,7 +97,7 @@ pub struct Bench {
     pub files: Vec<PathBuf>,
     pub runs: usize,
     pub threads: usize,
-    pub output: super::bench::BenchOutput,
+    pub output: BenchOutput,
 }
 
 impl Config {
@@ -92,7 +106,7 @@ impl Config {
             Some(Command::Inspect(InspectArgs { url, base, canon })) => Ok(Config::Inspect {
                 url,
                 base,
-                canon: Box::new(super::get::inspect_canon(&canon)?),
+                canon: Box::new(inspect::inspect_canon(&canon)?),
             }),
             Some(Command::Bench(BenchArgs {
                 files,
@@ -108,7 +122,7 @@ impl Config {
             Some(Command::Rules(RulesArgs { profile })) => Ok(Config::Rules(profile)),
             Some(Command::Completions(CompletionsArgs { shell })) => Ok(Config::Completions(shell)),
             Some(Command::Man) => Ok(Config::Man),
-            Some(Command::Warc(a)) => super::warc::config(a).map(|w| Config::Warc(Box::new(w))),
+            Some(Command::Warc(a)) => warc::config(a).map(|w| Config::Warc(Box::new(w))),
             None => normalize(args.normalize).map(|n| Config::Normalize(Box::new(n))),
         }
     }
@@ -134,13 +148,13 @@ fn check_input(p: &std::path::Path) -> std::io::Result<Option<Format>> {
 
 fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
     let terminator = if a.null { b'\0' } else { b'\n' };
-    let get_options = super::get::options(
+    let get_options = get::options(
         &a.get,
         a.add_field.as_deref(),
         a.default_scheme.as_deref(),
         a.canon.idn,
     )?;
-    let form = super::get::output_form(&a.get);
+    let form = get::output_form(&a.get);
     let (canon, mut rule_options) =
         shared::canonicalizer(&a.canon, form, get_options.psl.as_deref())?;
     let scope = shared::scope(&a.scope)?;
@@ -213,7 +227,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
             return Err(Failure::Usage(format!("{option} must be at most 1G")));
         }
     }
-    let (base, resolution) = super::resolve::options(&a.resolve, a.base.as_deref())?;
+    let (base, resolution) = resolve::options(&a.resolve, a.base.as_deref())?;
     let select = match a.field {
         None => Select::Line,
         Some(field) => Select::Field {
@@ -245,10 +259,10 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         sort_keys: a.assume_sorted,
         ..get_options
     };
-    super::log_format::apply(&a.log, &mut options, a.only_field)?;
-    super::formats::apply(&a.formats, &mut options, a.only_field)?;
-    options.rewrite = super::rule_options::rewrites(&mut rule_options, &options.canon)?;
-    options.edits = a.edits.edits()?;
+    log_format::apply(&a.log, &mut options, a.only_field)?;
+    formats::apply(&a.formats, &mut options, a.only_field)?;
+    options.rewrite = rule_options::rewrites(&mut rule_options, &options.canon)?;
+    options.edits = edit::edits(&a.edits)?;
     if !options.edits.is_empty() && options.resolution.relative {
         return Err(Failure::Usage(
             "--set, --append, --set-param and --delete-param edit URLs; --relative keeps references, which have none to edit".to_owned(),
@@ -271,11 +285,7 @@ fn normalize(a: NormalizeArgs) -> Result<Normalize, Failure> {
         || (matches!(output, Target::Stdout)
             && std::io::IsTerminal::is_terminal(&std::io::stdout()));
     Ok(Normalize {
-        compression: super::compress::config(
-            &a.output.compress,
-            &output,
-            a.invalid.rejects.as_deref(),
-        )?,
+        compression: compress::config(&a.output.compress, &output, a.invalid.rejects.as_deref())?,
         inputs,
         output,
         terminator,

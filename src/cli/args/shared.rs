@@ -1,21 +1,16 @@
 //! The option groups that the main command and `normurl warc` share,
-//! flattened into both (one definition, one meaning), and their
-//! conversion to the library's configuration, in one place: the output
-//! file, canonicalization, dedup, invalid lines, the summary and the
-//! scope rules.
+//! flattened into both (one definition, one meaning): the output file,
+//! canonicalization, dedup, invalid lines, the summary and the scope
+//! rules. `config/shared.rs` turns them into the library's configuration.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use clap::{ArgAction, ArgMatches, Args as ClapArgs, FromArgMatches};
-use normurl::canon::{Canonicalizer, IdnForm, OutputForm, Profile};
-use normurl::component::PublicSuffixList;
-use normurl::dedup::{DedupConfig, DedupMode};
-use normurl::normalize::{OnInvalid, RuleOptions};
-use normurl::scope::{Decision, Scope};
+use clap::{ArgAction, Args as ClapArgs};
+use normurl::canon::{IdnForm, Profile};
+use normurl::normalize::OnInvalid;
+use normurl::scope::Decision;
 
-use super::args::{parse_size, profile_parser, Args, Command};
-use super::Failure;
+use super::values::{parse_size, profile_parser};
 
 /// `-o` and its compression.
 #[derive(Debug, ClapArgs)]
@@ -167,118 +162,8 @@ pub struct ScopeArgs {
     pub drop_if: Vec<String>,
 
     /// The rules of both options in command-line order, filled in by
-    /// [`parse_args`] from clap's indices (clap keeps each option's values
+    /// [`super::parse_args`] from clap's indices (clap keeps each option's values
     /// apart).
     #[arg(skip)]
     pub ordered: Vec<(Decision, String)>,
-}
-
-/// Parses the command line as [`Args::try_parse`] does, then puts the
-/// scope rules of the main command or of `warc` in command-line order.
-pub fn parse_args() -> Result<Args, clap::Error> {
-    let matches = <Args as clap::CommandFactory>::command().try_get_matches()?;
-    let mut args = Args::from_arg_matches(&matches)?;
-    match &mut args.command {
-        None => {
-            args.normalize.scope.ordered = ordered(&matches);
-            // The edits apply in command-line order, across the options.
-            args.normalize.edits.record_order(&matches);
-        }
-        Some(Command::Warc(w)) => {
-            if let Some(m) = matches.subcommand_matches("warc") {
-                w.scope.ordered = ordered(m);
-            }
-        }
-        Some(_) => {}
-    }
-    Ok(args)
-}
-
-/// The values of `--keep-if` and `--drop-if` in `m`, ordered by where
-/// they stand on the command line.
-fn ordered(m: &ArgMatches) -> Vec<(Decision, String)> {
-    let mut rules: Vec<(usize, Decision, String)> = Vec::new();
-    for (id, decision) in [("keep_if", Decision::Keep), ("drop_if", Decision::Drop)] {
-        let (Ok(Some(values)), Some(indices)) = (m.try_get_many::<String>(id), m.indices_of(id))
-        else {
-            continue;
-        };
-        rules.extend(indices.zip(values).map(|(i, v)| (i, decision, v.clone())));
-    }
-    rules.sort_by_key(|r| r.0);
-    rules.into_iter().map(|(_, d, v)| (d, v)).collect()
-}
-
-/// The scope of `a`, or `None` without rules; a bad rule is a usage
-/// error.
-pub fn scope(a: &ScopeArgs) -> Result<Option<Arc<Scope>>, Failure> {
-    // Built from the parsed values when `parse_args` did not order them
-    // (the order between the two options is then keep, drop).
-    let fallback: Vec<(Decision, String)>;
-    let rules = if a.ordered.is_empty() {
-        fallback = (a.keep_if.iter().map(|r| (Decision::Keep, r.clone())))
-            .chain(a.drop_if.iter().map(|r| (Decision::Drop, r.clone())))
-            .collect();
-        &fallback
-    } else {
-        &a.ordered
-    };
-    if rules.is_empty() {
-        return Ok(None);
-    }
-    for (decision, rule) in rules {
-        // Each rule alone first, so that the message names its option.
-        if let Err(e) = normurl::scope::Rule::parse(rule) {
-            let option = match decision {
-                Decision::Keep => "--keep-if",
-                Decision::Drop => "--drop-if",
-            };
-            return Err(Failure::Usage(format!("{option}: {e}")));
-        }
-    }
-    let scope = Scope::new(rules.iter().map(|(d, r)| (*d, r.as_str())))
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    Ok(Some(Arc::new(scope)))
-}
-
-/// The profile of `a`: its `--profile`, or by default `wayback` for the
-/// SURT forms (the keys of CDX files) and `whatwg` otherwise.
-fn profile(a: &CanonArgs, form: OutputForm) -> Profile {
-    match a.profile {
-        Some(profile) => profile,
-        None if matches!(form, OutputForm::Surt(_)) => Profile::Wayback,
-        None => Profile::Whatwg,
-    }
-}
-
-/// Builds the canonicalizer of `--profile`, `--rules`, `--strip-params`,
-/// the rule options, `--idn` and the output form `form` (of `--get`);
-/// returns it with the options, whose files are read, for `--rewrite`.
-/// `psl` is `--psl`'s list, which `strip-www` asks too.
-pub fn canonicalizer(
-    a: &CanonArgs,
-    form: OutputForm,
-    psl: Option<&PublicSuffixList>,
-) -> Result<(Canonicalizer, RuleOptions), Failure> {
-    let mut rule_options = super::rule_options::options(&a.rule_options, &a.rules, &a.strip_params);
-    let mut builder = super::rule_options::builder(&mut rule_options, profile(a, form))?;
-    builder.output(form).idn(a.idn);
-    if let Some(psl) = psl {
-        builder.public_suffixes(psl);
-    }
-    Ok((builder.build(), rule_options))
-}
-
-/// The deduper of `--dedup`, or of `--count`, which needs one; `sorted`
-/// when only adjacent duplicates are to go (`--assume-sorted`).
-pub fn dedup(a: &DedupArgs, sorted: bool) -> Option<DedupConfig> {
-    (a.dedup || a.count).then(|| DedupConfig {
-        mode: if sorted {
-            DedupMode::Adjacent
-        } else {
-            DedupMode::Exact
-        },
-        memory_limit: a.dedup_memory,
-        temp_dir: a.temp_dir.clone(),
-    })
 }

@@ -1,15 +1,12 @@
 //! `--resolve`, `--relative`, `--query-encoding`, `--charset-field`: how
 //! references are read and resolved (crates/normurl-url/src/reference, crates/normurl-url/src/encoding.rs),
-//! as options of their own, turned into the normalizer's [`Resolution`] and
-//! base here.
+//! as options of their own; `config/resolve.rs` turns them into the
+//! normalizer's resolution and base.
 
-use clap::{Args as ClapArgs, ValueEnum};
-use normurl::normalize::Resolution;
 use std::num::NonZeroUsize;
 
-use normurl::{Mode, QueryEncoding, Reference, Url};
-
-use super::Failure;
+use clap::{Args as ClapArgs, ValueEnum};
+use normurl::QueryEncoding;
 
 #[derive(Debug, ClapArgs)]
 pub struct ResolveArgs {
@@ -57,42 +54,4 @@ pub enum ResolveMode {
     Legacy,
     /// RFC 3986 strict resolution.
     Generic,
-}
-
-/// The base URL (for absolute output) and the resolution options, from
-/// `--base` and these options. A relative `--base` needs `--relative`.
-pub fn options(a: &ResolveArgs, base: Option<&str>) -> Result<(Option<Url>, Resolution), Failure> {
-    let mode = match a.resolve {
-        ResolveMode::Whatwg => Mode::Whatwg,
-        ResolveMode::Legacy => Mode::Legacy,
-        ResolveMode::Generic => Mode::Generic,
-    };
-    let mut resolution = Resolution {
-        mode,
-        relative: a.relative,
-        base: None,
-        query_encoding: a.query_encoding.unwrap_or_default(),
-        charset_field: a.charset_field,
-    };
-    let Some(s) = base else {
-        return Ok((None, resolution));
-    };
-    if a.relative {
-        let r = Reference::parse(s).map_err(|e| {
-            Failure::Usage(format!("--base {s:?} is not a valid URL reference: {e}"))
-        })?;
-        resolution.base = Some(r);
-        return Ok((None, resolution));
-    }
-    match Url::parse(s) {
-        Ok(url) => Ok((Some(url), resolution)),
-        Err(e) if Reference::parse(s).is_ok() => Err(Failure::Usage(format!(
-            "--base {s:?} is not a valid URL: {} (it is a relative reference: add --relative to write references rebased onto it)",
-            e.message()
-        ))),
-        Err(e) => Err(Failure::Usage(format!(
-            "--base {s:?} is not a valid URL: {}",
-            e.message()
-        ))),
-    }
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use normurl::pipeline::Input;
 
-use super::Failure;
+use crate::cli::Failure;
 
 /// A file's identity.
 #[derive(Debug, PartialEq, Eq)]
