@@ -85,8 +85,8 @@ pub struct DedupArgs {
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup_or_count")]
     pub dedup_memory: usize,
 
-    /// Where --dedup spills keys past its memory budget (default: TMPDIR,
-    /// or /tmp).
+    /// Where --dedup spills keys past its memory budget, and `normurl
+    /// warc --sort` its sorted runs (default: TMPDIR, or /tmp).
     #[arg(short = 'T', long, value_name = "DIR", requires = "dedup_or_count")]
     pub temp_dir: Option<PathBuf>,
 }

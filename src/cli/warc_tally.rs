@@ -13,6 +13,7 @@ use normurl::canon::key_hash;
 use normurl::dedup::{DedupConfig, Deduper};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
 use normurl::pipeline::{self, Merge, Outcome, RecordOutput, Stop, Summary};
+use normurl::warc::sort::{LineSorter, SortConfig};
 
 use super::compress::Codec;
 use super::Failure;
@@ -26,6 +27,8 @@ pub struct Accounting {
     pub dedup: Option<DedupConfig>,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
+    /// `--sort`: the lines are written sorted at the end.
+    pub sort: Option<SortConfig>,
 }
 
 /// A writer or reader that counts the bytes through it.
@@ -63,6 +66,12 @@ pub struct Tally<'a> {
     /// Items written other than through the deduper's `offer`.
     written: u64,
     dedup: Option<Deduper>,
+    /// With `--sort`, takes what would be written to `out` (after
+    /// `--dedup`) and writes it sorted at the end.
+    sort: Option<LineSorter>,
+    /// The lines that are no items (a CDX header) given to `sort`: each
+    /// once, as the sorted output would hold it once.
+    sorted_raw: Vec<Vec<u8>>,
     /// The output of the record the normalizer wrote last, and the
     /// counts of all it wrote.
     records: RecordOutput<Stats>,
@@ -71,6 +80,17 @@ pub struct Tally<'a> {
     show_stats: bool,
     bytes_in: u64,
     start: Instant,
+}
+
+/// Where items go: the sorter with `--sort`, else the output.
+fn sink<'s>(
+    sort: &'s mut Option<LineSorter>,
+    out: &'s mut Counted<BufWriter<Box<dyn Write + '_>>>,
+) -> &'s mut dyn Write {
+    match sort {
+        Some(s) => s,
+        None => out,
+    }
 }
 
 fn create(path: &Path) -> Result<File, Failure> {
@@ -113,6 +133,8 @@ impl<'a> Tally<'a> {
             stats: Stats::default(),
             written: 0,
             dedup: a.dedup.clone().map(Deduper::new),
+            sort: a.sort.clone().map(LineSorter::new),
+            sorted_raw: Vec::new(),
             records: RecordOutput::default(),
             rejects,
             stats_json,
@@ -162,11 +184,12 @@ impl<'a> Tally<'a> {
         let why = match verdict {
             Ok(key) => {
                 self.stats.valid += 1;
+                let out = sink(&mut self.sort, &mut self.out);
                 let written = match &mut self.dedup {
-                    Some(d) => d.offer(key, line, &mut self.out).map(drop),
+                    Some(d) => d.offer(key, line, out).map(drop),
                     None => {
                         self.written += 1;
-                        self.out.write_all(line)
+                        out.write_all(line)
                     }
                 };
                 return written.map_err(|e| self.write_failed(e));
@@ -199,9 +222,10 @@ impl<'a> Tally<'a> {
             }
         };
         self.written += 1;
+        let out = sink(&mut self.sort, &mut self.out);
         let written = match &mut self.dedup {
-            Some(d) => d.pass(kept, &mut self.out),
-            None => self.out.write_all(kept),
+            Some(d) => d.pass(kept, out),
+            None => out.write_all(kept),
         };
         written.map_err(|e| self.write_failed(e))
     }
@@ -241,15 +265,16 @@ impl<'a> Tally<'a> {
             Ok(Outcome::Skip) => Ok(()),
             Ok(Outcome::Emit) => {
                 rec.data.push(b'\n');
+                let out = sink(&mut self.sort, &mut self.out);
                 let written = match (&mut self.dedup, rec.key) {
-                    (Some(d), Some(key)) => d.offer(key, &rec.data, &mut self.out).map(drop),
+                    (Some(d), Some(key)) => d.offer(key, &rec.data, out).map(drop),
                     (Some(d), None) => {
                         self.written += 1;
-                        d.pass(&rec.data, &mut self.out)
+                        d.pass(&rec.data, out)
                     }
                     (None, _) => {
                         self.written += 1;
-                        self.out.write_all(&rec.data)
+                        out.write_all(&rec.data)
                     }
                 };
                 written.map_err(|e| self.write_failed(e))
@@ -258,11 +283,19 @@ impl<'a> Tally<'a> {
     }
 
     /// Writes `bytes` that are no item (a CDX file's header line), in
-    /// their place among the items.
+    /// their place among the items; with `--sort`, once, sorted among
+    /// them.
     pub fn raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        if self.sort.is_some() {
+            if self.sorted_raw.iter().any(|r| r == bytes) {
+                return Ok(());
+            }
+            self.sorted_raw.push(bytes.to_vec());
+        }
+        let out = sink(&mut self.sort, &mut self.out);
         let written = match &mut self.dedup {
-            Some(d) => d.pass(bytes, &mut self.out),
-            None => self.out.write_all(bytes),
+            Some(d) => d.pass(bytes, out),
+            None => out.write_all(bytes),
         };
         written.map_err(|e| self.write_failed(e))
     }
@@ -274,10 +307,22 @@ impl<'a> Tally<'a> {
         let mut failures: Vec<Failure> = failed.into_iter().collect();
         let mut deduplicated = 0;
         if let Some(d) = self.dedup.take() {
-            match d.finish(&mut self.out) {
+            match d.finish(sink(&mut self.sort, &mut self.out)) {
                 Ok(s) => {
                     self.written += s.kept;
                     deduplicated = s.dropped;
+                }
+                Err(e) => failures.push(self.write_failed(e)),
+            }
+        }
+        // The lines taken before a failure are written too, sorted, as
+        // the lines before it are without --sort.
+        if let Some(s) = self.sort.take() {
+            match s.finish(&mut self.out) {
+                Ok(repeated) => {
+                    // Lines the same as the one before them: deduplicated.
+                    self.written -= repeated.min(self.written);
+                    deduplicated += repeated;
                 }
                 Err(e) => failures.push(self.write_failed(e)),
             }
