@@ -151,6 +151,26 @@ fn with_sort_dedup_and_a_generated_pair() {
     // Without --post-append, one key.
     let plain = warc(&["--cdxj", "--dedup", &f]);
     assert_eq!(plain.lines().count(), 1);
+    // The records have no WARC-Payload-Digest: the payload's, as without
+    // --post-append (cdxj-indexer -p writes the SHA-1 of nothing).
+    let digests = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--cdxj", "--records", "all", f.as_str()];
+        all.extend_from_slice(args);
+        warc(&all)
+            .lines()
+            .map(|l| {
+                l[l.find("\"digest\"").unwrap()..]
+                    .split('"')
+                    .nth(3)
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let with = digests(&["--post-append"]);
+    assert_eq!(with, digests(&[]));
+    assert_eq!(with.len(), 4);
+    assert!(!with.contains(&"sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ".to_string()));
 }
 
 #[test]
