@@ -86,6 +86,22 @@ impl LineSorter {
         self.buffer.len() + self.lines.len() * LINE_OVERHEAD
     }
 
+    /// The bytes the buffers would take, capacity and all, after `extra`
+    /// more bytes and a line: a vector that has to grow doubles.
+    fn grown(&self, extra: usize) -> usize {
+        let grow = |len: usize, cap: usize| {
+            if len > cap {
+                // The standard library's growth: doubling, at least the
+                // length, and at least 8 (u8) or 4 (larger) elements.
+                len.max(cap * 2).max(8)
+            } else {
+                cap
+            }
+        };
+        grow(self.buffer.len() + extra, self.buffer.capacity())
+            + grow(self.lines.len() + 1, self.lines.capacity()) * LINE_OVERHEAD
+    }
+
     /// The lines held, sorted (stably) by their bytes.
     fn sort_held(&mut self) {
         let buffer = &self.buffer;
@@ -182,6 +198,13 @@ impl LineSorter {
 
 impl Write for LineSorter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // A run is written before the buffers would grow past the budget,
+        // so that what they take (their capacity, which a vector doubles
+        // as it grows), not only what they hold, stays within it (unless
+        // one line is larger).
+        if !self.lines.is_empty() && self.grown(buf.len()) > self.config.memory {
+            self.spill()?;
+        }
         let from = self.buffer.len();
         self.buffer.extend_from_slice(buf);
         for end in memchr::memchr_iter(b'\n', &self.buffer[from..]) {
@@ -277,6 +300,26 @@ mod tests {
         // Python's code point order: `a\t4` before `a` (tab < newline).
         let want = "a\t4\na\nb 1\n\u{e9} 2\n\u{ff21} 5\n\u{1f600} 3\n";
         assert_eq!(String::from_utf8(out).unwrap(), want);
+    }
+
+    #[test]
+    fn buffers_stay_within_the_budget() {
+        let parent = std::env::temp_dir();
+        let mut s = LineSorter::new(SortConfig {
+            memory: 4096,
+            temp_dir: Some(parent),
+        });
+        for i in 0..3000 {
+            s.write_all(format!("line {}\n", 3000 - i).as_bytes())
+                .unwrap();
+            let taken = s.buffer.capacity() + s.lines.capacity() * LINE_OVERHEAD;
+            assert!(taken <= 4096, "{taken} after {i} lines");
+        }
+        assert!(s.spilled());
+        let mut out = Vec::new();
+        assert_eq!(s.finish(&mut out).unwrap(), 0);
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 3000);
+        assert!(out.starts_with(b"line 1\nline 10\nline 100\n"));
     }
 
     #[test]
