@@ -19,7 +19,9 @@ runs the tool itself.
     python3 scripts/make-warc-samples.py [DIR]     # default tests/data/warc
 """
 
+import base64
 import gzip
+import hashlib
 import io
 import subprocess
 import sys
@@ -153,6 +155,93 @@ def warc_records(for_cdx11=False):
     return records
 
 
+def post_records():
+    """Requests with bodies and their responses, for --post-append (pywb's
+    `cdxj-indexer -p`): a body of each kind pywb reads (form-encoded,
+    JSON, JSON lines, text/plain, multipart with a file, binary), empty,
+    large, chunked, without or with a bad Content-Length, PUT, GET, a
+    lowercase method, a URL with a query, the request before or after its
+    response, and a request not next to its response."""
+    records = []
+    html = http_response(b"HTTP/1.1 200 OK", [b"Content-Type: text/html"], b"<p>ok</p>")
+
+    def rec(kind, uri, block, extra=(), digest=True):
+        n = len(records) + 1
+        headers = [("WARC-Type", kind), ("WARC-Record-ID", rid(100 + n)),
+                   ("WARC-Date", "2024-06-0%dT00:00:00Z" % (1 + n % 9)),
+                   ("WARC-Target-URI", uri)]
+        if digest:
+            # The payload's digest, as crawlers write it: with -p,
+            # cdxj-indexer hashes nothing for a record without one (it has
+            # read the record's content before), where normurl hashes the
+            # payload (docs/warc.md), so the file has them all.
+            payload = block.split(b"\r\n\r\n", 1)[-1] if kind != "metadata" else block
+            digest = base64.b32encode(hashlib.sha1(payload).digest()).decode()
+            headers.append(("WARC-Payload-Digest", "sha1:" + digest))
+        headers.extend(extra)
+        records.append(warc_record(headers, block))
+        return rid(100 + n)
+
+    def request(method, uri, headers, body, length=True):
+        path = uri.split("/", 3)[3] if uri.count("/") >= 3 else ""
+        head = [b"Host: example.com"] + headers
+        if length:
+            head.append(b"Content-Length: %d" % len(body))
+        return http_response(method + b" /" + path.encode() + b" HTTP/1.1", head, body)
+
+    def pair(uri, method, headers, body, request_first=False, length=True):
+        req = request(method, uri, headers, body, length)
+        app = [("Content-Type", "application/http; msgtype=request")]
+        if request_first:
+            first = rec("request", uri, req, app)
+            rec("response", uri, html, [("WARC-Concurrent-To", first)])
+        else:
+            first = rec("response", uri, html)
+            rec("request", uri, req, app + [("WARC-Concurrent-To", first)])
+
+    form = [b"Content-Type: application/x-www-form-urlencoded"]
+    json_type = [b"Content-Type: application/json"]
+    pair("http://example.com/form", b"POST", form, b"user=jo+ann&pass=%C3%A9t%C3%A9&x=%zz")
+    pair("http://example.com/form2", b"POST", form, b"a=1&b=2", request_first=True)
+    pair("http://example.com/search?q=x", b"POST", form, b"page=2")
+    pair("http://example.com/json", b"POST", json_type,
+         b'{"a": 1, "b": [true, null, 1.5e20, 0.00001, "x y"], "c": {"a": "z"}, "d": -0, "": 3}')
+    pair("http://example.com/jsonl", b"POST", [b"Content-Type: application/json; charset=utf-8"],
+         b'{"k": "v1"}\n{"k": "v2", "n": 12345678901234567890}')
+    pair("http://example.com/badjson", b"POST", json_type, b"{not json")
+    pair("http://example.com/text-json", b"POST", [b"Content-Type: text/plain"], b'["a", {"t": 2.50}]')
+    pair("http://example.com/text", b"POST", [b"Content-Type: text/plain;charset=UTF-8"], b"just words")
+    multipart = (b"--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nmy file\r\n"
+                 b"--XyZ\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.bin\"\r\n"
+                 b"Content-Type: application/octet-stream\r\n\r\n\x00\x01\xff\r\n--XyZ--\r\n")
+    pair("http://example.com/upload", b"POST", [b"Content-Type: multipart/form-data; boundary=XyZ"],
+         multipart)
+    pair("http://example.com/multipart-no-boundary", b"POST",
+         [b"Content-Type: multipart/form-data"], multipart)
+    pair("http://example.com/bin", b"POST", [b"Content-Type: application/octet-stream"],
+         bytes(range(256)))
+    pair("http://example.com/no-type", b"POST", [], b"raw body")
+    pair("http://example.com/empty", b"POST", form, b"")
+    pair("http://example.com/large", b"POST", form,
+         b"&".join(b"field%d=value%d" % (i, i) for i in range(1500)))
+    pair("http://example.com/chunked", b"POST", form + [b"Transfer-Encoding: chunked"],
+         chunked(b"a=1&b=two+words"), length=False)
+    pair("http://example.com/no-length", b"POST", [b"Content-Type: application/octet-stream"],
+         b"x" * 10000, length=False)
+    pair("http://example.com/bad-length", b"POST", form + [b"Content-Length: many"], b"a=1",
+         length=False)
+    pair("http://example.com/put", b"PUT", json_type, b'{"id": 7, "tags": ["a", "b"]}')
+    pair("http://example.com/get", b"GET", [], b"")
+    pair("http://example.com/lower", b"post", form, b"a=1")
+    # A request whose response is not the record next to it: no pair.
+    first = rec("response", "http://example.com/apart", html)
+    rec("metadata", "http://example.com/apart", b"via: x\r\n", [("Content-Type", "text/plain")])
+    rec("request", "http://example.com/apart",
+        request(b"POST", "http://example.com/apart", form, b"a=1"),
+        [("WARC-Concurrent-To", first)])
+    return records
+
+
 def arc_file(version):
     """An ARC file of `version` (1 or 2): its version block and three
     records (a page, a URL with a space, a dns: record)."""
@@ -197,6 +286,7 @@ def main():
     write(directory, "records-11.warc", warc_records(for_cdx11=True))
     write(directory, "hand-v1.arc", arc_file(1))
     write(directory, "hand-v2.arc", arc_file(2))
+    write(directory, "post.warc", post_records())
     try:
         import cdxj_indexer  # noqa: F401
     except ImportError:
@@ -209,11 +299,18 @@ def main():
         ("records-11.warc.gz", [".cdx"]),
         ("hand-v1.arc", [".cdxj", ".cdx"]),
         ("hand-v1.arc.gz", [".cdxj", ".cdx"]),
+        ("post.warc", [".cdxj", ".p.cdxj", ".p.all.cdxj", ".p.cdx"]),
+        ("post.warc.gz", [".p.cdxj"]),
         # Common Crawl's sample (see tests/data/formats/PROVENANCE.txt).
         (str(ROOT / "tests/data/formats/whirlwind.warc.gz"), [".cdxj", ".cdx"]),
     ]:
         for ext in forms:
-            args = ["-11"] if ext == ".cdx" else []
+            args = {
+                ".cdx": ["-11"],
+                ".p.cdxj": ["-p"],
+                ".p.all.cdxj": ["-p", "--records", "all"],
+                ".p.cdx": ["-p", "-11"],
+            }.get(ext, [])
             out = subprocess.run(
                 [sys.executable, "-m", "cdxj_indexer.main", *args, name],
                 cwd=directory, check=True, capture_output=True,

@@ -35,6 +35,8 @@ use flate2::bufread::GzDecoder;
 pub mod arc;
 pub mod cdx;
 pub mod head;
+pub mod post;
+pub mod sort;
 
 pub use cdx::IndexFields;
 
@@ -110,7 +112,13 @@ struct ReadOptions {
     index: Option<Option<Vec<String>>>,
     /// Set by the first record of an ARC file: its version (1 or 2).
     arc_version: Option<u8>,
+    /// With [`Records::post_bodies`].
+    post: bool,
 }
+
+/// The most of a request's payload [`Records::post_bodies`] keeps: what
+/// `--post-append` reads of a body larger than this is its first bytes.
+pub const MAX_POST_BODY: u64 = 16 << 20;
 
 impl<R: Read> Records<R> {
     /// The records of `input`.
@@ -149,6 +157,16 @@ impl<R: Read> Records<R> {
     /// `WARC-Payload-Digest`, the payload's SHA-1.
     pub fn index(mut self, types: Option<Vec<String>>) -> Records<R> {
         self.read.index = Some(types);
+        self
+    }
+
+    /// With [`Records::index`], reads the index fields of every record, and
+    /// their [`IndexFields::record_id`], [`IndexFields::concurrent_to`]
+    /// and, for requests, [`IndexFields::request_body`]: what
+    /// `--post-append` needs to pair a request with its response and read
+    /// its body.
+    pub fn post_bodies(mut self) -> Records<R> {
+        self.read.post = true;
         self
     }
 
@@ -326,6 +344,7 @@ fn read_record(
             &mut block,
             &record.warc_type,
             record.target_uri.as_deref(),
+            read.post,
             fields,
         )?;
     } else if length > 0 && length <= read.keep {
@@ -359,6 +378,7 @@ fn warc_header(
     let mut content_length = None;
     let mut fields = IndexFields::default();
     let (mut date, mut digest, mut content_type) = (None, None, None);
+    let (mut record_id, mut concurrent_to) = (None, None);
     let (mut has_type, mut has_length) = (false, false);
     loop {
         if !read_line(r, line)? {
@@ -396,6 +416,10 @@ fn warc_header(
                 digest.get_or_insert_with(value);
             } else if name.eq_ignore_ascii_case(b"Content-Type") {
                 content_type.get_or_insert_with(value);
+            } else if read.post && name.eq_ignore_ascii_case(b"WARC-Record-ID") {
+                record_id.get_or_insert_with(value);
+            } else if read.post && name.eq_ignore_ascii_case(b"WARC-Concurrent-To") {
+                concurrent_to.get_or_insert_with(value);
             }
         }
     }
@@ -406,6 +430,7 @@ fn warc_header(
         // An empty digest is none, as warcio takes it.
         fields.digest = digest.filter(|d| !d.is_empty());
         fields.content_type = content_type;
+        (fields.record_id, fields.concurrent_to) = (record_id, concurrent_to);
         record.index = Some(Box::new(fields));
     }
     Ok(length)
@@ -444,7 +469,7 @@ fn arc_header(
             } else {
                 "application/http;msgtype=response".to_string()
             }),
-            http: None,
+            ..IndexFields::default()
         }));
     }
     Ok(header.length)
@@ -454,6 +479,7 @@ fn arc_header(
 fn wants_index(read: &ReadOptions, warc_type: &str) -> bool {
     match &read.index {
         None => false,
+        Some(_) if read.post => true,
         Some(None) => true,
         Some(Some(types)) => types.iter().any(|t| t == warc_type),
     }
@@ -463,10 +489,12 @@ fn wants_index(read: &ReadOptions, warc_type: &str) -> bool {
 /// request or revisit with an `http:` or `https:` target URI and a
 /// block), then hashes the rest when the record has no payload digest
 /// (and is no revisit or warcinfo); leaves the rest, if any, in `block`.
+/// With `post`, keeps a request's payload.
 fn scan_block(
     block: &mut io::Take<impl BufRead>,
     warc_type: &str,
     uri: Option<&str>,
+    post: bool,
     fields: &mut IndexFields,
 ) -> io::Result<()> {
     let http_type = matches!(warc_type, "response" | "request" | "revisit");
@@ -474,13 +502,26 @@ fn scan_block(
     if http_type && http_uri && block.limit() > 0 {
         fields.http = head::read_http_head(block)?;
     }
+    let start = block.limit();
+    let mut body = Vec::new();
+    let keep_body = post && warc_type == "request" && fields.http.is_some();
+    if keep_body {
+        block.by_ref().take(MAX_POST_BODY).read_to_end(&mut body)?;
+    }
     if fields.digest.is_none() && !matches!(warc_type, "warcinfo" | "revisit") {
-        let start = block.limit();
-        let digest = head::sha1_base32(block)?;
+        let digest = head::sha1_base32(&mut (&body[..]).chain(&mut *block))?;
         // A block cut short has no digest: the caller reports it.
         if block.limit() == 0 || start == 0 {
             fields.digest = Some(digest);
         }
+    }
+    if keep_body {
+        let chunked = fields
+            .http
+            .as_ref()
+            .and_then(|h| h.transfer_encoding.as_deref())
+            == Some("chunked");
+        fields.request_body = Some(if chunked { post::dechunk(&body) } else { body });
     }
     Ok(())
 }

@@ -4,11 +4,12 @@
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Component, Path};
 
 use normurl::canon::{key_hash, Scratch};
 use normurl::normalize::Invalid;
 use normurl::warc::cdx::{self, Entry};
+use normurl::warc::post::{self, MethodQuery, RequestHead};
 use normurl::warc::{IndexFields, Records, WarcRecord};
 use normurl::Url;
 
@@ -21,8 +22,27 @@ use super::Failure;
 /// on several threads, in bytes (tests make it small).
 const SPLIT_BYTES: &str = "NORMURL_WARC_SPLIT_BYTES";
 
+/// What `--post-append` changes in the line of a record of a POST or PUT
+/// request and its response.
+struct PostKey {
+    /// The URL with the query appended, of which the urlkey is made.
+    url: String,
+    /// The response's `requestBody` and `method` (`None` for the request).
+    fields: Option<(Option<String>, String)>,
+}
+
 // The run of an index configured in `config/warc.rs`.
 impl Index {
+    /// The records of `input`, with what the index reads of them.
+    fn records<R: Read>(&self, records: Records<R>) -> Records<R> {
+        let records = records.index(self.types.clone());
+        if self.post_append {
+            records.post_bodies()
+        } else {
+            records
+        }
+    }
+
     /// Writes the index lines of the file `path`, read from `input`, in
     /// the file's order; an error names the file and the record. A gzip
     /// WARC file is read on `threads` threads ([`super::warc_split`]).
@@ -35,10 +55,15 @@ impl Index {
     ) -> Result<(), Failure> {
         let label = path.display().to_string();
         // The file's name without its directories, as cdxj-indexer's
-        // `os.path.basename`.
-        let filename = path
-            .file_name()
-            .map_or_else(|| label.clone(), |n| n.to_string_lossy().into_owned());
+        // `os.path.basename`, or its path from --dir-root.
+        let filename = match &self.dir_root {
+            Some(root) if path.as_os_str() != "-" => relative_path(path, root),
+            _ => None,
+        };
+        let filename = filename.unwrap_or_else(|| {
+            path.file_name()
+                .map_or_else(|| label.clone(), |n| n.to_string_lossy().into_owned())
+        });
         if self.format == Format::Cdx11 {
             tally.raw(cdx::CDX11_HEADER.as_bytes())?;
         }
@@ -58,7 +83,9 @@ impl Index {
             threads
         };
         let starts = warc_split::chunk_starts(path, len, threads, chunk);
-        if starts.len() < 2 {
+        // --post-append pairs each record with the one before it: read in
+        // one go.
+        if starts.len() < 2 || self.post_append {
             return self.write_records(Records::new(input), &filename, &label, 0, tally);
         }
         // The workers read the file, not `input`.
@@ -102,25 +129,59 @@ impl Index {
     ) -> Result<(), Failure> {
         let (mut url, mut scratch) = (None, Scratch::new());
         let (mut line, mut key) = (Vec::new(), Vec::new());
-        for record in records.index(self.types.clone()) {
-            let record = record.map_err(|source| Failure::Io {
-                path: label.to_string(),
-                source,
-            })?;
-            if !self.indexed(&record) {
-                continue;
+        let mut emit = |record: &WarcRecord, post: Option<&PostKey>| {
+            if !self.indexed(record) {
+                return Ok(());
             }
             number += 1;
             line.clear();
             let verdict = self.line(
-                &record,
+                record,
+                post,
                 filename,
                 &mut url,
                 &mut scratch,
                 &mut line,
                 &mut key,
             );
-            tally.item_hashed(&line, verdict, label, number)?;
+            tally.item_hashed(&line, verdict, label, number)
+        };
+        // With --post-append, the record before this one, not yet written:
+        // it may be this one's request or response.
+        let mut before: Option<WarcRecord> = None;
+        for record in self.records(records) {
+            let record = record.map_err(|source| Failure::Io {
+                path: label.to_string(),
+                source,
+            })?;
+            if !self.post_append {
+                emit(&record, None)?;
+                continue;
+            }
+            let Some(prev) = before.take() else {
+                before = Some(record);
+                continue;
+            };
+            match pair(&prev, &record) {
+                Some(request_first) => {
+                    let request = if request_first { &prev } else { &record };
+                    let (for_request, for_response) = post_keys(request);
+                    let (a, b) = if request_first {
+                        (for_request, for_response)
+                    } else {
+                        (for_response, for_request)
+                    };
+                    emit(&prev, a.as_ref())?;
+                    emit(&record, b.as_ref())?;
+                }
+                None => {
+                    emit(&prev, None)?;
+                    before = Some(record);
+                }
+            }
+        }
+        if let Some(prev) = before {
+            emit(&prev, None)?;
         }
         Ok(())
     }
@@ -144,7 +205,7 @@ impl Index {
             }
         };
         let (mut url, mut scratch, mut key) = (None, Scratch::new(), Vec::new());
-        for record in Records::starting_at(file, start).index(self.types.clone()) {
+        for record in self.records(Records::starting_at(file, start)) {
             let record = match record {
                 Ok(r) => r,
                 Err(e) => {
@@ -162,6 +223,7 @@ impl Index {
             let from = out.lines.len();
             let verdict = self.line(
                 &record,
+                None,
                 filename,
                 &mut url,
                 &mut scratch,
@@ -180,18 +242,27 @@ impl Index {
         let Some(fields) = &record.index else {
             return false;
         };
-        !(self.default_types
-            && matches!(record.warc_type.as_str(), "resource" | "metadata")
-            && fields.content_type.as_deref() == Some("application/warc-fields"))
+        // With --post-append every record is read, for the pairing.
+        let asked = match &self.types {
+            Some(types) => types.contains(&record.warc_type),
+            None => true,
+        };
+        asked
+            && !(self.default_types
+                && matches!(record.warc_type.as_str(), "resource" | "metadata")
+                && fields.content_type.as_deref() == Some("application/warc-fields"))
     }
 
     /// The index line of `record` into `line`, and the hash of its
     /// `--dedup` key (`key` is scratch space), or why it has no URL: no
     /// target URI (urlkey `-`) or one that does not parse (the urlkey is
-    /// the URI as it is, as pywb's fallback when its SURT fails).
+    /// the URI as it is, as pywb's fallback when its SURT fails). `post`
+    /// is what `--post-append` makes of a POST or PUT and its response.
+    #[allow(clippy::too_many_arguments)]
     fn line(
         &self,
         record: &WarcRecord,
+        post: Option<&PostKey>,
         filename: &str,
         url: &mut Option<Url>,
         scratch: &mut Scratch,
@@ -202,7 +273,11 @@ impl Index {
         let fields = record.index.as_deref().unwrap_or(&none);
         let target = cdx::url(record);
         key.clear();
-        let valid = match &target {
+        let key_source = match post {
+            Some(p) => Some(p.url.as_str()),
+            None => target.as_deref(),
+        };
+        let valid = match key_source {
             None => {
                 key.push(b'-');
                 Err(Invalid::NoTargetUri)
@@ -239,6 +314,12 @@ impl Index {
             length: cdx::length(record),
             offset: record.offset,
             filename,
+            request_body: post
+                .and_then(|p| p.fields.as_ref())
+                .map(|(body, _)| body.as_deref()),
+            method: post
+                .and_then(|p| p.fields.as_ref())
+                .map(|(_, method)| method.as_str()),
         };
         match self.format {
             Format::Cdxj => cdx::write_cdxj(&entry, line),
@@ -254,6 +335,89 @@ impl Index {
         key.truncate(urlkey_len);
         Ok(hash)
     }
+}
+
+/// Whether `first` and `second`, the record after it, are a request and
+/// its response as cdxj-indexer pairs them: a request and a response, in
+/// either order, with the same target URI, the second's
+/// `WARC-Concurrent-To` the first's `WARC-Record-ID` (both absent counts);
+/// `Some(true)` when the request comes first.
+fn pair(first: &WarcRecord, second: &WarcRecord) -> Option<bool> {
+    let (a, b) = (first.index.as_deref()?, second.index.as_deref()?);
+    if cdx::url(first) != cdx::url(second) || b.concurrent_to != a.record_id {
+        return None;
+    }
+    match (first.warc_type.as_str(), second.warc_type.as_str()) {
+        ("response", "request") => Some(false),
+        ("request", "response") => Some(true),
+        _ => None,
+    }
+}
+
+/// What `--post-append` makes of a request and its response (pywb's
+/// `join_req_resp`): for a POST or PUT (any case) with an HTTP head, the
+/// URL with the body's query appended for both, and the response's
+/// `requestBody` and `method`; nothing for other methods.
+fn post_keys(request: &WarcRecord) -> (Option<PostKey>, Option<PostKey>) {
+    let fields = request.index.as_deref();
+    let Some(http) = fields.and_then(|f| f.http.as_ref()) else {
+        return (None, None);
+    };
+    let method = http.protocol.to_uppercase();
+    if method != "POST" && method != "PUT" {
+        return (None, None);
+    }
+    let url = cdx::url(request).unwrap_or_default();
+    let head = RequestHead {
+        method: &http.protocol,
+        content_type: http.content_type.as_deref(),
+        content_length: http.content_length.as_deref(),
+    };
+    let body = fields
+        .and_then(|f| f.request_body.as_deref())
+        .unwrap_or(&[]);
+    let MethodQuery { query, append } = post::method_query(&head, body, &url);
+    let url = url + &append;
+    (
+        Some(PostKey {
+            url: url.clone(),
+            fields: None,
+        }),
+        Some(PostKey {
+            url,
+            fields: Some((query, method)),
+        }),
+    )
+}
+
+/// `path` relative to `root`, as Python's `os.path.relpath` makes it: both
+/// made absolute (from the working directory) and `..` resolved in the
+/// text, not through symbolic links; `..` for each directory of `root`
+/// that `path` is not under; `/` between the parts; `.` for `root`
+/// itself. `None` if the working directory is unknown.
+fn relative_path(path: &Path, root: &Path) -> Option<String> {
+    let parts = |p: &Path| -> Option<Vec<String>> {
+        let mut parts = Vec::new();
+        for c in std::path::absolute(p).ok()?.components() {
+            match c {
+                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            }
+        }
+        Some(parts)
+    };
+    let (path, root) = (parts(path)?, parts(root)?);
+    let common = path.iter().zip(&root).take_while(|(a, b)| a == b).count();
+    let mut rel: Vec<&str> = vec![".."; root.len() - common];
+    rel.extend(path[common..].iter().map(String::as_str));
+    Some(if rel.is_empty() {
+        ".".to_string()
+    } else {
+        rel.join("/")
+    })
 }
 
 /// Whether `uri` is a `dns:` record's (any case).

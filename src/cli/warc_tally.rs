@@ -13,6 +13,7 @@ use normurl::canon::key_hash;
 use normurl::dedup::{CountFormat, ShardWriter, Shards};
 use normurl::normalize::{Invalid, OnInvalid, Stats};
 use normurl::pipeline::{self, KeyFilter, Merge, Outcome, RecordOutput, Stop, Summary};
+use normurl::warc::sort::LineSorter;
 
 use super::config::compress::Codec;
 use super::config::warc::Accounting;
@@ -55,6 +56,12 @@ pub struct Tally<'a> {
     /// `--dedup` and `--count`: the main command's writer side of the
     /// sharded key set, which decides each key as it is offered.
     dedup: Option<Filter<'a>>,
+    /// With `--sort`, takes what would be written to `out` (after
+    /// `--dedup`) and writes it sorted at the end.
+    sort: Option<LineSorter>,
+    /// The lines that are no items (a CDX header) given to `sort`: each
+    /// once, as the sorted output would hold it once.
+    sorted_raw: Vec<Vec<u8>>,
     /// The output of the record the normalizer wrote last, and the
     /// counts of all it wrote.
     records: RecordOutput<Stats>,
@@ -63,6 +70,17 @@ pub struct Tally<'a> {
     show_stats: bool,
     bytes_in: u64,
     start: Instant,
+}
+
+/// Where items go: the sorter with `--sort`, else the output.
+fn sink<'s>(
+    sort: &'s mut Option<LineSorter>,
+    out: &'s mut Counted<BufWriter<Box<dyn Write + '_>>>,
+) -> &'s mut dyn Write {
+    match sort {
+        Some(s) => s,
+        None => out,
+    }
 }
 
 fn create(path: &Path) -> Result<File, Failure> {
@@ -111,6 +129,8 @@ impl<'a> Tally<'a> {
                 let format = a.count.unwrap_or(CountFormat::Prefix(b'\t'));
                 Filter::new(ShardWriter::new(s, format))
             }),
+            sort: a.sort.clone().map(LineSorter::new),
+            sorted_raw: Vec::new(),
             records: RecordOutput::default(),
             rejects,
             stats_json,
@@ -160,11 +180,12 @@ impl<'a> Tally<'a> {
         let why = match verdict {
             Ok(key) => {
                 self.stats.valid += 1;
+                let out = sink(&mut self.sort, &mut self.out);
                 let written = match &mut self.dedup {
-                    Some(d) => d.offer(Some(key), line, &mut self.out),
+                    Some(d) => d.offer(Some(key), line, out),
                     None => {
                         self.written += 1;
-                        self.out.write_all(line)
+                        out.write_all(line)
                     }
                 };
                 return written.map_err(|e| self.write_failed(e));
@@ -197,9 +218,10 @@ impl<'a> Tally<'a> {
             }
         };
         self.written += 1;
+        let out = sink(&mut self.sort, &mut self.out);
         let written = match &mut self.dedup {
-            Some(d) => d.offer(None, kept, &mut self.out),
-            None => self.out.write_all(kept),
+            Some(d) => d.offer(None, kept, out),
+            None => out.write_all(kept),
         };
         written.map_err(|e| self.write_failed(e))
     }
@@ -239,15 +261,16 @@ impl<'a> Tally<'a> {
             Ok(Outcome::Skip) => Ok(()),
             Ok(Outcome::Emit) => {
                 rec.data.push(b'\n');
+                let out = sink(&mut self.sort, &mut self.out);
                 let written = match (&mut self.dedup, rec.key) {
-                    (Some(d), Some(key)) => d.offer(Some(key), &rec.data, &mut self.out),
+                    (Some(d), Some(key)) => d.offer(Some(key), &rec.data, out),
                     (Some(d), None) => {
                         self.written += 1;
-                        d.offer(None, &rec.data, &mut self.out)
+                        d.offer(None, &rec.data, out)
                     }
                     (None, _) => {
                         self.written += 1;
-                        self.out.write_all(&rec.data)
+                        out.write_all(&rec.data)
                     }
                 };
                 written.map_err(|e| self.write_failed(e))
@@ -256,11 +279,19 @@ impl<'a> Tally<'a> {
     }
 
     /// Writes `bytes` that are no item (a CDX file's header line), in
-    /// their place among the items.
+    /// their place among the items; with `--sort`, once, sorted among
+    /// them.
     pub fn raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        if self.sort.is_some() {
+            if self.sorted_raw.iter().any(|r| r == bytes) {
+                return Ok(());
+            }
+            self.sorted_raw.push(bytes.to_vec());
+        }
+        let out = sink(&mut self.sort, &mut self.out);
         let written = match &mut self.dedup {
-            Some(d) => d.offer(None, bytes, &mut self.out),
-            None => self.out.write_all(bytes),
+            Some(d) => d.offer(None, bytes, out),
+            None => out.write_all(bytes),
         };
         written.map_err(|e| self.write_failed(e))
     }
@@ -272,10 +303,22 @@ impl<'a> Tally<'a> {
         let mut failures: Vec<Failure> = failed.into_iter().collect();
         let mut deduplicated = 0;
         if let Some(mut d) = self.dedup.take() {
-            match d.writer.finish(&mut self.out) {
+            match d.writer.finish(&mut sink(&mut self.sort, &mut self.out)) {
                 Ok(dropped) => {
                     self.written += d.keyed - dropped;
                     deduplicated = dropped;
+                }
+                Err(e) => failures.push(self.write_failed(e)),
+            }
+        }
+        // The lines taken before a failure are written too, sorted, as
+        // the lines before it are without --sort.
+        if let Some(s) = self.sort.take() {
+            match s.finish(&mut self.out) {
+                Ok(repeated) => {
+                    // Lines the same as the one before them: deduplicated.
+                    self.written -= repeated.min(self.written);
+                    deduplicated += repeated;
                 }
                 Err(e) => failures.push(self.write_failed(e)),
             }
@@ -348,7 +391,7 @@ impl<'a> Filter<'a> {
     /// Offers `bytes` with their key (`None`: bytes without one, always
     /// written in their place) and writes to `out` what the filter lets
     /// through now.
-    fn offer(&mut self, key: Option<u128>, bytes: &[u8], out: &mut impl Write) -> io::Result<()> {
+    fn offer(&mut self, key: Option<u128>, bytes: &[u8], out: &mut dyn Write) -> io::Result<()> {
         self.buffer.clear();
         match key {
             Some(key) => {

@@ -52,7 +52,10 @@ pub use sharded::{CountFormat, ShardWriter, Shards, SHARDS};
 
 use count_runs::CountRuns;
 pub use spill_dir::remove_spill_dirs;
-use spill_dir::{create_private_dir, create_private_file, Registry, TempDir};
+use spill_dir::{create_private_dir, Registry};
+// Also the index sort's spill files (src/warc/sort.rs), in directories of
+// the same registry, so that a signal removes them too.
+pub(crate) use spill_dir::{create_private_file, TempDir};
 
 /// How many hash partitions deferred keys are spread over (and how many
 /// sub-partitions a partition that is still too big is split into).
@@ -162,7 +165,7 @@ impl std::error::Error for SpillError {
 
 /// `source` as a [`SpillError`] about `dir`, inside an `io::Error` of the
 /// same kind.
-fn spill_error(dir: &Path, what: impl Into<String>, source: io::Error) -> io::Error {
+pub(crate) fn spill_error(dir: &Path, what: impl Into<String>, source: io::Error) -> io::Error {
     let kind = source.kind();
     let what = what.into();
     let dir = dir.to_path_buf();
@@ -823,7 +826,7 @@ fn for_each_entry(
 
 /// The spill directories of this process's dedupers, for
 /// [`remove_spill_dirs`].
-static SPILL_DIRS: Registry = Registry::new();
+pub(crate) static SPILL_DIRS: Registry = Registry::new();
 
 #[cfg(test)]
 mod tests;

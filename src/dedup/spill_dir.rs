@@ -11,7 +11,7 @@ use super::spill_error;
 
 /// A list of live spill directories, closed (`None`) once they have been
 /// removed for good.
-pub(super) struct Registry(Mutex<Option<Vec<PathBuf>>>);
+pub(crate) struct Registry(Mutex<Option<Vec<PathBuf>>>);
 
 impl Registry {
     pub(super) const fn new() -> Registry {
@@ -66,7 +66,7 @@ pub(super) fn create_private_dir(path: &Path) -> io::Result<()> {
 
 /// Creates (or truncates) the file `path` for writing, readable by its
 /// owner alone (mode 0600 on Unix, as `mkstemp`'s files are).
-pub(super) fn create_private_file(path: &Path) -> io::Result<fs::File> {
+pub(crate) fn create_private_file(path: &Path) -> io::Result<fs::File> {
     let mut options = fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
@@ -76,13 +76,13 @@ pub(super) fn create_private_file(path: &Path) -> io::Result<fs::File> {
 
 /// A uniquely named directory, listed in a [`Registry`] and removed (best
 /// effort) when dropped.
-pub(super) struct TempDir {
-    pub(super) path: PathBuf,
+pub(crate) struct TempDir {
+    pub(crate) path: PathBuf,
     registry: &'static Registry,
 }
 
 impl TempDir {
-    pub(super) fn new(parent: Option<&Path>, registry: &'static Registry) -> io::Result<TempDir> {
+    pub(crate) fn new(parent: Option<&Path>, registry: &'static Registry) -> io::Result<TempDir> {
         let parent = parent
             .map(Path::to_path_buf)
             .unwrap_or_else(std::env::temp_dir);

@@ -31,6 +31,17 @@ pub struct IndexFields {
     /// The HTTP head of a response, revisit or request record with an
     /// `http:` or `https:` target URI and a block.
     pub http: Option<HttpHead>,
+    /// `WARC-Record-ID`, with
+    /// [`Records::post_bodies`](super::Records::post_bodies), which pairs
+    /// a request with its response.
+    pub record_id: Option<String>,
+    /// `WARC-Concurrent-To`, likewise.
+    pub concurrent_to: Option<String>,
+    /// With [`Records::post_bodies`](super::Records::post_bodies), a
+    /// request's payload after its HTTP head (de-chunked when its head
+    /// says `Transfer-Encoding: chunked`), at most
+    /// [`super::MAX_POST_BODY`] bytes of it.
+    pub request_body: Option<Vec<u8>>,
 }
 
 /// The 14-digit timestamp of a `WARC-Date` (`2013-12-26T10:11:12.5Z` is
@@ -126,6 +137,13 @@ pub struct Entry<'a> {
     pub offset: u64,
     /// The file's name, without its directories.
     pub filename: &'a str,
+    /// With `--post-append`, a POST or PUT response's `requestBody`
+    /// (`Some(None)` is JSON `null`), after `filename` in CDXJ, as pywb
+    /// adds it.
+    pub request_body: Option<Option<&'a str>>,
+    /// With `--post-append`, a POST or PUT response's `method`, after
+    /// `requestBody`.
+    pub method: Option<&'a str>,
 }
 
 /// Appends `entry` as a CDXJ line (with its newline) to `out`.
@@ -154,6 +172,17 @@ pub fn write_cdxj(entry: &Entry<'_>, out: &mut Vec<u8>) {
         json_string(name, out);
         out.extend_from_slice(b": ");
         json_string(value, out);
+    }
+    if let Some(body) = entry.request_body {
+        out.extend_from_slice(b", \"requestBody\": ");
+        match body {
+            Some(b) => json_string(b, out),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    if let Some(method) = entry.method {
+        out.extend_from_slice(b", \"method\": ");
+        json_string(method, out);
     }
     out.extend_from_slice(b"}\n");
 }
@@ -259,6 +288,8 @@ mod tests {
             length: 10,
             offset: 0,
             filename: "a.warc.gz",
+            request_body: None,
+            method: None,
         };
         let mut out = Vec::new();
         write_cdxj(&entry, &mut out);
@@ -276,5 +307,18 @@ mod tests {
              \"filename\": \"a.warc.gz\"}\n\
              com,example)/ 20240101000000 http://example.com/ text/html - ABC - - 10 0 a.warc.gz\n"
         );
+        let mut out = Vec::new();
+        write_cdxj(
+            &Entry {
+                mime: None,
+                request_body: Some(None),
+                method: Some("POST"),
+                ..entry
+            },
+            &mut out,
+        );
+        assert!(out.ends_with(
+            b"\"filename\": \"a.warc.gz\", \"requestBody\": null, \"method\": \"POST\"}\n"
+        ));
     }
 }

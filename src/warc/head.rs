@@ -25,9 +25,16 @@ pub struct HttpHead {
     /// The status line after the protocol (`200 OK`), trimmed; empty when
     /// the line has no space.
     pub status_line: String,
+    /// The first word of the first line (warcio's `protocol`): a
+    /// request's method, a response's `HTTP/1.1`.
+    pub protocol: String,
     /// The first `Content-Type` header's value, with its continuation
     /// lines.
     pub content_type: Option<String>,
+    /// The first `Content-Length`, likewise (for `--post-append`).
+    pub content_length: Option<String>,
+    /// The first `Transfer-Encoding`, likewise (for `--post-append`).
+    pub transfer_encoding: Option<String>,
     /// Whether the head has a status line or any header (warcio's
     /// `bool(http_headers)`): without, the record has no head for the
     /// `status` and `mime` fields.
@@ -105,32 +112,38 @@ pub fn read_http_head(r: &mut impl BufRead) -> io::Result<Option<HttpHead>> {
         return Ok(Some(head));
     }
     head.present = true;
-    if let Some((_, rest)) = first.split_once(' ') {
-        head.status_line = rest.trim_matches(py_space).to_string();
-    }
-    // Whether the header being read is the first Content-Type, which
+    let (protocol, rest) = first.split_once(' ').unwrap_or((&first, ""));
+    head.protocol = protocol.to_string();
+    head.status_line = rest.trim_matches(py_space).to_string();
+    // The header being read, if it is the first of its name, which
     // continuation lines extend.
-    let mut in_type = false;
+    let mut in_field: Option<usize> = None;
     loop {
         read_line_capped(r, &mut raw)?;
         let line = stripped(&raw);
         if line.is_empty() {
             break;
         }
+        let mut fields = [
+            &mut head.content_type,
+            &mut head.content_length,
+            &mut head.transfer_encoding,
+        ];
         if line.starts_with([' ', '\t']) {
-            if in_type {
-                if let Some(t) = &mut head.content_type {
-                    t.push_str(&line);
-                }
+            if let Some(Some(value)) = in_field.map(|i| &mut *fields[i]) {
+                value.push_str(&line);
             }
             continue;
         }
-        in_type = false;
+        in_field = None;
         if let Some((name, value)) = line.split_once(':') {
             let name = name.trim_end_matches([' ', '\t']);
-            if head.content_type.is_none() && name.eq_ignore_ascii_case("content-type") {
-                head.content_type = Some(value.trim_start_matches(py_space).to_string());
-                in_type = true;
+            let i = ["content-type", "content-length", "transfer-encoding"]
+                .iter()
+                .position(|n| name.eq_ignore_ascii_case(n));
+            if let Some(i) = i.filter(|&i| fields[i].is_none()) {
+                *fields[i] = Some(value.trim_start_matches(py_space).to_string());
+                in_field = Some(i);
             }
         }
     }
@@ -227,6 +240,14 @@ mod tests {
         assert!(h.present && h.status_line.is_empty() && h.content_type.is_none());
         assert!(rest.is_empty());
         assert_eq!(head(b"").0, None);
+        // A request's method, and the fields --post-append reads, first
+        // of each name, with continuation lines.
+        let (h, rest) = head(b"POST /a HTTP/1.1\r\ncontent-length: 3\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\nTransfer-Encoding:\r\n x\r\n\r\nabc");
+        let h = h.unwrap();
+        assert_eq!(h.protocol, "POST");
+        assert_eq!(h.content_length.as_deref(), Some("3"));
+        assert_eq!(h.transfer_encoding.as_deref(), Some("chunked"));
+        assert_eq!(rest, b"abc");
         // ISO-8859-1 where the line is not UTF-8.
         let (h, _) = head(b"HTTP/1.1 200 \xe9t\xe9\r\n\r\n");
         assert_eq!(h.unwrap().status_line, "200 \u{e9}t\u{e9}");

@@ -96,8 +96,8 @@ pub struct DedupArgs {
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size, requires = "dedup_or_count")]
     pub dedup_memory: usize,
 
-    /// Where --dedup and --count spill keys past their memory budget
-    /// (default: TMPDIR, or /tmp).
+    /// Where --dedup and --count spill keys past their memory budget, and
+    /// `normurl warc --sort` its sorted runs (default: TMPDIR, or /tmp).
     #[arg(short = 'T', long, value_name = "DIR", requires = "dedup_or_count")]
     pub temp_dir: Option<PathBuf>,
 }

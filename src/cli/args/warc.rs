@@ -9,8 +9,9 @@ use clap::Args as ClapArgs;
 /// meanings, and `--links`.
 #[derive(Debug, ClapArgs)]
 #[command(group = clap::ArgGroup::new("index").args(["cdxj", "cdx"]).multiple(false))]
-// The group the shared --dedup-memory and -T require.
-#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count"]).multiple(true)))]
+// The group the shared --dedup-memory and -T require (here -T serves
+// --sort as well).
+#[command(group(clap::ArgGroup::new("dedup_or_count").args(["dedup", "count", "sort"]).multiple(true)))]
 pub struct WarcArgs {
     /// WARC files: plain, gzip with one member per record (.warc.gz, and
     /// WAT and WET files), or zstd with one frame per record (.warc.zst,
@@ -68,6 +69,38 @@ pub struct WarcArgs {
     /// that a revisit of content already indexed goes).
     #[arg(long, value_name = "KEY", requires_all = ["dedup_or_count", "index"])]
     pub dedup_key: Option<DedupKey>,
+
+    /// Write the lines sorted by their bytes (UTF-8 byte order, which is
+    /// code point order), a line the same as the one before it written
+    /// once, as cdxj-indexer --sort does: the order CDX and CDXJ files
+    /// need for binary search (pywb, OutbackCDX). The lines of all the
+    /// FILEs make one sorted output; with --dedup, the first line of each
+    /// key is kept, then sorted. Lines past --sort-memory are sorted in
+    /// runs on disk (in -T DIR) and merged, as GNU sort does.
+    #[arg(long)]
+    pub sort: bool,
+
+    /// With --cdxj or --cdx, as cdxj-indexer --post-append: the urlkey of
+    /// a POST or PUT request and of its response (the records next to
+    /// each other, the second's WARC-Concurrent-To the first's
+    /// WARC-Record-ID) is made of the URL with `__wb_method=POST` and the
+    /// request body as a query appended (form fields, JSON values, a
+    /// multipart form's parts, or else the body in base64 as
+    /// `__wb_post_data`); the response's CDXJ line gains requestBody and
+    /// method. Files are then read on one core.
+    #[arg(long, requires = "index")]
+    pub post_append: bool,
+
+    /// With --cdxj or --cdx, the filename field is the file's path from
+    /// DIR (`crawl/a.warc.gz`, `../b.warc.gz`), as cdxj-indexer --dir-root
+    /// writes it, rather than its name alone.
+    #[arg(long, value_name = "DIR", requires = "index")]
+    pub dir_root: Option<PathBuf>,
+
+    /// Memory budget of --sort (K, M, G suffixes): the lines held before a
+    /// sorted run is written to the temporary directory.
+    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = super::values::parse_size, requires = "sort")]
+    pub sort_memory: usize,
 
     #[command(flatten)]
     pub invalid: super::shared::InvalidArgs,

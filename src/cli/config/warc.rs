@@ -55,6 +55,10 @@ pub struct Index {
     /// resource and metadata records.
     pub default_types: bool,
     pub dedup: Option<DedupKey>,
+    /// `--post-append`.
+    pub post_append: bool,
+    /// `--dir-root`.
+    pub dir_root: Option<PathBuf>,
 }
 
 impl Index {
@@ -75,7 +79,24 @@ impl Index {
             types,
             default_types: records.is_none(),
             dedup,
+            post_append: false,
+            dir_root: None,
         }
+    }
+
+    /// Writes each file's path from `root` as its `filename`, as
+    /// `cdxj-indexer --dir-root` does.
+    pub fn dir_root(mut self, root: Option<PathBuf>) -> Index {
+        self.dir_root = root;
+        self
+    }
+
+    /// Appends the bodies of POST and PUT requests to the urlkey of their
+    /// lines and their responses', as `cdxj-indexer -p` does
+    /// ([`normurl::warc::post`]).
+    pub fn post_append(mut self, on: bool) -> Index {
+        self.post_append = on;
+        self
     }
 }
 
@@ -88,6 +109,8 @@ pub struct Accounting {
     pub dedup: Option<DedupConfig>,
     /// With `--count`, how counts are written (`dedup` is then set).
     pub count: Option<CountFormat>,
+    /// `--sort`: the lines are written sorted at the end.
+    pub sort: Option<normurl::warc::sort::SortConfig>,
     pub stats: bool,
     pub stats_json: Option<PathBuf>,
 }
@@ -113,7 +136,11 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
         let format = if a.cdx { Format::Cdx11 } else { Format::Cdxj };
         let keyed = a.dedup.dedup || a.dedup.count;
         let dedup = keyed.then(|| a.dedup_key.unwrap_or(DedupKey::Url));
-        Some(Index::new(key, format, a.records.as_deref(), dedup))
+        Some(
+            Index::new(key, format, a.records.as_deref(), dedup)
+                .post_append(a.post_append)
+                .dir_root(a.dir_root.clone()),
+        )
     } else {
         None
     };
@@ -155,6 +182,10 @@ pub fn config(mut a: WarcArgs) -> Result<Warc, Failure> {
             rejects: a.invalid.rejects,
             dedup: shared::dedup(&a.dedup, false),
             count,
+            sort: a.sort.then(|| normurl::warc::sort::SortConfig {
+                memory: a.sort_memory,
+                temp_dir: a.dedup.temp_dir.clone(),
+            }),
             stats: a.stats.stats,
             stats_json: a.stats.stats_json,
         },
