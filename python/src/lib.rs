@@ -750,6 +750,17 @@ impl Normalizer {
 ///
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
+///
+/// `base` is one URL (the command's `--base`) or a column of one per URL
+/// (`--base-field`); `resolve` is `--resolve` (`whatwg`, `legacy`,
+/// `generic`); `charset` a column of one encoding label per URL
+/// (`--charset-field`); `explain=True` gives each answer with the rules
+/// that fired (`--explain`).
+///
+/// >>> normurl.normalize(["../a", "b", "http://c.example/"], base=["http://x.example/p/q", None, "-"])
+/// ['http://x.example/a', None, 'http://c.example/']
+/// >>> normurl.normalize(["HTTP://A.example/#f"], profile="aggressive", explain=True)
+/// [('http://a.example/', ['drop-fragment'])]
 #[pyfunction]
 #[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, explain=false))]
 #[allow(clippy::too_many_arguments)]
