@@ -13,15 +13,17 @@ import inspect
 from typing import Any, Literal
 
 from . import _native
-from ._convert import call
+from ._convert import call, column
 from ._native import COMPONENTS, Array, __version__, in_scope
 
 __all__ = [
     "COMPONENTS",
     "Array",
+    "Explained",
     "InvalidUtf8",
     "Normalizer",
     "Profile",
+    "Resolve",
     "__version__",
     "components",
     "in_scope",
@@ -46,6 +48,13 @@ Profile = Literal[
 
 InvalidUtf8 = Literal["percent", "replace", "reject"]
 """The policies `invalid_utf8=` takes (the command's --invalid-utf8)."""
+
+Resolve = Literal["whatwg", "legacy", "generic"]
+"""The modes `resolve=` takes (the command's --resolve)."""
+
+Explained = tuple[str | None, list[str] | None]
+"""A row of `normalize(list, explain=True)`: the answer and the names of
+the rules that fired (None where the row has no URL)."""
 
 
 class Normalizer:
@@ -72,14 +81,20 @@ class Normalizer:
         self._native = native
         return self
 
-    def normalize(self, urls: Any, threads: int | None = None) -> Any:
-        return call(lambda u: self._native.normalize(u, threads), urls, "strings")
+    def normalize(
+        self, urls: Any, threads: int | None = None, *, base: Any = None, charset: Any = None, explain: bool = False
+    ) -> Any:
+        rows = _rows(base=base, charset=charset)
+        kind = "explain" if explain else "strings"
+        return call(lambda u: self._native.normalize(u, threads, explain=explain, **rows), urls, kind)
 
-    def key_hash(self, urls: Any, threads: int | None = None) -> Any:
-        return call(lambda u: self._native.key_hash(u, threads), urls, "keys")
+    def key_hash(self, urls: Any, threads: int | None = None, *, base: Any = None, charset: Any = None) -> Any:
+        rows = _rows(base=base, charset=charset)
+        return call(lambda u: self._native.key_hash(u, threads, **rows), urls, "keys")
 
-    def components(self, urls: Any, threads: int | None = None) -> Any:
-        return call(lambda u: self._native.components(u, threads), urls, "struct")
+    def components(self, urls: Any, threads: int | None = None, *, base: Any = None, charset: Any = None) -> Any:
+        rows = _rows(base=base, charset=charset)
+        return call(lambda u: self._native.components(u, threads, **rows), urls, "struct")
 
     def normalize_one(self, url: Any) -> Any:
         return self._native.normalize_one(url)
@@ -112,16 +127,34 @@ def _normalizer(*args: Any) -> Normalizer:
     return Normalizer._of(_native._normalizer(*args))
 
 
+def _rows(**arguments: Any) -> dict[str, Any]:
+    """The per-row arguments (`base` when not one URL, `charset`) as the
+    native module takes them (see `_convert.column`)."""
+    return {k: v if v is None or isinstance(v, str) else column(v) for k, v in arguments.items()}
+
+
+def _bind(function: Any, urls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> inspect.BoundArguments:
+    """The arguments of a call of the native `function`, with its per-row
+    ones converted."""
+    bound = inspect.signature(function).bind(urls, *args, **kwargs)
+    bound.arguments.update(_rows(**{k: v for k, v in bound.arguments.items() if k in ("base", "charset")}))
+    return bound
+
+
 def normalize(urls: Any, *args: Any, **kwargs: Any) -> Any:
-    return call(lambda u: _native.normalize(u, *args, **kwargs), urls, "strings")
+    bound = _bind(_native.normalize, urls, args, kwargs)
+    kind = "explain" if bound.arguments.get("explain") else "strings"
+    return call(lambda u: _native.normalize(u, *bound.args[1:], **bound.kwargs), urls, kind)
 
 
 def key_hash(urls: Any, *args: Any, **kwargs: Any) -> Any:
-    return call(lambda u: _native.key_hash(u, *args, **kwargs), urls, "keys")
+    bound = _bind(_native.key_hash, urls, args, kwargs)
+    return call(lambda u: _native.key_hash(u, *bound.args[1:], **bound.kwargs), urls, "keys")
 
 
 def components(urls: Any, *args: Any, **kwargs: Any) -> Any:
-    return call(lambda u: _native.components(u, *args, **kwargs), urls, "struct")
+    bound = _bind(_native.components, urls, args, kwargs)
+    return call(lambda u: _native.components(u, *bound.args[1:], **bound.kwargs), urls, "struct")
 
 
 # The native functions' signatures and docstrings, for help() and

@@ -67,6 +67,11 @@ Profile = Literal[
 Get = Literal["url"] | Component
 """`url`, `surt`, `ssurt`, or a name of COMPONENTS."""
 
+Resolve = Literal["whatwg", "legacy", "generic"]
+"""How a relative URL is resolved against its base (the command's
+--resolve): as browsers do (the default), RFC 3986 non-strict (Python's
+urljoin), or RFC 3986 strict."""
+
 InvalidUtf8 = Literal["percent", "replace", "reject"]
 """What bytes that are not UTF-8 in a binary column become (the command's
 --invalid-utf8): `%XX` (the default), U+FFFD, or a null row."""
@@ -113,6 +118,14 @@ StrPath = str | os.PathLike[str]
 
 Paths = StrPath | Sequence[StrPath]
 """A file's path, or several (the command's option repeated)."""
+
+PerRow = Sequence[str | None] | Column
+"""One value per URL, matched by position: a list, or a column of the
+kinds `urls` takes (the command's --base-field, --charset-field)."""
+
+Explained = tuple[str | None, list[str] | None]
+"""A row of normalize(explain=True) on a list: the answer and the names
+of the rules that fired ([] for none; None where the row has no URL)."""
 
 class Array:
     """An Arrow array that normurl returned: pass it to `pyarrow.array()`,
@@ -165,19 +178,64 @@ class Normalizer:
         invalid_utf8: InvalidUtf8 | None = None,
         idn: Literal["ascii", "unicode"] | None = None,
         query_encoding: str | None = None,
+        resolve: Resolve | None = None,
     ) -> None: ...
     @overload
-    def normalize(self, urls: Sequence[str | None], threads: Threads = None) -> list[str | None]: ...
+    def normalize(
+        self,
+        urls: Sequence[str | None],
+        threads: Threads = None,
+        *,
+        base: PerRow | None = None,
+        charset: PerRow | None = None,
+        explain: Literal[False] = False,
+    ) -> list[str | None]: ...
     @overload
-    def normalize(self, urls: Column, threads: Threads = None) -> Any: ...
+    def normalize(
+        self,
+        urls: Sequence[str | None],
+        threads: Threads = None,
+        *,
+        base: PerRow | None = None,
+        charset: PerRow | None = None,
+        explain: Literal[True],
+    ) -> list[Explained]: ...
     @overload
-    def key_hash(self, urls: Sequence[str | None], threads: Threads = None) -> list[bytes | None]: ...
+    def normalize(
+        self,
+        urls: Column,
+        threads: Threads = None,
+        *,
+        base: PerRow | None = None,
+        charset: PerRow | None = None,
+        explain: bool = False,
+    ) -> Any: ...
     @overload
-    def key_hash(self, urls: Column, threads: Threads = None) -> Any: ...
+    def key_hash(
+        self,
+        urls: Sequence[str | None],
+        threads: Threads = None,
+        *,
+        base: PerRow | None = None,
+        charset: PerRow | None = None,
+    ) -> list[bytes | None]: ...
     @overload
-    def components(self, urls: Sequence[str | None], threads: Threads = None) -> list[Components | None]: ...
+    def key_hash(
+        self, urls: Column, threads: Threads = None, *, base: PerRow | None = None, charset: PerRow | None = None
+    ) -> Any: ...
     @overload
-    def components(self, urls: Column, threads: Threads = None) -> Any: ...
+    def components(
+        self,
+        urls: Sequence[str | None],
+        threads: Threads = None,
+        *,
+        base: PerRow | None = None,
+        charset: PerRow | None = None,
+    ) -> list[Components | None]: ...
+    @overload
+    def components(
+        self, urls: Column, threads: Threads = None, *, base: PerRow | None = None, charset: PerRow | None = None
+    ) -> Any: ...
     def normalize_one(self, url: Url) -> str | None:
         """The normalized form of one URL, None when it is None or not
         valid (or, for a component, the URL does not have it).
@@ -198,7 +256,7 @@ def normalize(
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -213,14 +271,42 @@ def normalize(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
+    explain: Literal[False] = False,
 ) -> list[str | None]: ...
+@overload
+def normalize(
+    urls: Sequence[str | None],
+    profile: Profile | None = None,
+    get: Get = "url",
+    rules: str | None = None,
+    base: str | PerRow | None = None,
+    default_scheme: str | None = None,
+    strip_params: StripParams | None = None,
+    threads: Threads = None,
+    *,
+    keep_params: NameList | None = None,
+    index_files: NameList | None = None,
+    query_separators: Literal["&", "&;", ";"] | None = None,
+    redirects: Paths | None = None,
+    param_rules: Paths | None = None,
+    rewrite: StrPath | None = None,
+    psl: StrPath | None = None,
+    invalid_utf8: InvalidUtf8 | None = None,
+    idn: Literal["ascii", "unicode"] | None = None,
+    query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
+    explain: Literal[True],
+) -> list[Explained]: ...
 @overload
 def normalize(
     urls: Column,
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -235,6 +321,9 @@ def normalize(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
+    explain: bool = False,
 ) -> Any:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -251,7 +340,15 @@ def normalize(
     list's components (registered_domain, public_suffix, ...) and the
     strip-www rule's guard (the command's --psl). Without a profile,
     whatwg, or wayback for get="surt". default_scheme: parse inputs
-    without a scheme as that scheme + "://" + input. threads: split
+    without a scheme as that scheme + "://" + input. base may also be a
+    column of one base per URL (the command's --base-field: a null, empty
+    or "-" base, or one that is no URL, leaves only absolute URLs valid).
+    resolve: how relative URLs are resolved against a base (whatwg,
+    legacy, generic; the command's --resolve). charset: one encoding label
+    per URL (the command's --charset-field), the query's encoding over
+    query_encoding where it names one. explain=True: each row's answer
+    and the rules that fired on it (a struct of url and rules; a list of
+    (url, rules) tuples for a list). threads: split
     batches of 16,384 URLs or more across that many threads (0: one per
     core); None runs on the calling thread. The GIL is released.
 
@@ -275,7 +372,7 @@ def key_hash(
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -290,6 +387,8 @@ def key_hash(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -297,7 +396,7 @@ def key_hash(
     profile: Profile | None = None,
     get: Get = "url",
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -312,6 +411,8 @@ def key_hash(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
 ) -> Any:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -327,7 +428,7 @@ def components(
     urls: Sequence[str | None],
     profile: Profile | None = None,
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -342,13 +443,15 @@ def components(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
 ) -> list[Components | None]: ...
 @overload
 def components(
     urls: Column,
     profile: Profile | None = None,
     rules: str | None = None,
-    base: str | None = None,
+    base: str | PerRow | None = None,
     default_scheme: str | None = None,
     strip_params: StripParams | None = None,
     threads: Threads = None,
@@ -363,6 +466,8 @@ def components(
     invalid_utf8: InvalidUtf8 | None = None,
     idn: Literal["ascii", "unicode"] | None = None,
     query_encoding: str | None = None,
+    resolve: Resolve | None = None,
+    charset: PerRow | None = None,
 ) -> Any:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

@@ -26,9 +26,10 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Literal
 
-Kind = Literal["strings", "keys", "struct"]
+Kind = Literal["strings", "keys", "struct", "explain"]
 """What the native function returns: strings (normalize), 16-byte keys
-(key_hash), or a struct of strings (components)."""
+(key_hash), a struct of strings (components), or the struct of a string
+and a list of strings (normalize with explain=True)."""
 
 
 def _pyarrow() -> Any:
@@ -42,6 +43,26 @@ def _pyarrow() -> Any:
 
 def _root(obj: object) -> str:
     return (type(obj).__module__ or "").split(".", 1)[0]
+
+
+def column(values: Any) -> Any:
+    """A per-row argument (`base=`, `charset=`) as the native module takes
+    it: a pandas Series through pyarrow (or a list without it), a numpy
+    array as a list; Arrow producers, Polars Series and lists as they are.
+    Rows are matched by position, as the URLs' (not by a pandas index)."""
+    root = _root(values)
+    name = type(values).__name__
+    if root == "pandas" and name == "Series":
+        pa = _pyarrow()
+        if pa is None:
+            return values.tolist()
+        try:
+            return pa.Array.from_pandas(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+            raise TypeError(f"expected strings, got a pandas column of {values.dtype}: {e}") from None
+    if root == "numpy" and name == "ndarray":
+        return values.tolist()
+    return values
 
 
 def call(native: Callable[[Any], Any], urls: Any, kind: Kind) -> Any:
@@ -58,7 +79,7 @@ def call(native: Callable[[Any], Any], urls: Any, kind: Kind) -> Any:
         pa = sys.modules["pyarrow"]
         if isinstance(urls, pa.ChunkedArray):
             result = pa.array(native(urls))
-            if kind == "struct":
+            if kind in ("struct", "explain"):
                 return pa.Table.from_struct_array(result)
             return pa.chunked_array([result], type=result.type)
         if isinstance(urls, pa.Array):
@@ -84,6 +105,8 @@ def _pandas(native: Callable[[Any], Any], series: Any, kind: Kind) -> Any:
     if pa is None:
         # Without pyarrow: through a list (None and NaN are null there).
         values = native(series.tolist())
+        if kind == "explain":
+            return pd.DataFrame.from_records(values, index=series.index, columns=["url", "rules"])
         if kind == "struct":
             rows = [row if row is not None else {} for row in values]
             frame = pd.DataFrame.from_records(rows, index=series.index, columns=_components())
@@ -98,10 +121,14 @@ def _pandas(native: Callable[[Any], Any], series: Any, kind: Kind) -> Any:
     except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
         raise TypeError(f"urls: expected strings, got a pandas column of {series.dtype}: {e}") from None
     result = pa.array(native(column))
-    if kind == "struct":
+    if kind in ("struct", "explain"):
         table = pa.Table.from_struct_array(result)
         frame = table.to_pandas(types_mapper=_mapper(pd, pa, dtype))
         frame.index = series.index
+        if kind == "explain" and frame["rules"].dtype == object:
+            # pandas makes a list column numpy arrays; lists as a list
+            # input gives (None where the row has no URL).
+            frame["rules"] = pd.Series(table.column("rules").to_pylist(), index=series.index, dtype=object)
         return frame
     out = result.to_pandas(types_mapper=_mapper(pd, pa, dtype))
     out.index = series.index

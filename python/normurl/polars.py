@@ -19,6 +19,13 @@ Results are Polars' own types: `normalize` and `get` a String column,
 fields of `normurl.COMPONENTS`. A null or invalid URL gives null. The input
 must be a String column (or Null); cast a Categorical first
 (`pl.col("url").cast(pl.String)`).
+
+`base` is one URL (a str, the command's `--base`) or an expression of one
+base per row (`base=pl.col("referrer")`, the command's `--base-field`);
+`charset=pl.col("charset")` is one encoding label per row (the command's
+`--charset-field`). Those columns are more inputs of the same plugin call,
+so the query stays in Polars' engine. `normalize(explain=True)` gives a
+Struct of `url` and `rules` (a List of the rules that fired).
 """
 
 from __future__ import annotations
@@ -40,24 +47,55 @@ _LIBRARY = Path(_native.__file__)
 def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
     """The plugin's kwargs: the normalizer's pickle state (its arguments,
     with the text of every file they name)."""
-    _, (plain, state, _reprs, psl, _policy, idn, query_encoding) = normalizer.__reduce__()
+    _, state = normalizer.__reduce__()
+    plain, rules, _reprs, psl, _policy, idn, query_encoding, resolve = state[:8]
     return {
         "plain": plain,
-        "state": state,
+        "state": rules,
         "psl": psl,
         "idn": idn,
         "query_encoding": query_encoding,
+        "resolve": resolve,
     }
 
 
-def _call(expr: pl.Expr, function: str, normalizer: _native.Normalizer) -> pl.Expr:
+def _call(
+    expr: pl.Expr,
+    function: str,
+    normalizer: _native.Normalizer,
+    base: pl.Expr | None = None,
+    charset: pl.Expr | None = None,
+) -> pl.Expr:
+    """The plugin call of `function` on `expr`, with the per-row `base`
+    and `charset` expressions as more inputs (the settings name them)."""
+    kwargs = _settings(normalizer)
+    args = [expr]
+    kwargs["inputs"] = []
+    for name, column in (("base", base), ("charset", charset)):
+        if column is not None:
+            args.append(column)
+            kwargs["inputs"].append(name)
     return register_plugin_function(
         plugin_path=_LIBRARY,
         function_name=function,
-        args=expr,
-        kwargs=_settings(normalizer),
+        args=args,
+        kwargs=kwargs,
         is_elementwise=True,
     )
+
+
+def _per_row(base: Any, charset: Any) -> tuple[str | None, pl.Expr | None, pl.Expr | None]:
+    """`base` as one URL or a column of them, and the `charset` column."""
+    if charset is not None and not isinstance(charset, pl.Expr):
+        raise TypeError(
+            f"charset: expected an expression of one encoding label per row, got {type(charset).__name__} "
+            "(one encoding for every URL is query_encoding=)"
+        )
+    if base is None or isinstance(base, str):
+        return base, None, charset
+    if isinstance(base, pl.Expr):
+        return None, base, charset
+    raise TypeError(f"base: expected one URL (str) or an expression of one per row, got {type(base).__name__}")
 
 
 @pl.api.register_expr_namespace("normurl")
@@ -72,7 +110,7 @@ class NormurlExpr:
         profile: str | None = None,
         get: str = "url",
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: Any = None,
         *,
@@ -83,19 +121,33 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        query_encoding: str | None = None,
+        resolve: str | None = None,
+        charset: pl.Expr | None = None,
+        explain: bool = False,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The normalized form of each URL (`normurl.normalize`), or the
         form or component `get` names; null where the URL is invalid.
+        With `explain=True`, a Struct of `url` and `rules` (the names of
+        the rules that fired; null where the row has no URL).
 
         `normalizer=` uses a `normurl.Normalizer` already made (then give
-        no other argument)."""
+        no other argument but `base` and `charset` expressions)."""
+        base, base_column, charset = _per_row(base, charset)
+        if default_scheme is not None and base_column is not None:
+            raise ValueError(
+                "default_scheme: cannot be used with base (with a base, an input without a scheme "
+                "is a relative reference)"
+            )
         n = _normalizer(
             normalizer,
             profile=profile,
             get=get,
             rules=rules,
             base=base,
+            query_encoding=query_encoding,
+            resolve=resolve,
             default_scheme=default_scheme,
             strip_params=strip_params,
             keep_params=keep_params,
@@ -106,14 +158,15 @@ class NormurlExpr:
             rewrite=rewrite,
             psl=psl,
         )
-        return _call(self._expr, "normurl_normalize", n)
+        function = "normurl_normalize_explain" if explain else "normurl_normalize"
+        return _call(self._expr, function, n, base_column, charset)
 
     def get(
         self,
         component: str,
         profile: str | None = None,
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: Any = None,
         *,
@@ -124,6 +177,9 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        query_encoding: str | None = None,
+        resolve: str | None = None,
+        charset: pl.Expr | None = None,
     ) -> pl.Expr:
         """One form or component of each URL: `normalize(get=component)`,
         e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`."""
@@ -141,6 +197,9 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            query_encoding=query_encoding,
+            resolve=resolve,
+            charset=charset,
         )
 
     def key_hash(
@@ -148,7 +207,7 @@ class NormurlExpr:
         profile: str | None = None,
         get: str = "url",
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: Any = None,
         *,
@@ -159,17 +218,23 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        query_encoding: str | None = None,
+        resolve: str | None = None,
+        charset: pl.Expr | None = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The dedup key of each URL (`normurl.key_hash`): 16 bytes, the
         key the command's `--dedup` compares; null where the URL is
         invalid."""
+        base, base_column, charset = _per_row(base, charset)
         n = _normalizer(
             normalizer,
             profile=profile,
             get=get,
             rules=rules,
             base=base,
+            query_encoding=query_encoding,
+            resolve=resolve,
             default_scheme=default_scheme,
             strip_params=strip_params,
             keep_params=keep_params,
@@ -180,13 +245,13 @@ class NormurlExpr:
             rewrite=rewrite,
             psl=psl,
         )
-        return _call(self._expr, "normurl_key_hash", n)
+        return _call(self._expr, "normurl_key_hash", n, base_column, charset)
 
     def components(
         self,
         profile: str | None = None,
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: Any = None,
         *,
@@ -197,17 +262,23 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        query_encoding: str | None = None,
+        resolve: str | None = None,
+        charset: pl.Expr | None = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The components of each URL (`normurl.components`): a Struct
         with the fields of `normurl.COMPONENTS`; `.struct.unnest()` makes
         them columns. Null where the URL is invalid."""
+        base, base_column, charset = _per_row(base, charset)
         n = _normalizer(
             normalizer,
             profile=profile,
             get="url",
             rules=rules,
             base=base,
+            query_encoding=query_encoding,
+            resolve=resolve,
             default_scheme=default_scheme,
             strip_params=strip_params,
             keep_params=keep_params,
@@ -221,7 +292,7 @@ class NormurlExpr:
         # A rewrite file whose tests fail on URLs fails here, not in the
         # query.
         n.components([])
-        return _call(self._expr, "normurl_components", n)
+        return _call(self._expr, "normurl_components", n, base_column, charset)
 
 
 def _normalizer(given: _native.Normalizer | None, **arguments: Any) -> _native.Normalizer:

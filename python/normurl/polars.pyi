@@ -6,7 +6,7 @@ from typing import Literal
 
 import polars as pl
 
-from . import Get, NameList, Normalizer, Paths, Profile, StripParams, StrPath
+from . import Get, NameList, Normalizer, Paths, Profile, Resolve, StripParams, StrPath
 
 __all__ = ["NormurlExpr"]
 
@@ -21,7 +21,7 @@ class NormurlExpr:
         profile: Profile | None = None,
         get: Get = "url",
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: StripParams | None = None,
         *,
@@ -32,16 +32,23 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        query_encoding: str | None = None,
+        resolve: Resolve | None = None,
+        charset: pl.Expr | None = None,
+        explain: bool = False,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A String expression: the normalized URL, or the form or
-        component `get` names; null where the URL is invalid."""
+        component `get` names; null where the URL is invalid. `base` is
+        one URL or an expression of one per row, `charset` an expression
+        of one encoding label per row; `explain=True` gives a Struct of
+        `url` and `rules` (List of String)."""
     def get(
         self,
         component: Get,
         profile: Profile | None = None,
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: StripParams | None = None,
         *,
@@ -52,6 +59,9 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        query_encoding: str | None = None,
+        resolve: Resolve | None = None,
+        charset: pl.Expr | None = None,
     ) -> pl.Expr:
         """A String expression: `normalize(get=component)`."""
     def key_hash(
@@ -59,7 +69,7 @@ class NormurlExpr:
         profile: Profile | None = None,
         get: Get = "url",
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: StripParams | None = None,
         *,
@@ -70,6 +80,9 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        query_encoding: str | None = None,
+        resolve: Resolve | None = None,
+        charset: pl.Expr | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Binary expression: the 16-byte dedup key of each URL."""
@@ -77,7 +90,7 @@ class NormurlExpr:
         self,
         profile: Profile | None = None,
         rules: str | None = None,
-        base: str | None = None,
+        base: str | pl.Expr | None = None,
         default_scheme: str | None = None,
         strip_params: StripParams | None = None,
         *,
@@ -88,6 +101,9 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        query_encoding: str | None = None,
+        resolve: Resolve | None = None,
+        charset: pl.Expr | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Struct expression with the fields of `normurl.COMPONENTS`."""

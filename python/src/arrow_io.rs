@@ -208,6 +208,37 @@ fn capsule_pointer(obj: &Bound<'_, PyAny>, name: &CStr) -> PyResult<*mut std::ff
 /// Imports `obj` if it exports the Arrow PyCapsule interface; `None` if it
 /// has neither method.
 pub fn import(obj: &Bound<'_, PyAny>, policy: InvalidUtf8) -> PyResult<Option<Input>> {
+    import_named(obj, policy, "urls")
+}
+
+/// [`import`] of the argument `name` (`base`, `charset`), whose name
+/// its messages begin with.
+pub fn import_named(
+    obj: &Bound<'_, PyAny>,
+    policy: InvalidUtf8,
+    name: &str,
+) -> PyResult<Option<Input>> {
+    import_urls(obj, policy).map_err(|e| rename(obj.py(), e, name))
+}
+
+/// An error about `urls` said of the argument `name`.
+fn rename(py: Python<'_>, e: PyErr, name: &str) -> PyErr {
+    if name == "urls" {
+        return e;
+    }
+    let message = e.value(py).to_string();
+    let Some(rest) = message.strip_prefix("urls") else {
+        return e;
+    };
+    let message = format!("{name}{rest}");
+    if e.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(message)
+    } else {
+        PyValueError::new_err(message)
+    }
+}
+
+fn import_urls(obj: &Bound<'_, PyAny>, policy: InvalidUtf8) -> PyResult<Option<Input>> {
     if obj.hasattr("__arrow_c_array__")? {
         let pair = obj.call_method1("__arrow_c_array__", (obj.py().None(),))?;
         let pair = pair.cast::<PyTuple>().map_err(PyErr::from)?;
@@ -302,6 +333,14 @@ fn validate(data: &ArrayData) -> Result<(), ArrowError> {
 /// and for strings that are not valid Unicode (lone surrogates cannot be
 /// UTF-8, so no line of the command holds one).
 pub fn list_items<'a, 'py>(items: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Option<&'a str>>> {
+    list_items_named(items, "urls")
+}
+
+/// [`list_items`] of the argument `name`, for messages.
+pub fn list_items_named<'a, 'py>(
+    items: &'a [Bound<'py, PyAny>],
+    name: &str,
+) -> PyResult<Vec<Option<&'a str>>> {
     items
         .iter()
         .enumerate()
@@ -316,7 +355,7 @@ pub fn list_items<'a, 'py>(items: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Optio
                 return Ok(None);
             }
             Err(PyTypeError::new_err(format!(
-                "urls[{i}]: expected str or None, got {}",
+                "{name}[{i}]: expected str or None, got {}",
                 item.get_type().name()?
             )))
         })

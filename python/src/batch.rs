@@ -1,6 +1,7 @@
 //! A batch: every URL of an input through one [`Worker`], into one result
 //! column; with `threads`, chunks of the batch on a rayon pool, joined in
-//! order.
+//! order. A batch may have per-row arguments beside the URLs ([`Side`]:
+//! `base=` and `charset=` columns), read row by row in Rust.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -12,7 +13,7 @@ use arrow_schema::DataType;
 use rayon::prelude::*;
 
 use crate::arrow_io::Chunk;
-use crate::column::{KeyColumn, StringColumn, StructColumn};
+use crate::column::{ExplainColumn, KeyColumn, StringColumn, StructColumn};
 use crate::config::{Config, Get};
 use crate::engine::Worker;
 
@@ -122,6 +123,116 @@ impl Urls for [Option<&str>] {
     }
 }
 
+/// A chunked column of strings as one: the per-row arguments (`base=`,
+/// `charset=`), whose chunks need not line up with the URLs'.
+pub struct Column<'a> {
+    /// Each chunk's first row.
+    starts: Vec<usize>,
+    parts: Vec<Box<dyn Urls + 'a>>,
+    len: usize,
+    /// Whether its one row stands for every row (a Polars literal).
+    repeat: bool,
+}
+
+impl<'a> Column<'a> {
+    /// The column of an import's chunks.
+    pub fn new(chunks: &'a [Chunk]) -> Column<'a> {
+        let mut column = Column {
+            starts: Vec::with_capacity(chunks.len()),
+            parts: Vec::with_capacity(chunks.len()),
+            len: 0,
+            repeat: false,
+        };
+        for chunk in chunks {
+            column.starts.push(column.len);
+            column.len += chunk.len();
+            column.parts.push(chunk_urls(chunk));
+        }
+        column
+    }
+
+    /// The column whose first row stands for every row, if `repeat`.
+    pub fn repeated(self, repeat: bool) -> Column<'a> {
+        Column { repeat, ..self }
+    }
+}
+
+impl Urls for Column<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn url(&self, i: usize) -> Option<&str> {
+        let i = if self.repeat { 0 } else { i };
+        // The chunk holding row i: the last one starting at or before it.
+        let c = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
+        self.parts[c].url(i - self.starts[c])
+    }
+}
+
+/// A chunk's strings, of whichever type it is.
+fn chunk_urls(chunk: &Chunk) -> Box<dyn Urls + '_> {
+    fn keyed<'a, U: Urls + 'a>(values: &'a U, chunk: &'a Chunk) -> Box<dyn Urls + 'a> {
+        match &chunk.keys {
+            Some((keys, nulls)) => Box::new(Dict {
+                keys,
+                nulls: nulls.as_ref(),
+                values,
+            }),
+            None => Box::new(Plain(values)),
+        }
+    }
+    let values = &chunk.values;
+    match values.data_type() {
+        DataType::Utf8 => keyed(values.as_string::<i32>(), chunk),
+        DataType::LargeUtf8 => keyed(values.as_string::<i64>(), chunk),
+        DataType::Utf8View => keyed(values.as_string_view(), chunk),
+        _ => Box::new(Nulls(chunk.len())),
+    }
+}
+
+/// A borrowed column as a boxed one.
+struct Plain<'a, U>(&'a U);
+
+impl<U: Urls> Urls for Plain<'_, U> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    fn url(&self, i: usize) -> Option<&str> {
+        self.0.url(i)
+    }
+}
+
+/// The per-row arguments of a batch: a base column (the command's
+/// `--base-field`) and a charset column (`--charset-field`), each as long
+/// as the URLs; `offset` is the row of the URLs' chunk being run.
+#[derive(Clone, Copy, Default)]
+pub struct Side<'a> {
+    pub base: Option<&'a Column<'a>>,
+    pub charset: Option<&'a Column<'a>>,
+    pub offset: usize,
+}
+
+impl Side<'_> {
+    fn is_empty(&self) -> bool {
+        self.base.is_none() && self.charset.is_none()
+    }
+
+    /// Sets row `i` (of the URLs' chunk) on `worker`.
+    #[inline]
+    fn set(&self, worker: &mut Worker, config: &Config, i: usize) {
+        let row = self.offset + i;
+        worker.set_row(
+            config,
+            self.base.map(|b| b.url(row)),
+            self.charset.and_then(|c| c.url(row)),
+        );
+    }
+}
+
 /// A result column that rows are pushed to.
 pub trait Sink: Send + Sized {
     fn with_capacity(rows: usize) -> Self;
@@ -180,6 +291,44 @@ impl Sink for KeyColumn {
     }
 }
 
+impl Sink for ExplainColumn {
+    fn with_capacity(rows: usize) -> ExplainColumn {
+        ExplainColumn::with_capacity(rows)
+    }
+
+    fn len(&self) -> usize {
+        ExplainColumn::len(self)
+    }
+
+    #[inline]
+    fn push(&mut self, worker: &mut Worker, config: &Config, url: Option<&str>) {
+        let mut valid = false;
+        match url {
+            // As `StringColumn`'s, and the rules of a valid URL (also
+            // where it lacks the component asked for).
+            Some(url) => self.urls.push_with(|out| {
+                let start = out.len();
+                valid = worker.write(config, url, out);
+                valid && (out.len() > start || !matches!(config.get, Get::Component(_)))
+            }),
+            None => self.urls.push_null(),
+        }
+        let fired = worker.fired;
+        let names = valid.then(|| {
+            fired
+                .rules
+                .iter()
+                .map(|r| r.name())
+                .chain(fired.rewritten.then_some("rewrite"))
+        });
+        self.push_rules(names);
+    }
+
+    fn append(&mut self, later: ExplainColumn) {
+        ExplainColumn::append(self, later)
+    }
+}
+
 impl Sink for StructColumn {
     fn with_capacity(rows: usize) -> StructColumn {
         StructColumn::with_capacity(crate::component_columns(), rows)
@@ -202,28 +351,43 @@ impl Sink for StructColumn {
     }
 }
 
-/// Runs `urls[range]` into `sink` with `worker`.
+/// Runs `urls[range]` into `sink` with `worker`, each row with its
+/// `side` arguments.
 fn run_range<U: Urls + ?Sized, S: Sink>(
     config: &Config,
     urls: &U,
     range: Range<usize>,
     newlines: bool,
+    side: Side<'_>,
     sink: &mut S,
 ) {
     let worker = &mut Worker::default();
     worker.check_newlines = newlines;
+    if side.is_empty() {
+        for i in range {
+            sink.push(worker, config, urls.url(i));
+        }
+        return;
+    }
     for i in range {
+        side.set(worker, config, i);
         sink.push(worker, config, urls.url(i));
     }
 }
 
 /// The result of every URL of `urls`, in order, on `threads` threads (1:
-/// the calling thread).
-pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize, sink: &mut S) {
+/// the calling thread), each row with its `side` arguments.
+pub fn run<U: Urls + ?Sized, S: Sink>(
+    config: &Config,
+    urls: &U,
+    threads: usize,
+    side: Side<'_>,
+    sink: &mut S,
+) {
     let n = urls.len();
     let newlines = urls.may_have_newlines();
     if threads <= 1 || n < PARALLEL_MIN {
-        run_range(config, urls, 0..n, newlines, sink);
+        run_range(config, urls, 0..n, newlines, side, sink);
         return;
     }
     // A few chunks a thread, so that one slow chunk does not hold the
@@ -232,7 +396,7 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
     let size = n.div_ceil(chunks);
     let Some(pool) = pool(threads) else {
         // No thread could be started: the calling thread does the work.
-        run_range(config, urls, 0..n, newlines, sink);
+        run_range(config, urls, 0..n, newlines, side, sink);
         return;
     };
     let parts: Vec<S> = pool.install(|| {
@@ -241,7 +405,7 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
             .map(|c| {
                 let range = c * size..((c + 1) * size).min(n);
                 let mut part = S::with_capacity(range.len());
-                run_range(config, urls, range, newlines, &mut part);
+                run_range(config, urls, range, newlines, side, &mut part);
                 part
             })
             .collect()
@@ -251,23 +415,31 @@ pub fn run<U: Urls + ?Sized, S: Sink>(config: &Config, urls: &U, threads: usize,
     }
 }
 
-/// Runs every chunk of an Arrow input.
-pub fn run_chunks<S: Sink>(config: &Config, chunks: &[Chunk], threads: usize) -> S {
+/// Runs every chunk of an Arrow input, each row with its `side`
+/// arguments (whose `offset` is ignored: they span all the chunks).
+pub fn run_chunks<S: Sink>(config: &Config, chunks: &[Chunk], threads: usize, side: Side<'_>) -> S {
     let rows = chunks.iter().map(|c| c.len()).sum();
     let mut sink = S::with_capacity(rows);
+    let mut offset = 0;
     for chunk in chunks {
         let values = &chunk.values;
         let keys = chunk.keys.as_ref();
         let sink = &mut sink;
+        let side = Side { offset, ..side };
         match values.data_type() {
-            DataType::Utf8 => run_keyed(config, values.as_string::<i32>(), keys, threads, sink),
-            DataType::LargeUtf8 => {
-                run_keyed(config, values.as_string::<i64>(), keys, threads, sink)
+            DataType::Utf8 => {
+                run_keyed(config, values.as_string::<i32>(), keys, threads, side, sink)
             }
-            DataType::Utf8View => run_keyed(config, values.as_string_view(), keys, threads, sink),
+            DataType::LargeUtf8 => {
+                run_keyed(config, values.as_string::<i64>(), keys, threads, side, sink)
+            }
+            DataType::Utf8View => {
+                run_keyed(config, values.as_string_view(), keys, threads, side, sink)
+            }
             // The import makes every chunk one of these or the null type.
-            _ => run_keyed(config, &Nulls(values.len()), keys, threads, sink),
+            _ => run_keyed(config, &Nulls(values.len()), keys, threads, side, sink),
         }
+        offset += chunk.len();
     }
     sink
 }
@@ -278,6 +450,7 @@ fn run_keyed<U: Urls + ?Sized, S: Sink>(
     values: &U,
     keys: Option<&(Vec<usize>, Option<NullBuffer>)>,
     threads: usize,
+    side: Side<'_>,
     sink: &mut S,
 ) {
     match keys {
@@ -287,9 +460,9 @@ fn run_keyed<U: Urls + ?Sized, S: Sink>(
                 nulls: nulls.as_ref(),
                 values,
             };
-            run(config, &dict, threads, sink)
+            run(config, &dict, threads, side, sink)
         }
-        None => run(config, values, threads, sink),
+        None => run(config, values, threads, side, sink),
     }
 }
 

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use arrow_array::builder::make_view;
-use arrow_array::{ArrayRef, FixedSizeBinaryArray, StringViewArray, StructArray};
+use arrow_array::{
+    ArrayRef, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait, StringViewArray, StructArray,
+};
 use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, Field, Fields};
 
@@ -312,4 +314,119 @@ impl StructColumn {
             .collect();
         Ok(Arc::new(StructArray::try_new(fields, arrays, nulls)?))
     }
+}
+
+/// The columns of `normalize(explain=True)`: each row's answer (`url`)
+/// and the names of the rules that fired on it (`rules`, the command's
+/// `--explain` column as a list). `rules` is null where the row has no
+/// URL (null or invalid input), an empty list where nothing changed.
+#[derive(Debug)]
+pub struct ExplainColumn {
+    pub urls: StringColumn,
+    /// The rule names, one row each.
+    names: StringColumn,
+    /// Where each row's names end in `names`.
+    offsets: Vec<i64>,
+    nulls: NullBufferBuilder,
+}
+
+impl ExplainColumn {
+    pub fn with_capacity(rows: usize) -> ExplainColumn {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        ExplainColumn {
+            urls: StringColumn::with_capacity(rows, rows * 64),
+            names: StringColumn::with_capacity(rows, rows * 16),
+            offsets,
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Closes a row's rules: `names` for a URL, null (`None`) for none.
+    /// The row's answer is pushed to `urls` apart.
+    #[inline]
+    pub fn push_rules<'a>(&mut self, names: Option<impl Iterator<Item = &'a str>>) {
+        let valid = names.is_some();
+        if let Some(names) = names {
+            for name in names {
+                self.names.push_with(|out| {
+                    out.extend_from_slice(name.as_bytes());
+                    true
+                });
+            }
+        }
+        self.nulls.append(valid);
+        self.offsets.push(self.names.len() as i64);
+    }
+
+    /// Row `i`: its answer and its rule names (`None` for no URL).
+    pub fn get(&self, i: usize) -> (Option<&str>, Option<Vec<&str>>) {
+        let rules = self.nulls.is_valid(i).then(|| {
+            (self.offsets[i] as usize..self.offsets[i + 1] as usize)
+                .filter_map(|j| self.names.get(j))
+                .collect()
+        });
+        (self.urls.get(i), rules)
+    }
+
+    pub fn append(&mut self, other: ExplainColumn) {
+        let shift = self.names.len() as i64;
+        self.urls.append(other.urls);
+        self.names.append(other.names);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + shift));
+        let mut nulls = other.nulls;
+        let n = nulls.len();
+        match nulls.finish() {
+            Some(buffer) => self.nulls.append_buffer(&buffer),
+            None => self.nulls.append_n_non_nulls(n),
+        }
+    }
+
+    /// A struct array of `url` (strings in `layout`) and `rules` (a list
+    /// of strings in `layout`; `large_list` for `large_string` or with
+    /// `large_list`, which is Polars' own list type).
+    pub fn finish(mut self, layout: Layout, large_list: bool) -> Result<ArrayRef, ArrowError> {
+        let urls = self.urls.finish(layout)?;
+        let names = self.names.finish(layout)?;
+        let nulls = self.nulls.finish();
+        let item = Arc::new(Field::new("item", names.data_type().clone(), true));
+        let rules: ArrayRef = if large_list || layout == Layout::LargeUtf8 {
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+            Arc::new(list_array::<i64>(item, offsets, names, nulls)?)
+        } else {
+            let offsets: Vec<i32> = self
+                .offsets
+                .iter()
+                .map(|&o| i32::try_from(o))
+                .collect::<Result<_, _>>()
+                .map_err(|_| ArrowError::ComputeError("too many rule names".into()))?;
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            Arc::new(list_array::<i32>(item, offsets, names, nulls)?)
+        };
+        let fields: Fields = [
+            Field::new("url", urls.data_type().clone(), true),
+            Field::new("rules", rules.data_type().clone(), true),
+        ]
+        .into_iter()
+        .collect();
+        Ok(Arc::new(StructArray::try_new(
+            fields,
+            vec![urls, rules],
+            None,
+        )?))
+    }
+}
+
+fn list_array<O: OffsetSizeTrait>(
+    item: Arc<Field>,
+    offsets: OffsetBuffer<O>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+) -> Result<GenericListArray<O>, ArrowError> {
+    GenericListArray::<O>::try_new(item, offsets, values, nulls)
 }

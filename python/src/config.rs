@@ -12,7 +12,7 @@ use std::sync::Arc;
 use normurl::canon::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Profile};
 use normurl::component::PublicSuffixList;
 use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
-use normurl::{QueryEncoding, Url};
+use normurl::{Mode, QueryEncoding, Url};
 
 use crate::psl_arg::Psl;
 
@@ -104,6 +104,9 @@ pub struct Args {
     pub idn: Option<String>,
     /// `query_encoding`: the command's `--query-encoding` label.
     pub query_encoding: Option<String>,
+    /// `resolve`: the command's `--resolve` mode (`whatwg`, `legacy`,
+    /// `generic`).
+    pub resolve: Option<String>,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -127,6 +130,9 @@ pub struct Config {
     pub default_scheme: Option<String>,
     /// The encoding of the query (`query_encoding`; UTF-8 by default).
     pub query_encoding: QueryEncoding,
+    /// How references are resolved against a base (`resolve`, the
+    /// command's `--resolve`; `whatwg` by default).
+    pub resolve: Mode,
     /// Whether a component must be read from a second parse of the
     /// canonical URL: whether `url_canon` or `url_rewrite` changes
     /// anything.
@@ -214,6 +220,10 @@ impl Config {
                 .map_err(|e| value(format!("--query-encoding: {e}")))?,
             None => QueryEncoding::default(),
         };
+        let resolve = match &args.resolve {
+            Some(name) => name.parse().map_err(|e| value(format!("--resolve: {e}")))?,
+            None => Mode::default(),
+        };
         let rewrite = options.rewrites(&canon)?.map(Arc::new);
         let url_rewrite = match get {
             Get::Form(OutputForm::Surt(_) | OutputForm::Ssurt) => options
@@ -232,6 +242,7 @@ impl Config {
             base,
             default_scheme,
             query_encoding,
+            resolve,
             options,
             psl,
         })

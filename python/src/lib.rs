@@ -22,8 +22,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::arrow_io::Array;
-use crate::batch::Sink;
-use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
+use crate::batch::{Column, Side, Sink};
+use crate::column::{ExplainColumn, KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config, ConfigError};
 use crate::engine::Worker;
 use crate::rule_args::{Reprs, RuleArgs, State};
@@ -83,27 +83,128 @@ fn invalid_utf8_policy(name: Option<&str>) -> PyResult<InvalidUtf8> {
     }
 }
 
+/// The per-row arguments of a batch call, as Python gave them: `base=`
+/// and `charset=` columns (the command's `--base-field` and
+/// `--charset-field`).
+#[derive(Clone, Copy, Default)]
+struct SideArgs<'a, 'py> {
+    base: Option<&'a Bound<'py, PyAny>>,
+    charset: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// A per-row argument imported: an Arrow column as it is, a list of str
+/// (None, NaN: null) into an Arrow column. `name` is the argument's, for
+/// messages.
+fn side_input(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    policy: InvalidUtf8,
+) -> PyResult<Vec<arrow_io::Chunk>> {
+    if obj.is_instance_of::<PyString>() {
+        let one = if name == "charset" {
+            "one encoding for every URL is query_encoding="
+        } else {
+            "one base for every URL is given when the Normalizer is made"
+        };
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name}: expected one {name} per URL (a column), got one str ({one})"
+        )));
+    }
+    if let Some(input) = arrow_io::import_named(obj, policy, name)? {
+        return Ok(input.chunks);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+        let strings = arrow_io::list_items_named(&items, name)?;
+        let array = arrow_array::LargeStringArray::from(strings);
+        return Ok(vec![arrow_io::Chunk {
+            values: std::sync::Arc::new(array),
+            keys: None,
+        }]);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "{name}: expected a column of strings (an Arrow array, a pandas or Polars Series, or a \
+         list of str) with one entry per URL, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// The per-row arguments' chunks, checked to have one entry per URL.
+fn side_chunks(
+    side: SideArgs<'_, '_>,
+    policy: InvalidUtf8,
+    rows: usize,
+) -> PyResult<[Option<Vec<arrow_io::Chunk>>; 2]> {
+    let mut out = [None, None];
+    for (slot, (arg, name)) in out
+        .iter_mut()
+        .zip([(side.base, "base"), (side.charset, "charset")])
+    {
+        let Some(arg) = arg.filter(|a| !a.is_none()) else {
+            continue;
+        };
+        let chunks = side_input(arg, name, policy)?;
+        let len: usize = chunks.iter().map(|c| c.len()).sum();
+        if len != rows {
+            return Err(PyValueError::new_err(format!(
+                "{name}: {len} values for {rows} URLs (one {name} per URL)"
+            )));
+        }
+        *slot = Some(chunks);
+    }
+    Ok(out)
+}
+
 /// Runs a batch: Arrow in, [`Array`] out; a list in, a list out.
+#[allow(clippy::too_many_arguments)]
 fn batch<'py, S: Sink>(
     py: Python<'py>,
     config: &Config,
     policy: InvalidUtf8,
     urls: &Bound<'py, PyAny>,
     threads: Option<i64>,
+    side: SideArgs<'_, 'py>,
     finish: fn(S, Layout) -> Result<ArrayRef, ArrowError>,
     item: fn(Python<'py>, &S, usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = resolve_threads(threads);
+    if side.base.is_some_and(|b| !b.is_none()) && config.default_scheme.is_some() {
+        return Err(PyValueError::new_err(
+            "default_scheme: cannot be used with base (with a base, an input without a \
+             scheme is a relative reference)",
+        ));
+    }
     if let Some(input) = arrow_io::import(urls, policy)? {
-        let sink = py.detach(|| batch::run_chunks::<S>(config, &input.chunks, threads));
+        let rows = input.chunks.iter().map(|c| c.len()).sum();
+        let [base, charset] = side_chunks(side, policy, rows)?;
+        let sink = py.detach(|| {
+            let base = base.as_deref().map(Column::new);
+            let charset = charset.as_deref().map(Column::new);
+            let side = Side {
+                base: base.as_ref(),
+                charset: charset.as_ref(),
+                offset: 0,
+            };
+            batch::run_chunks::<S>(config, &input.chunks, threads, side)
+        });
         let array = finish(sink, input.layout).map_err(result_error)?;
         return Ok(Bound::new(py, Array::new(array))?.into_any());
     }
     if urls.is_instance_of::<PyList>() || urls.is_instance_of::<PyTuple>() {
         let items: Vec<Bound<'py, PyAny>> = urls.try_iter()?.collect::<PyResult<_>>()?;
         let strings = arrow_io::list_items(&items)?;
+        let [base, charset] = side_chunks(side, policy, strings.len())?;
         let mut sink = S::with_capacity(strings.len());
-        py.detach(|| batch::run(config, &strings[..], threads, &mut sink));
+        py.detach(|| {
+            let base = base.as_deref().map(Column::new);
+            let charset = charset.as_deref().map(Column::new);
+            let side = Side {
+                base: base.as_ref(),
+                charset: charset.as_ref(),
+                offset: 0,
+            };
+            batch::run(config, &strings[..], threads, side, &mut sink)
+        });
         let out = (0..sink.len())
             .map(|i| item(py, &sink, i))
             .collect::<PyResult<Vec<_>>>()?;
@@ -126,6 +227,18 @@ fn key_item<'py>(py: Python<'py>, c: &KeyColumn, i: usize) -> PyResult<Bound<'py
     })
 }
 
+fn explain_item<'py>(py: Python<'py>, c: &ExplainColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    let (url, rules) = c.get(i);
+    Ok(PyTuple::new(
+        py,
+        [
+            url.into_pyobject(py)?.into_any(),
+            rules.into_pyobject(py)?.into_any(),
+        ],
+    )?
+    .into_any())
+}
+
 fn struct_item<'py>(py: Python<'py>, c: &StructColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
     if !c.is_valid(i) {
         return Ok(py.None().into_bound(py));
@@ -135,6 +248,36 @@ fn struct_item<'py>(py: Python<'py>, c: &StructColumn, i: usize) -> PyResult<Bou
         dict.set_item(name, column.get(i))?;
     }
     Ok(dict.into_any())
+}
+
+/// `base=` of a function: one URL (str) for every row, the command's
+/// `--base`, or a column of one per row, `--base-field`.
+fn split_base<'a, 'py>(
+    base: Option<&'a Bound<'py, PyAny>>,
+) -> PyResult<(Option<String>, Option<&'a Bound<'py, PyAny>>)> {
+    match base.filter(|b| !b.is_none()) {
+        None => Ok((None, None)),
+        Some(b) => match b.cast::<PyString>() {
+            Ok(s) => Ok((Some(s.to_str()?.to_owned()), None)),
+            Err(_) => Ok((None, Some(b))),
+        },
+    }
+}
+
+/// `base=` of a `Normalizer`: one URL for every row (a column of them
+/// goes to its methods).
+fn one_base(base: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    match base.filter(|b| !b.is_none()) {
+        None => Ok(None),
+        Some(b) => match b.cast::<PyString>() {
+            Ok(s) => Ok(Some(s.to_str()?.to_owned())),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "base: a Normalizer's base is one URL (str), got {}; give one base per row \
+                 to its methods (normalize(urls, base=column))",
+                b.get_type().name()?
+            ))),
+        },
+    }
 }
 
 /// A parsed normurl configuration, for calling many times: the same
@@ -164,6 +307,8 @@ struct Normalizer {
     idn: Option<String>,
     /// `query_encoding`: the command's `--query-encoding`, as given.
     query_encoding: Option<String>,
+    /// `resolve`: the command's `--resolve`, as given.
+    resolve: Option<String>,
     /// The list and file arguments given, with their reprs.
     reprs: Reprs,
 }
@@ -190,6 +335,7 @@ struct Plain {
     invalid_utf8: InvalidUtf8,
     idn: Option<String>,
     query_encoding: Option<String>,
+    resolve: Option<String>,
 }
 
 impl Normalizer {
@@ -202,6 +348,7 @@ impl Normalizer {
         State,
         Option<(String, String)>,
         &'static str,
+        Option<String>,
         Option<String>,
         Option<String>,
     ) {
@@ -220,6 +367,7 @@ impl Normalizer {
             self.invalid_utf8.name(),
             self.idn.clone(),
             self.query_encoding.clone(),
+            self.resolve.clone(),
         )
     }
 
@@ -288,6 +436,7 @@ impl Normalizer {
             psl,
             idn: plain.idn.clone(),
             query_encoding: plain.query_encoding.clone(),
+            resolve: plain.resolve.clone(),
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -302,6 +451,7 @@ impl Normalizer {
             invalid_utf8: plain.invalid_utf8,
             idn: plain.idn,
             query_encoding: plain.query_encoding,
+            resolve: plain.resolve,
             reprs,
         })
     }
@@ -310,13 +460,13 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
         get: &str,
         rules: Option<String>,
-        base: Option<String>,
+        base: Option<&Bound<'_, PyAny>>,
         default_scheme: Option<String>,
         strip_params: Option<&Bound<'_, PyAny>>,
         keep_params: Option<&Bound<'_, PyAny>>,
@@ -329,17 +479,19 @@ impl Normalizer {
         invalid_utf8: Option<&str>,
         idn: Option<String>,
         query_encoding: Option<String>,
+        resolve: Option<String>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
             get: get.to_owned(),
             rules,
-            base,
+            base: one_base(base)?,
             default_scheme,
             query_separators,
             invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
             idn,
             query_encoding,
+            resolve,
         };
         let lists = RuleArgs {
             strip_params,
@@ -379,6 +531,7 @@ impl Normalizer {
             policy,
             self.idn.clone(),
             self.query_encoding.clone(),
+            self.resolve.clone(),
         )
             .into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
@@ -386,31 +539,54 @@ impl Normalizer {
     }
 
     /// The normalized form of every URL (see `normurl.normalize`).
-    #[pyo3(signature = (urls, threads=None))]
+    /// `base` and `charset` (keyword only) are columns of one entry per
+    /// URL: its base (the command's `--base-field`) and the encoding
+    /// label of its page (`--charset-field`). `explain=True` gives
+    /// `(url, rules)` rows: the answer and the rules that fired.
+    #[pyo3(signature = (urls, threads=None, *, base=None, charset=None, explain=false))]
     fn normalize<'py>(
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
         threads: Option<i64>,
+        base: Option<&Bound<'py, PyAny>>,
+        charset: Option<&Bound<'py, PyAny>>,
+        explain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let side = SideArgs { base, charset };
+        if explain {
+            return batch::<ExplainColumn>(
+                py,
+                &self.config,
+                self.invalid_utf8,
+                urls,
+                threads,
+                side,
+                |c, layout| c.finish(layout, false),
+                explain_item,
+            );
+        }
         batch::<StringColumn>(
             py,
             &self.config,
             self.invalid_utf8,
             urls,
             threads,
+            side,
             StringColumn::finish,
             string_item,
         )
     }
 
     /// The dedup key of every URL (see `normurl.key_hash`).
-    #[pyo3(signature = (urls, threads=None))]
+    #[pyo3(signature = (urls, threads=None, *, base=None, charset=None))]
     fn key_hash<'py>(
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
         threads: Option<i64>,
+        base: Option<&Bound<'py, PyAny>>,
+        charset: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         batch::<KeyColumn>(
             py,
@@ -418,18 +594,21 @@ impl Normalizer {
             self.invalid_utf8,
             urls,
             threads,
+            SideArgs { base, charset },
             |c, _| c.finish(),
             key_item,
         )
     }
 
     /// The components of every URL (see `normurl.components`).
-    #[pyo3(signature = (urls, threads=None))]
+    #[pyo3(signature = (urls, threads=None, *, base=None, charset=None))]
     fn components<'py>(
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
         threads: Option<i64>,
+        base: Option<&Bound<'py, PyAny>>,
+        charset: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         // A rewrite file whose tests are for the SURTs of `get` may fail
         // on URLs: said here, where its rules would run on URLs.
@@ -442,6 +621,7 @@ impl Normalizer {
             self.invalid_utf8,
             urls,
             threads,
+            SideArgs { base, charset },
             StructColumn::finish,
             struct_item,
         )
@@ -536,6 +716,9 @@ impl Normalizer {
         if let Some(idn) = &self.idn {
             text.push_str(&format!(", idn={idn:?}"));
         }
+        if let Some(mode) = &self.resolve {
+            text.push_str(&format!(", resolve={mode:?}"));
+        }
         if self.invalid_utf8 != InvalidUtf8::default() {
             text.push_str(&format!(", invalid_utf8={:?}", self.invalid_utf8.name()));
         }
@@ -567,8 +750,19 @@ impl Normalizer {
 ///
 /// >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
 /// ['https://a.example/?id=1&y=3']
+///
+/// `base` is one URL (the command's `--base`) or a column of one per URL
+/// (`--base-field`); `resolve` is `--resolve` (`whatwg`, `legacy`,
+/// `generic`); `charset` a column of one encoding label per URL
+/// (`--charset-field`); `explain=True` gives each answer with the rules
+/// that fired (`--explain`).
+///
+/// >>> normurl.normalize(["../a", "b", "http://c.example/"], base=["http://x.example/p/q", None, "-"])
+/// ['http://x.example/a', None, 'http://c.example/']
+/// >>> normurl.normalize(["HTTP://A.example/#f"], profile="aggressive", explain=True)
+/// [('http://a.example/', ['drop-fragment'])]
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, explain=false))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -576,7 +770,7 @@ fn normalize<'py>(
     profile: Option<String>,
     get: &str,
     rules: Option<String>,
-    base: Option<String>,
+    base: Option<&Bound<'py, PyAny>>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
@@ -590,7 +784,11 @@ fn normalize<'py>(
     invalid_utf8: Option<&str>,
     idn: Option<String>,
     query_encoding: Option<String>,
+    resolve: Option<String>,
+    charset: Option<&Bound<'py, PyAny>>,
+    explain: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (base, row_bases) = split_base(base)?;
     let plain = Plain {
         profile,
         get: get.to_owned(),
@@ -601,6 +799,7 @@ fn normalize<'py>(
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
         query_encoding,
+        resolve,
     };
     let lists = RuleArgs {
         strip_params,
@@ -611,7 +810,7 @@ fn normalize<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.normalize(py, urls, threads)
+    Normalizer::with(plain, &lists)?.normalize(py, urls, threads, row_bases, charset, explain)
 }
 
 /// The dedup key of every URL: the 128-bit MurmurHash3 (x64_128, seed 0)
@@ -623,7 +822,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -631,7 +830,7 @@ fn key_hash<'py>(
     profile: Option<String>,
     get: &str,
     rules: Option<String>,
-    base: Option<String>,
+    base: Option<&Bound<'py, PyAny>>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
@@ -645,7 +844,10 @@ fn key_hash<'py>(
     invalid_utf8: Option<&str>,
     idn: Option<String>,
     query_encoding: Option<String>,
+    resolve: Option<String>,
+    charset: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (base, row_bases) = split_base(base)?;
     let plain = Plain {
         profile,
         get: get.to_owned(),
@@ -656,6 +858,7 @@ fn key_hash<'py>(
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
         query_encoding,
+        resolve,
     };
     let lists = RuleArgs {
         strip_params,
@@ -666,7 +869,7 @@ fn key_hash<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.key_hash(py, urls, threads)
+    Normalizer::with(plain, &lists)?.key_hash(py, urls, threads, row_bases, charset)
 }
 
 /// The components of every URL's canonical form: a struct array (or a
@@ -678,14 +881,14 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
     urls: &Bound<'py, PyAny>,
     profile: Option<String>,
     rules: Option<String>,
-    base: Option<String>,
+    base: Option<&Bound<'py, PyAny>>,
     default_scheme: Option<String>,
     strip_params: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
@@ -699,7 +902,10 @@ fn components<'py>(
     invalid_utf8: Option<&str>,
     idn: Option<String>,
     query_encoding: Option<String>,
+    resolve: Option<String>,
+    charset: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (base, row_bases) = split_base(base)?;
     let plain = Plain {
         profile,
         get: "url".into(),
@@ -710,6 +916,7 @@ fn components<'py>(
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
         query_encoding,
+        resolve,
     };
     let lists = RuleArgs {
         strip_params,
@@ -720,7 +927,7 @@ fn components<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.components(py, urls, threads)
+    Normalizer::with(plain, &lists)?.components(py, urls, threads, row_bases, charset)
 }
 
 /// Rebuilds a pickled `Normalizer` (its `__reduce__`): the arguments, the
@@ -728,7 +935,8 @@ fn components<'py>(
 /// name and text (absent from pickles made before `psl=`), and the
 /// `invalid_utf8` policy.
 #[pyfunction]
-#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None))]
+#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None))]
+#[allow(clippy::too_many_arguments)]
 fn _normalizer(
     plain: PlainState,
     state: State,
@@ -737,6 +945,7 @@ fn _normalizer(
     invalid_utf8: Option<&str>,
     idn: Option<String>,
     query_encoding: Option<String>,
+    resolve: Option<String>,
 ) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
@@ -749,6 +958,7 @@ fn _normalizer(
         invalid_utf8: invalid_utf8_policy(invalid_utf8)?,
         idn,
         query_encoding,
+        resolve,
     };
     let psl = psl.map(|(name, text)| Source::Read { name, text });
     Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)

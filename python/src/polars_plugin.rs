@@ -10,6 +10,10 @@
 //! data interface instead of through pyo3-polars, whose pyo3 is not this
 //! module's and whose polars crates would be compiled into the module.
 //!
+//! An expression may have more inputs than the URLs: columns of one base
+//! and one charset per row (`base=`, `charset=` given as expressions),
+//! which the settings name in the order Polars passes them.
+//!
 //! The settings are those of a `Normalizer` that Python has already built
 //! (so a bad argument fails when the expression is made): its pickle state
 //! (`__reduce__`), from which the configuration is built once per process
@@ -30,8 +34,8 @@ use normurl::normalize::Source;
 use serde::Deserialize;
 
 use crate::arrow_io::Chunk;
-use crate::batch;
-use crate::column::{KeyColumn, Layout, StringColumn, StructColumn};
+use crate::batch::{self, Column, Side};
+use crate::column::{ExplainColumn, KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config};
 use crate::rule_args::{self, State};
 
@@ -107,13 +111,16 @@ fn export(name: &str, array: ArrayRef) -> Result<SeriesExport, String> {
     })
 }
 
-/// Takes the first input Series out of `inputs` (its name and chunks) and
+/// An input Series: its name and chunks.
+type Series = (String, Vec<ArrayRef>);
+
+/// Takes the input Series out of `inputs` (their names and chunks) and
 /// releases them all, as polars-ffi's `import_series_buffer` does.
 ///
 /// # Safety
 /// `inputs` points to `len` valid exports, which this takes.
-unsafe fn import(inputs: *mut SeriesExport, len: usize) -> Result<(String, Vec<ArrayRef>), String> {
-    let mut first = None;
+unsafe fn import(inputs: *mut SeriesExport, len: usize) -> Result<Vec<Series>, String> {
+    let mut series = Vec::with_capacity(len);
     for i in 0..len {
         let e = &mut *inputs.add(i);
         // Every chunk moved out first (each released when dropped), so
@@ -143,11 +150,12 @@ unsafe fn import(inputs: *mut SeriesExport, len: usize) -> Result<(String, Vec<A
         if let Some(release) = e.release {
             release(e);
         }
-        if i == 0 {
-            first = Some(result);
-        }
+        series.push(result);
     }
-    first.unwrap_or_else(|| Err("normurl: the expression has no input".into()))
+    if series.is_empty() {
+        return Err("normurl: the expression has no input".into());
+    }
+    series.into_iter().collect()
 }
 
 /// A normurl expression's settings: a `Normalizer`'s pickle state, as
@@ -165,6 +173,18 @@ struct Settings {
     idn: Option<String>,
     #[serde(default)]
     query_encoding: Option<String>,
+    /// `resolve`, as given.
+    #[serde(default)]
+    resolve: Option<String>,
+    /// What the inputs after the URLs are, in order: `base`, `charset`.
+    #[serde(default)]
+    inputs: Vec<String>,
+}
+
+/// An expression's configuration and the meaning of its extra inputs.
+struct Expression {
+    config: Config,
+    inputs: Vec<String>,
 }
 
 /// How many configurations [`config`] keeps (the oldest goes first): each
@@ -173,8 +193,8 @@ const KEPT: usize = 64;
 
 /// The configuration of the settings pickled in `kwargs`, built on the
 /// first batch of each distinct setting and kept.
-fn config(kwargs: &[u8]) -> Result<Arc<Config>, String> {
-    type Kept = Mutex<Vec<(Vec<u8>, Arc<Config>)>>;
+fn config(kwargs: &[u8]) -> Result<Arc<Expression>, String> {
+    type Kept = Mutex<Vec<(Vec<u8>, Arc<Expression>)>>;
     static CONFIGS: OnceLock<Kept> = OnceLock::new();
     let configs = CONFIGS.get_or_init(Default::default);
     {
@@ -199,8 +219,19 @@ fn config(kwargs: &[u8]) -> Result<Arc<Config>, String> {
         psl: settings.psl.map(|(name, text)| Source::Read { name, text }),
         idn: settings.idn,
         query_encoding: settings.query_encoding,
+        resolve: settings.resolve,
     };
-    let config = Arc::new(Config::new(&args).map_err(|e| e.to_string())?);
+    if let Some(other) = settings
+        .inputs
+        .iter()
+        .find(|name| !matches!(name.as_str(), "base" | "charset"))
+    {
+        return Err(format!("normurl: unknown expression input {other:?}"));
+    }
+    let config = Arc::new(Expression {
+        config: Config::new(&args).map_err(|e| e.to_string())?,
+        inputs: settings.inputs,
+    });
     let mut kept = configs.lock().unwrap_or_else(|e| e.into_inner());
     if kept.len() >= KEPT {
         kept.remove(0);
@@ -218,6 +249,9 @@ enum Output {
     Keys,
     /// `components`: a struct of strings per URL.
     Struct,
+    /// `normalize(explain=True)`: a struct of the string and the list of
+    /// the rules that fired.
+    Explained,
 }
 
 impl Output {
@@ -233,34 +267,51 @@ impl Output {
                     .map(|name| Field::new(*name, DataType::Utf8View, true))
                     .collect::<Fields>(),
             ),
+            Output::Explained => DataType::Struct(Fields::from(vec![
+                Field::new("url", DataType::Utf8View, true),
+                Field::new(
+                    "rules",
+                    DataType::LargeList(Arc::new(Field::new("item", DataType::Utf8View, true))),
+                    true,
+                ),
+            ])),
         }
     }
 
-    fn run(self, config: &Config, chunks: &[ArrayRef]) -> Result<ArrayRef, String> {
-        let chunks: Vec<Chunk> = chunks
-            .iter()
-            .map(|values| Chunk {
-                values: values.clone(),
-                keys: None,
-            })
-            .collect();
+    /// The result of the URLs in `chunks`, each row with its entries of
+    /// `side` (the base and charset columns).
+    fn run(self, config: &Config, chunks: &[ArrayRef], side: Side<'_>) -> Result<ArrayRef, String> {
+        let chunks = as_chunks(chunks);
         let chunks = &chunks[..];
         let result = match self {
             Output::Strings => {
-                batch::run_chunks::<StringColumn>(config, chunks, 1).finish(Layout::Utf8View)
+                batch::run_chunks::<StringColumn>(config, chunks, 1, side).finish(Layout::Utf8View)
             }
-            Output::Keys => batch::run_chunks::<KeyColumn>(config, chunks, 1)
+            Output::Keys => batch::run_chunks::<KeyColumn>(config, chunks, 1, side)
                 .finish()
                 .map(binary_view),
             Output::Struct => {
                 if let Err(e) = &config.url_rewrite {
                     return Err(format!("components: {e}"));
                 }
-                batch::run_chunks::<StructColumn>(config, chunks, 1).finish(Layout::Utf8View)
+                batch::run_chunks::<StructColumn>(config, chunks, 1, side).finish(Layout::Utf8View)
             }
+            Output::Explained => batch::run_chunks::<ExplainColumn>(config, chunks, 1, side)
+                .finish(Layout::Utf8View, true),
         };
         result.map_err(|e| format!("normurl: could not build the result: {e}"))
     }
+}
+
+/// Polars' chunks as the batch's.
+fn as_chunks(arrays: &[ArrayRef]) -> Vec<Chunk> {
+    arrays
+        .iter()
+        .map(|values| Chunk {
+            values: values.clone(),
+            keys: None,
+        })
+        .collect()
 }
 
 /// The 16-byte keys as a `binary_view` array over the same buffer.
@@ -351,13 +402,46 @@ unsafe fn call(
     out: *mut SeriesExport,
 ) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let (name, chunks) = import(inputs, len)?;
+        let mut series = import(inputs, len)?.into_iter();
+        let (name, chunks) = series
+            .next()
+            .ok_or("normurl: the expression has no input")?;
         for chunk in &chunks {
             check_input(chunk.data_type())?;
         }
         let kwargs = std::slice::from_raw_parts(kwargs, kwargs_len);
-        let config = config(kwargs)?;
-        let array = output.run(&config, &chunks)?;
+        let expression = config(kwargs)?;
+        let rows: usize = chunks.iter().map(|c| c.len()).sum();
+        // The extra inputs, in the order the settings name them.
+        let mut base = None;
+        let mut charset = None;
+        for (what, (_, arrays)) in expression.inputs.iter().zip(series) {
+            for array in &arrays {
+                check_input(array.data_type())?;
+            }
+            let len: usize = arrays.iter().map(|a| a.len()).sum();
+            if len != rows && len != 1 {
+                return Err(format!("normurl: {what}: {len} values for {rows} URLs"));
+            }
+            let slot = if what == "base" {
+                &mut base
+            } else {
+                &mut charset
+            };
+            *slot = Some((as_chunks(&arrays), len == 1 && rows != 1));
+        }
+        let base = base
+            .as_ref()
+            .map(|(c, repeat)| Column::new(c).repeated(*repeat));
+        let charset = charset
+            .as_ref()
+            .map(|(c, repeat)| Column::new(c).repeated(*repeat));
+        let side = Side {
+            base: base.as_ref(),
+            charset: charset.as_ref(),
+            offset: 0,
+        };
+        let array = output.run(&expression.config, &chunks, side)?;
         export(&name, array)
     }));
     match result {
@@ -383,7 +467,10 @@ unsafe fn field(
             return Err("normurl: the expression has no input".to_string());
         }
         let input = Field::try_from(&*fields).map_err(|e| e.to_string())?;
-        check_input(input.data_type())?;
+        for i in 0..len {
+            let field = Field::try_from(&*fields.add(i)).map_err(|e| e.to_string())?;
+            check_input(field.data_type())?;
+        }
         let field = Field::new(input.name(), output.data_type(), true);
         FFI_ArrowSchema::try_from(&field).map_err(|e| e.to_string())
     }));
@@ -431,6 +518,11 @@ plugin!(
     _polars_plugin_normurl_normalize,
     _polars_plugin_field_normurl_normalize,
     Output::Strings
+);
+plugin!(
+    _polars_plugin_normurl_normalize_explain,
+    _polars_plugin_field_normurl_normalize_explain,
+    Output::Explained
 );
 plugin!(
     _polars_plugin_normurl_key_hash,

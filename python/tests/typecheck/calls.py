@@ -76,6 +76,22 @@ def calls(tmp: Path) -> None:
     assert len(listed) == 3 and len(n.key_hash(urls)) == 3 and len(n.components(urls)) == 3
     assert n == normurl.Normalizer(profile="safe-browsing", base="http://base.example/", strip_params=["a", "b"])
     assert len({n, normurl.Normalizer()}) == 2
+    # The command's per-line options: base and charset per row, resolve,
+    # explain.
+    bases: list[str | None] = ["http://a.example/p/q", None, "-"]
+    resolved: list[str | None] = normurl.normalize(
+        ["../x", "http://b.example/", "y"], base=bases, resolve="legacy", charset=["shift_jis", None, "bogus"]
+    )
+    assert resolved == ["http://a.example/x", "http://b.example/", None]
+    explained: list[normurl.Explained] = normurl.normalize(urls, profile="aggressive", explain=True)
+    assert explained[1] == (None, None)
+    mode: normurl.Resolve = "generic"
+    m = normurl.Normalizer(base="http://a.example/b/c", resolve=mode)
+    assert m.normalize(["http:g"]) == ["http://g/"]
+    rows: list[normurl.Explained] = m.normalize(["x"], base=["http://c.example/"], charset=[None], explain=True)
+    assert rows == [("http://c.example/x", [])]
+    assert len(m.key_hash(["x"], base=pa.array(["http://c.example/"]), charset=None)) == 1
+    assert len(m.components(pl.Series(["x"]), base=pl.Series(["http://c.example/"]))) == 1
     policy: normurl.InvalidUtf8 = "reject"
     profile: normurl.Profile = "w3lib"
     assert normurl.normalize(pa.array([b"\xff"]), invalid_utf8=policy, profile=profile).to_pylist() == [None]

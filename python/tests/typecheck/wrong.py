@@ -9,3 +9,4 @@ normurl.normalize(["x"], invalid_utf8="lossy")  # E: call-overload
 normurl.normalize(["x"], threads="2")  # E: call-overload
 normurl.Normalizer(nope=1)  # E: call-arg
 normurl.Normalizer().normalize_one(3)  # E: arg-type
+normurl.normalize(["x"], resolve="browser")  # E: call-overload
