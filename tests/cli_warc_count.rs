@@ -13,18 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::bin::{gzip, normurl, run, run_command};
-
-/// A WARC record with these header fields (and a Content-Length).
-fn record(fields: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
-    let mut r = b"WARC/1.1\r\n".to_vec();
-    for (name, value) in fields {
-        r.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
-    }
-    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
-}
+use common::warc::with_fields as record;
 
 /// The URI no record parses: an invalid record.
 const BAD_URI: &str = "http://[::1/";

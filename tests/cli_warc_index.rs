@@ -10,6 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::bin::{file, gzip, normurl, run, run_command};
+use common::warc::with_fields as record;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,18 +24,6 @@ fn path(name: &str) -> String {
 
 fn expected(name: &str) -> String {
     std::fs::read_to_string(data(name)).unwrap()
-}
-
-/// A WARC record with these header fields (and a Content-Length).
-fn record(fields: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
-    let mut r = b"WARC/1.1\r\n".to_vec();
-    for (name, value) in fields {
-        r.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
-    }
-    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
 }
 
 fn response(uri: &str, digest: Option<&str>, http: &[u8]) -> Vec<u8> {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::bin::{file, gzip, normurl, run, run_command};
+use common::warc::with_fields as warc_record;
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -39,17 +40,6 @@ fn c_sort(text: &[u8], dir: &tempfile::TempDir) -> Option<Vec<u8>> {
         .output()
         .ok()?;
     out.status.success().then_some(out.stdout)
-}
-
-fn warc_record(fields: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
-    let mut r = b"WARC/1.1\r\n".to_vec();
-    for (name, value) in fields {
-        r.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
-    }
-    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
 }
 
 /// A gzip WARC of `n` responses in an order far from sorted: URIs with

@@ -38,3 +38,16 @@ pub fn record(kind: &str, uri: Option<&str>, block: &[u8]) -> Vec<u8> {
     r.extend_from_slice(b"\r\n\r\n");
     r
 }
+
+/// A WARC/1.1 record with these header fields, in order, and a
+/// Content-Length for `block`.
+pub fn with_fields(fields: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
+    let mut r = b"WARC/1.1\r\n".to_vec();
+    for (name, value) in fields {
+        r.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+    }
+    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
