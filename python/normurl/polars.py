@@ -9,7 +9,8 @@
 Each method is an expression plugin of the native module: Polars' engine
 calls normurl's compiled code on each batch, with no Python call, in eager,
 lazy and streaming queries, inside `group_by`, `over` and `unique(subset=)`.
-The methods take the arguments of `normurl.Normalizer` and check them when
+The methods take the arguments of `normurl.Normalizer` (the edits `set`,
+`append`, `set_params`, `delete_params` included) and check them when
 the expression is made (a bad profile is a `ValueError` there, not when the
 query runs). The configuration is built once per process for each distinct
 expression, not once per batch.
@@ -40,13 +41,15 @@ _LIBRARY = Path(_native.__file__)
 def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
     """The plugin's kwargs: the normalizer's pickle state (its arguments,
     with the text of every file they name)."""
-    _, (plain, state, _reprs, psl, _policy, idn, query_encoding) = normalizer.__reduce__()
+    _, args = normalizer.__reduce__()
+    plain, state, _reprs, psl, _policy, idn, query_encoding, edits = args[:8]
     return {
         "plain": plain,
         "state": state,
         "psl": psl,
         "idn": idn,
         "query_encoding": query_encoding,
+        "edits": edits,
     }
 
 
@@ -83,6 +86,10 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The normalized form of each URL (`normurl.normalize`), or the
@@ -105,6 +112,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         return _call(self._expr, "normurl_normalize", n)
 
@@ -124,9 +135,14 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
     ) -> pl.Expr:
         """One form or component of each URL: `normalize(get=component)`,
-        e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`."""
+        e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`,
+        or a template of the command's --get: `get("{query:utm_source}")`."""
         return self.normalize(
             profile=profile,
             get=component,
@@ -141,6 +157,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
 
     def key_hash(
@@ -159,6 +179,10 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The dedup key of each URL (`normurl.key_hash`): 16 bytes, the
@@ -179,6 +203,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         return _call(self._expr, "normurl_key_hash", n)
 
@@ -197,6 +225,10 @@ class NormurlExpr:
         param_rules: Any = None,
         rewrite: Any = None,
         psl: Any = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The components of each URL (`normurl.components`): a Struct
@@ -217,6 +249,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         # A rewrite file whose tests fail on URLs fails here, not in the
         # query.

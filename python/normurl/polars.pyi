@@ -6,7 +6,18 @@ from typing import Literal
 
 import polars as pl
 
-from . import Get, NameList, Normalizer, Paths, Profile, StripParams, StrPath
+from . import (
+    AppendEdits,
+    Get,
+    NameList,
+    Normalizer,
+    ParamEdits,
+    Paths,
+    Profile,
+    SetEdits,
+    StripParams,
+    StrPath,
+)
 
 __all__ = ["NormurlExpr"]
 
@@ -32,6 +43,10 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A String expression: the normalized URL, or the form or
@@ -52,6 +67,10 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
     ) -> pl.Expr:
         """A String expression: `normalize(get=component)`."""
     def key_hash(
@@ -70,6 +89,10 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Binary expression: the 16-byte dedup key of each URL."""
@@ -88,6 +111,10 @@ class NormurlExpr:
         param_rules: Paths | None = None,
         rewrite: StrPath | None = None,
         psl: StrPath | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Struct expression with the fields of `normurl.COMPONENTS`."""

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::arrow_io::Chunk;
 use crate::column::{KeyColumn, StringColumn, StructColumn};
-use crate::config::{Config, Get};
+use crate::config::Config;
 use crate::engine::Worker;
 
 /// Batches shorter than this run on the calling thread whatever `threads`
@@ -149,8 +149,7 @@ impl Sink for StringColumn {
             // an empty line) is null.
             Some(url) => self.push_with(|out| {
                 let start = out.len();
-                worker.write(config, url, out)
-                    && (out.len() > start || !matches!(config.get, Get::Component(_)))
+                worker.write(config, url, out) && (out.len() > start || !config.get.empty_is_null())
             }),
             None => self.push_null(),
         }

@@ -1,7 +1,9 @@
 //! The per-URL work, with the calls the command makes for one line
 //! (`normurl::normalize::Normalizer`): `Canonicalizer::parse_apply` without
 //! a base, `Url::parse_into` and `Canonicalizer::apply` with one, then
-//! `Rewrites::rewrite_output` for `rewrite`. Buffers live in a [`Worker`],
+//! `Rewrites::rewrite_output` for `rewrite`; with edits (`set=` ...), the
+//! URL is parsed, edited with each `Edit::apply` and then
+//! canonicalized, as the command does. Buffers live in a [`Worker`],
 //! reused for every URL of a batch.
 
 use normurl::canon::{key_hash, with_default_scheme, Scratch};
@@ -66,8 +68,22 @@ fn is_line(input: &str, check_newlines: bool) -> bool {
 
 impl Worker {
     /// Parses `input` into `self.url` as the configuration says (base,
-    /// default scheme). Returns whether it is a valid URL.
+    /// default scheme), then applies the edits. Returns whether it is a
+    /// valid URL.
     fn parse(&mut self, config: &Config, input: &str) -> bool {
+        if !self.parse_url(config, input) {
+            return false;
+        }
+        // A setter the standard refuses leaves the URL as it was, as in
+        // the command: the row stays valid and the later edits apply.
+        for edit in &config.edits {
+            edit.apply(&mut self.url);
+        }
+        true
+    }
+
+    /// [`Worker::parse`] without the edits.
+    fn parse_url(&mut self, config: &Config, input: &str) -> bool {
         if !is_line(input, self.check_newlines) {
             return false;
         }
@@ -94,11 +110,12 @@ impl Worker {
     #[inline]
     pub fn write(&mut self, config: &Config, input: &str, out: &mut Vec<u8>) -> bool {
         let start = out.len();
-        let written = match config.get {
+        let written = match &config.get {
             Get::Form(_)
                 if config.base.is_none()
                     && config.default_scheme.is_none()
-                    && config.query_encoding.is_utf8() =>
+                    && config.query_encoding.is_utf8()
+                    && config.edits.is_empty() =>
             {
                 // The command's path for a line without a base: parsing
                 // and canonicalizing in one pass.
@@ -124,8 +141,24 @@ impl Worker {
                 } else {
                     &self.url
                 };
-                Fields::new(url, config.suffixes()).write(c, &mut self.component_scratch, out);
+                Fields::new(url, config.suffixes()).write(*c, &mut self.component_scratch, out);
                 // The components are those of the rewritten URL.
+                return true;
+            }
+            Get::Template(t) => {
+                if !self.parse(config, input) || !self.make_canonical(config) {
+                    return false;
+                }
+                let url = if config.reparse {
+                    &self.canonical
+                } else {
+                    &self.url
+                };
+                t.render(
+                    &Fields::new(url, config.suffixes()),
+                    &mut self.component_scratch,
+                    out,
+                );
                 return true;
             }
         };
@@ -192,8 +225,8 @@ impl Worker {
         key.clear();
         // A component the URL does not have is null, as `normalize`
         // gives it: no key.
-        let valid = self.write(config, input, &mut key)
-            && (!key.is_empty() || !matches!(config.get, Get::Component(_)));
+        let valid =
+            self.write(config, input, &mut key) && (!key.is_empty() || !config.get.empty_is_null());
         let hash = valid.then(|| key_hash(&key));
         self.key = key;
         hash

@@ -165,6 +165,9 @@ struct Settings {
     idn: Option<String>,
     #[serde(default)]
     query_encoding: Option<String>,
+    /// The edits (`set=` ...), as given, in the order they apply.
+    #[serde(default)]
+    edits: crate::edit_args::EditSpecs,
 }
 
 /// How many configurations [`config`] keeps (the oldest goes first): each
@@ -199,6 +202,7 @@ fn config(kwargs: &[u8]) -> Result<Arc<Config>, String> {
         psl: settings.psl.map(|(name, text)| Source::Read { name, text }),
         idn: settings.idn,
         query_encoding: settings.query_encoding,
+        edits: settings.edits,
     };
     let config = Arc::new(Config::new(&args).map_err(|e| e.to_string())?);
     let mut kept = configs.lock().unwrap_or_else(|e| e.into_inner());
