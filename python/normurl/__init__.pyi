@@ -2,7 +2,7 @@
 `normurl` command. See docs/python.md."""
 
 import os
-from typing import Any, Literal, Protocol, Sequence, overload
+from typing import Any, Literal, Mapping, Protocol, Sequence, overload
 
 __version__: str
 
@@ -64,8 +64,10 @@ Profile = Literal[
     "w3lib",
     "normalize-url",
 ]
-Get = Literal["url"] | Component
-"""`url`, `surt`, `ssurt`, or a name of COMPONENTS."""
+Get = Literal["url"] | Component | str
+"""`url`, `surt`, `ssurt`, a name of COMPONENTS, or a template of the
+command's --get: `{query:NAME}`, `{query-all:NAME}`, `{pathname:decoded}`,
+`{host}\t{pathname}` (docs/editing.md)."""
 
 Resolve = Literal["whatwg", "legacy", "generic"]
 """How a relative URL is resolved against its base (the command's
@@ -125,7 +127,21 @@ kinds `urls` takes (the command's --base-field, --charset-field)."""
 
 Explained = tuple[str | None, list[str] | None]
 """A row of normalize(explain=True) on a list: the answer and the names
-of the rules that fired ([] for none; None where the row has no URL)."""
+of what fired, as the command's --explain lists them (`edit`,
+`edit-refused`, the rules, `rewrite`; [] for none; None where the row has
+no URL)."""
+
+SetEdits = Mapping[str, str | int | None] | Sequence[tuple[str, str | int | None]]
+"""`set=`: component to value (the command's --set COMPONENT=VALUE), a
+dict or (component, value) pairs in order; None or "" clears."""
+
+AppendEdits = Mapping[str, str] | Sequence[tuple[str, str]]
+"""`append=`: {"query": "NAME=VALUE", "path": "SEGMENT"} (the command's
+--append), or pairs in order to append several."""
+
+ParamEdits = Mapping[str, str | int] | Sequence[tuple[str, str | int]]
+"""`set_params=`: parameter name to value (the command's --set-param), a
+dict or pairs in order."""
 
 class Array:
     """An Arrow array that normurl returned: pass it to `pyarrow.array()`,
@@ -179,6 +195,10 @@ class Normalizer:
         idn: Literal["ascii", "unicode"] | None = None,
         query_encoding: str | None = None,
         resolve: Resolve | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
     ) -> None: ...
     @overload
     def normalize(
@@ -274,6 +294,10 @@ def normalize(
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
     explain: Literal[False] = False,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> list[str | None]: ...
 @overload
 def normalize(
@@ -299,6 +323,10 @@ def normalize(
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
     explain: Literal[True],
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> list[Explained]: ...
 @overload
 def normalize(
@@ -324,6 +352,10 @@ def normalize(
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
     explain: bool = False,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> Any:
     """Normalizes every URL as the `normurl` command normalizes a line:
     one entry per input, None/null where it is not a valid URL (or null,
@@ -364,6 +396,18 @@ def normalize(
     ['com,example)/a']
     >>> normurl.normalize(["https://a.example/?id=1&x=2;y=3"], keep_params=["id", "y"], query_separators="&;")
     ['https://a.example/?id=1&y=3']
+
+    set, append, set_params, delete_params (keyword only): the command's
+    --set, --append, --set-param, --delete-param, applied to each parsed
+    URL before the profile's rules, in that order (docs/editing.md); a
+    value a setter refuses leaves the URL as it was. get also takes the
+    command's templates: "{query:NAME}", "{query-all:NAME}",
+    "{pathname:decoded}".
+
+    >>> normurl.normalize(["http://a.example/?utm_source=x&id=1"], set={"scheme": "https"}, delete_params="utm_*")
+    ['https://a.example/?id=1']
+    >>> normurl.normalize(["http://a.example/?q=rust+url"], get="{query:q}")
+    ['rust url']
     """
 
 @overload
@@ -389,6 +433,10 @@ def key_hash(
     query_encoding: str | None = None,
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> list[bytes | None]: ...
 @overload
 def key_hash(
@@ -413,6 +461,10 @@ def key_hash(
     query_encoding: str | None = None,
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> Any:
     """The dedup key of every URL (fixed_size_binary[16]): MurmurHash3
     x64_128 of what normalize() gives with the same arguments, the key the
@@ -445,6 +497,10 @@ def components(
     query_encoding: str | None = None,
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> list[Components | None]: ...
 @overload
 def components(
@@ -468,6 +524,10 @@ def components(
     query_encoding: str | None = None,
     resolve: Resolve | None = None,
     charset: PerRow | None = None,
+    set: SetEdits | None = None,
+    append: AppendEdits | None = None,
+    set_params: ParamEdits | None = None,
+    delete_params: NameList | None = None,
 ) -> Any:
     """The components of every URL's canonical form, as a struct (or dict)
     with the fields of COMPONENTS; each field equals normalize(urls,

@@ -9,7 +9,8 @@
 Each method is an expression plugin of the native module: Polars' engine
 calls normurl's compiled code on each batch, with no Python call, in eager,
 lazy and streaming queries, inside `group_by`, `over` and `unique(subset=)`.
-The methods take the arguments of `normurl.Normalizer` and check them when
+The methods take the arguments of `normurl.Normalizer` (the edits `set`,
+`append`, `set_params`, `delete_params` included) and check them when
 the expression is made (a bad profile is a `ValueError` there, not when the
 query runs). The configuration is built once per process for each distinct
 expression, not once per batch.
@@ -48,7 +49,7 @@ def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
     """The plugin's kwargs: the normalizer's pickle state (its arguments,
     with the text of every file they name)."""
     _, state = normalizer.__reduce__()
-    plain, rules, _reprs, psl, _policy, idn, query_encoding, resolve = state[:8]
+    plain, rules, _reprs, psl, _policy, idn, query_encoding, resolve, edits = state[:9]
     return {
         "plain": plain,
         "state": rules,
@@ -56,6 +57,7 @@ def _settings(normalizer: _native.Normalizer) -> dict[str, Any]:
         "idn": idn,
         "query_encoding": query_encoding,
         "resolve": resolve,
+        "edits": edits,
     }
 
 
@@ -125,6 +127,10 @@ class NormurlExpr:
         resolve: str | None = None,
         charset: pl.Expr | None = None,
         explain: bool = False,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The normalized form of each URL (`normurl.normalize`), or the
@@ -157,6 +163,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         function = "normurl_normalize_explain" if explain else "normurl_normalize"
         return _call(self._expr, function, n, base_column, charset)
@@ -180,9 +190,14 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: str | None = None,
         charset: pl.Expr | None = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
     ) -> pl.Expr:
         """One form or component of each URL: `normalize(get=component)`,
-        e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`."""
+        e.g. `get("registered_domain")`, `get("hostname")`, `get("surt")`,
+        or a template of the command's --get: `get("{query:utm_source}")`."""
         return self.normalize(
             profile=profile,
             get=component,
@@ -200,6 +215,10 @@ class NormurlExpr:
             query_encoding=query_encoding,
             resolve=resolve,
             charset=charset,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
 
     def key_hash(
@@ -221,6 +240,10 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: str | None = None,
         charset: pl.Expr | None = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The dedup key of each URL (`normurl.key_hash`): 16 bytes, the
@@ -244,6 +267,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         return _call(self._expr, "normurl_key_hash", n, base_column, charset)
 
@@ -265,6 +292,10 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: str | None = None,
         charset: pl.Expr | None = None,
+        set: Any = None,
+        append: Any = None,
+        set_params: Any = None,
+        delete_params: Any = None,
         normalizer: _native.Normalizer | None = None,
     ) -> pl.Expr:
         """The components of each URL (`normurl.components`): a Struct
@@ -288,6 +319,10 @@ class NormurlExpr:
             param_rules=param_rules,
             rewrite=rewrite,
             psl=psl,
+            set=set,
+            append=append,
+            set_params=set_params,
+            delete_params=delete_params,
         )
         # A rewrite file whose tests fail on URLs fails here, not in the
         # query.

@@ -6,7 +6,19 @@ from typing import Literal
 
 import polars as pl
 
-from . import Get, NameList, Normalizer, Paths, Profile, Resolve, StripParams, StrPath
+from . import (
+    AppendEdits,
+    Get,
+    NameList,
+    Normalizer,
+    ParamEdits,
+    Paths,
+    Profile,
+    Resolve,
+    SetEdits,
+    StripParams,
+    StrPath,
+)
 
 __all__ = ["NormurlExpr"]
 
@@ -36,6 +48,10 @@ class NormurlExpr:
         resolve: Resolve | None = None,
         charset: pl.Expr | None = None,
         explain: bool = False,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A String expression: the normalized URL, or the form or
@@ -62,6 +78,10 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: Resolve | None = None,
         charset: pl.Expr | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
     ) -> pl.Expr:
         """A String expression: `normalize(get=component)`."""
     def key_hash(
@@ -83,6 +103,10 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: Resolve | None = None,
         charset: pl.Expr | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Binary expression: the 16-byte dedup key of each URL."""
@@ -104,6 +128,10 @@ class NormurlExpr:
         query_encoding: str | None = None,
         resolve: Resolve | None = None,
         charset: pl.Expr | None = None,
+        set: SetEdits | None = None,
+        append: AppendEdits | None = None,
+        set_params: ParamEdits | None = None,
+        delete_params: NameList | None = None,
         normalizer: Normalizer | None = None,
     ) -> pl.Expr:
         """A Struct expression with the fields of `normurl.COMPONENTS`."""

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::arrow_io::Chunk;
 use crate::column::{ExplainColumn, KeyColumn, StringColumn, StructColumn};
-use crate::config::{Config, Get};
+use crate::config::Config;
 use crate::engine::Worker;
 
 /// Batches shorter than this run on the calling thread whatever `threads`
@@ -260,8 +260,7 @@ impl Sink for StringColumn {
             // an empty line) is null.
             Some(url) => self.push_with(|out| {
                 let start = out.len();
-                worker.write(config, url, out)
-                    && (out.len() > start || !matches!(config.get, Get::Component(_)))
+                worker.write(config, url, out) && (out.len() > start || !config.get.empty_is_null())
             }),
             None => self.push_null(),
         }
@@ -309,16 +308,20 @@ impl Sink for ExplainColumn {
             Some(url) => self.urls.push_with(|out| {
                 let start = out.len();
                 valid = worker.write(config, url, out);
-                valid && (out.len() > start || !matches!(config.get, Get::Component(_)))
+                valid && (out.len() > start || !config.get.empty_is_null())
             }),
             None => self.urls.push_null(),
         }
-        let fired = worker.fired;
+        let (fired, edited) = (worker.fired, worker.edited);
+        // In the order they ran, as the command's --explain lists them:
+        // the edits, the rules, `rewrite`.
         let names = valid.then(|| {
-            fired
-                .rules
-                .iter()
-                .map(|r| r.name())
+            edited
+                .changed
+                .then_some("edit")
+                .into_iter()
+                .chain(edited.refused.then_some("edit-refused"))
+                .chain(fired.rules.iter().map(|r| r.name()))
                 .chain(fired.rewritten.then_some("rewrite"))
         });
         self.push_rules(names);

@@ -1,7 +1,8 @@
 //! The Python arguments (`profile`, `get`, `rules`, `base`,
 //! `default_scheme` and the lists and files of `strip_params`,
 //! `keep_params`, `index_files`, `query_separators`, `redirects`,
-//! `param_rules`, `rewrite`) and `psl` turned once into library values,
+//! `param_rules`, `rewrite`), the edits (`set`, `append`, `set_params`,
+//! `delete_params`) and `psl` turned once into library values,
 //! with the command's defaults and error messages: the canonicalizer is
 //! built by the library's `RuleOptions`, as the command's
 //! `src/cli/config.rs` builds it.
@@ -10,20 +11,37 @@ use std::fmt;
 use std::sync::Arc;
 
 use normurl::canon::{Canonicalizer, CanonicalizerBuilder, IdnForm, OutputForm, Profile};
-use normurl::component::PublicSuffixList;
-use normurl::normalize::{parse_query_separators, Rewrites, RuleOptionError, RuleOptions, Source};
+use normurl::component::{PublicSuffixList, Template};
+use normurl::normalize::{
+    parse_query_separators, Edit, Rewrites, RuleOptionError, RuleOptions, Source,
+};
 use normurl::{Mode, QueryEncoding, Url};
 
+use crate::edit_args::EditSpecs;
 use crate::psl_arg::Psl;
 
 /// What to write for each URL: the command's `--get` forms (written by
-/// the canonicalizer) or one component of the canonical URL.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// the canonicalizer) or one component of the canonical URL, or a
+/// template of its components.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Get {
     /// `url`, `surt` or `ssurt`.
     Form(OutputForm),
     /// A getter of the URL API, or a derived host field.
     Component(Component),
+    /// A template of the command's `--get` (`{query:utm_source}`,
+    /// `{pathname:decoded}`, `{host}\t{query-all:tag}`) that is not one
+    /// component.
+    Template(Template),
+}
+
+impl Get {
+    /// Whether an empty answer is null: a component or template the URL
+    /// gives nothing for (the command writes an empty line), where a form
+    /// is never empty.
+    pub fn empty_is_null(&self) -> bool {
+        matches!(self, Get::Component(_) | Get::Template(_))
+    }
 }
 
 /// The components `get=` and `components()` know: the command's
@@ -51,6 +69,12 @@ impl std::str::FromStr for Get {
         }
         match s.parse::<Component>() {
             Ok(c) => Ok(Get::Component(c)),
+            // A template, as the command's --get takes it: a name with
+            // `:` (`query:q`, `pathname:decoded`) or braces.
+            Err(_) if s.contains(['{', '}', '\\', ':']) => match s.parse::<Template>() {
+                Ok(t) => Ok(t.as_component().map_or(Get::Template(t), Get::Component)),
+                Err(e) => Err(format!("--get: {e}")),
+            },
             Err(_) => Err(format!(
                 "--get: unknown output form {s:?}; the forms are: {}",
                 get_names().collect::<Vec<_>>().join(", ")
@@ -107,6 +131,9 @@ pub struct Args {
     /// `resolve`: the command's `--resolve` mode (`whatwg`, `legacy`,
     /// `generic`).
     pub resolve: Option<String>,
+    /// `set`, `append`, `set_params`, `delete_params`, in the order they
+    /// apply.
+    pub edits: EditSpecs,
 }
 
 /// A parsed configuration, built once per call or per `Normalizer`.
@@ -143,6 +170,11 @@ pub struct Config {
     /// `psl`'s list (None: the bundled one), which both canonicalizers'
     /// `strip-www` guard asks too.
     pub psl: Option<Arc<Psl>>,
+    /// The edits of each parsed URL, in order, before the profile's rules
+    /// (empty: none, and the one-pass path).
+    pub edits: Vec<Edit>,
+    /// The edits as given, for pickling and equality.
+    pub edit_specs: EditSpecs,
 }
 
 impl Config {
@@ -154,6 +186,8 @@ impl Config {
             .unwrap_or("url")
             .parse()
             .map_err(value)?;
+        // The command checks its edits when it reads its options.
+        let edits = crate::edit_args::edits(&args.edits).map_err(value)?;
         let profile: Option<Profile> = match &args.profile {
             Some(name) => Some(name.parse().map_err(|e| value(format!("--profile: {e}")))?),
             None => None,
@@ -194,7 +228,7 @@ impl Config {
                 options.builder(profile_of(form))?.output(form).idn(idn),
                 list,
             ),
-            Get::Component(_) => url_canon.clone(),
+            Get::Component(_) | Get::Template(_) => url_canon.clone(),
         };
         let base =
             match &args.base {
@@ -225,7 +259,7 @@ impl Config {
             None => Mode::default(),
         };
         let rewrite = options.rewrites(&canon)?.map(Arc::new);
-        let url_rewrite = match get {
+        let url_rewrite = match &get {
             Get::Form(OutputForm::Surt(_) | OutputForm::Ssurt) => options
                 .rewrites(&url_canon)
                 .map(|r| r.map(Arc::new))
@@ -245,6 +279,8 @@ impl Config {
             resolve,
             options,
             psl,
+            edits,
+            edit_specs: args.edits.clone(),
         })
     }
 

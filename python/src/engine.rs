@@ -1,14 +1,17 @@
 //! The per-URL work, with the calls the command makes for one line
 //! (`normurl::normalize::Normalizer`): `Canonicalizer::parse_apply` without
 //! a base, `Url::parse_into` and `Canonicalizer::apply` with one, then
-//! `Rewrites::rewrite_output` for `rewrite`. Buffers live in a [`Worker`],
-//! reused for every URL of a batch. A row's own base and charset (`base=`
-//! and `charset=` columns, the command's `--base-field` and
-//! `--charset-field`) are set on the worker before its URL
+//! `Rewrites::rewrite_output` for `rewrite`; with edits (`set=` ...), the
+//! URL is parsed (against the row's base), edited with each `Edit::apply`
+//! and then canonicalized, as the command does. Buffers live in a
+//! [`Worker`], reused for every URL of a batch. A row's own base and
+//! charset (`base=` and `charset=` columns, the command's `--base-field`
+//! and `--charset-field`) are set on the worker before its URL
 //! ([`Worker::set_row`]).
 
 use normurl::canon::{key_hash, with_default_scheme, RuleSet, Scratch};
 use normurl::component::Fields;
+use normurl::normalize::{Edit, Edited};
 use normurl::{Mode, ParseError, QueryEncoding, Reference, Url};
 
 use crate::column::StringColumn;
@@ -47,6 +50,12 @@ pub struct Worker {
     base_valid: bool,
     /// The row's own query encoding (`charset`), over the configuration's.
     row_encoding: Option<QueryEncoding>,
+    /// What the edits did to the last URL `write` parsed, for `explain`
+    /// (the command's `edit` and `edit-refused`).
+    pub edited: Edited,
+    /// The URL's serialization before the edits, to tell whether they
+    /// changed it.
+    before_edits: String,
 }
 
 /// What the last URL written fired, as the command's `--explain` lists
@@ -91,6 +100,8 @@ impl Default for Worker {
             base_encoding: QueryEncoding::UTF_8,
             base_valid: false,
             row_encoding: None,
+            edited: Edited::default(),
+            before_edits: String::new(),
         }
     }
 }
@@ -115,6 +126,23 @@ fn parse_into(
         return Ok(());
     }
     url.parse_into_with_encoding(input, base, encoding)
+}
+
+/// Applies `edits` to `url` in order, as the command does: a setter the
+/// standard refuses leaves the URL as it was (the row stays valid and the
+/// later edits apply). `before` is scratch space for the serialization
+/// before, to tell whether they changed it.
+fn edit(edits: &[Edit], url: &mut Url, before: &mut String) -> Edited {
+    before.clear();
+    before.push_str(url.href());
+    let mut refused = false;
+    for edit in edits {
+        refused |= !edit.apply(url);
+    }
+    Edited {
+        changed: url.href() != before.as_str(),
+        refused,
+    }
 }
 
 impl From<RuleSet> for Fired {
@@ -195,9 +223,20 @@ impl Worker {
     }
 
     /// Parses `input` into `self.url` as the configuration and the row
-    /// say (base, default scheme, resolution mode, query encoding).
-    /// Returns whether it is a valid URL.
+    /// say (base, default scheme, resolution mode, query encoding), then
+    /// applies the edits. Returns whether it is a valid URL.
     fn parse(&mut self, config: &Config, input: &str) -> bool {
+        if !self.parse_url(config, input) {
+            return false;
+        }
+        if !config.edits.is_empty() {
+            self.edited = edit(&config.edits, &mut self.url, &mut self.before_edits);
+        }
+        true
+    }
+
+    /// [`Worker::parse`] without the edits.
+    fn parse_url(&mut self, config: &Config, input: &str) -> bool {
         if !is_line(input, self.check_newlines) {
             return false;
         }
@@ -225,12 +264,14 @@ impl Worker {
     #[inline]
     pub fn write(&mut self, config: &Config, input: &str, out: &mut Vec<u8>) -> bool {
         let start = out.len();
-        let written = match config.get {
+        self.edited = Edited::default();
+        let written = match &config.get {
             Get::Form(_)
                 if config.base.is_none()
                     && config.default_scheme.is_none()
                     && config.query_encoding.is_utf8()
-                    && self.plain_row() =>
+                    && self.plain_row()
+                    && config.edits.is_empty() =>
             {
                 // The command's path for a line without a base: parsing
                 // and canonicalizing in one pass.
@@ -262,8 +303,24 @@ impl Worker {
                 } else {
                     &self.url
                 };
-                Fields::new(url, config.suffixes()).write(c, &mut self.component_scratch, out);
+                Fields::new(url, config.suffixes()).write(*c, &mut self.component_scratch, out);
                 // The components are those of the rewritten URL.
+                return true;
+            }
+            Get::Template(t) => {
+                if !self.parse(config, input) || !self.make_canonical(config) {
+                    return false;
+                }
+                let url = if config.reparse {
+                    &self.canonical
+                } else {
+                    &self.url
+                };
+                t.render(
+                    &Fields::new(url, config.suffixes()),
+                    &mut self.component_scratch,
+                    out,
+                );
                 return true;
             }
         };
@@ -339,8 +396,8 @@ impl Worker {
         key.clear();
         // A component the URL does not have is null, as `normalize`
         // gives it: no key.
-        let valid = self.write(config, input, &mut key)
-            && (!key.is_empty() || !matches!(config.get, Get::Component(_)));
+        let valid =
+            self.write(config, input, &mut key) && (!key.is_empty() || !config.get.empty_is_null());
         let hash = valid.then(|| key_hash(&key));
         self.key = key;
         hash

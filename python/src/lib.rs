@@ -6,6 +6,7 @@ mod arrow_io;
 mod batch;
 mod column;
 mod config;
+mod edit_args;
 mod engine;
 mod polars_plugin;
 mod psl_arg;
@@ -25,6 +26,7 @@ use crate::arrow_io::Array;
 use crate::batch::{Column, Side, Sink};
 use crate::column::{ExplainColumn, KeyColumn, Layout, StringColumn, StructColumn};
 use crate::config::{Args, Config, ConfigError};
+use crate::edit_args::{EditArgs, EditSpecs};
 use crate::engine::Worker;
 use crate::rule_args::{Reprs, RuleArgs, State};
 
@@ -351,6 +353,7 @@ impl Normalizer {
         Option<String>,
         Option<String>,
         Option<String>,
+        EditSpecs,
     ) {
         let plain: PlainState = (
             self.profile.clone(),
@@ -368,6 +371,7 @@ impl Normalizer {
             self.idn.clone(),
             self.query_encoding.clone(),
             self.resolve.clone(),
+            self.config.edit_specs.clone(),
         )
     }
 
@@ -398,7 +402,11 @@ impl Normalizer {
     }
 
     /// The configuration of the arguments as Python passed them.
-    fn with(plain: Plain, lists: &RuleArgs<'_, '_>) -> PyResult<Normalizer> {
+    fn with(
+        plain: Plain,
+        lists: &RuleArgs<'_, '_>,
+        edits: &EditArgs<'_, '_>,
+    ) -> PyResult<Normalizer> {
         let (options, mut reprs) = lists.options()?;
         if let Some(seps) = &plain.query_separators {
             // In the signature's order: after index_files.
@@ -414,7 +422,8 @@ impl Normalizer {
             reprs.push(("psl".into(), repr));
             source
         });
-        Normalizer::build(plain, options, psl, reprs)
+        let edits = edits.specs(&mut reprs)?;
+        Normalizer::build(plain, options, psl, edits, reprs)
     }
 
     /// The configuration of `plain` and `options` (files read now, if not
@@ -423,6 +432,7 @@ impl Normalizer {
         plain: Plain,
         options: normurl::normalize::RuleOptions,
         psl: Option<Source>,
+        edits: EditSpecs,
         reprs: Reprs,
     ) -> PyResult<Normalizer> {
         let args = Args {
@@ -437,6 +447,7 @@ impl Normalizer {
             idn: plain.idn.clone(),
             query_encoding: plain.query_encoding.clone(),
             resolve: plain.resolve.clone(),
+            edits,
         };
         let config = Config::new(&args).map_err(config_error)?;
         Ok(Normalizer {
@@ -460,7 +471,7 @@ impl Normalizer {
 #[pymethods]
 impl Normalizer {
     #[new]
-    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None))]
+    #[pyo3(signature = (profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, set=None, append=None, set_params=None, delete_params=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         profile: Option<String>,
@@ -480,6 +491,10 @@ impl Normalizer {
         idn: Option<String>,
         query_encoding: Option<String>,
         resolve: Option<String>,
+        set: Option<&Bound<'_, PyAny>>,
+        append: Option<&Bound<'_, PyAny>>,
+        set_params: Option<&Bound<'_, PyAny>>,
+        delete_params: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Normalizer> {
         let plain = Plain {
             profile,
@@ -502,7 +517,13 @@ impl Normalizer {
             rewrite,
             psl,
         };
-        Normalizer::with(plain, &lists)
+        let edits = EditArgs {
+            set,
+            append,
+            set_params,
+            delete_params,
+        };
+        Normalizer::with(plain, &lists, &edits)
     }
 
     /// Pickling (Spark ships a Normalizer made on the driver to its
@@ -532,6 +553,7 @@ impl Normalizer {
             self.idn.clone(),
             self.query_encoding.clone(),
             self.resolve.clone(),
+            self.config.edit_specs.clone(),
         )
             .into_pyobject(py)?;
         let restore = py.import("normurl")?.getattr("_normalizer")?;
@@ -761,8 +783,22 @@ impl Normalizer {
 /// ['http://x.example/a', None, 'http://c.example/']
 /// >>> normurl.normalize(["HTTP://A.example/#f"], profile="aggressive", explain=True)
 /// [('http://a.example/', ['drop-fragment'])]
+///
+/// `set` (component to value: `{"scheme": "https", "hash": None}`),
+/// `append` (`{"query": "NAME=VALUE", "path": "SEGMENT"}` or a list of
+/// pairs), `set_params` (name to value) and `delete_params` (names and
+/// `*` globs: `"utm_*,fbclid"` or a list) are the command's `--set`,
+/// `--append`, `--set-param` and `--delete-param` (keyword only), applied
+/// to each parsed URL in that order, before the profile's rules
+/// (docs/editing.md). `get` also takes the command's templates:
+/// `"{query:NAME}"`, `"{query-all:NAME}"`, `"{pathname:decoded}"`.
+///
+/// >>> normurl.normalize(["http://a.example/?utm_source=x&id=1"], set={"scheme": "https"}, delete_params="utm_*")
+/// ['https://a.example/?id=1']
+/// >>> normurl.normalize(["http://a.example/?q=rust+url"], get="{query:q}")
+/// ['rust url']
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, explain=false))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, explain=false, set=None, append=None, set_params=None, delete_params=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -787,6 +823,10 @@ fn normalize<'py>(
     resolve: Option<String>,
     charset: Option<&Bound<'py, PyAny>>,
     explain: bool,
+    set: Option<&Bound<'py, PyAny>>,
+    append: Option<&Bound<'py, PyAny>>,
+    set_params: Option<&Bound<'py, PyAny>>,
+    delete_params: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (base, row_bases) = split_base(base)?;
     let plain = Plain {
@@ -810,7 +850,14 @@ fn normalize<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.normalize(py, urls, threads, row_bases, charset, explain)
+    let edits = EditArgs {
+        set,
+        append,
+        set_params,
+        delete_params,
+    };
+    Normalizer::with(plain, &lists, &edits)?
+        .normalize(py, urls, threads, row_bases, charset, explain)
 }
 
 /// The dedup key of every URL: the 128-bit MurmurHash3 (x64_128, seed 0)
@@ -822,7 +869,7 @@ fn normalize<'py>(
 /// >>> keys[0] == keys[1], len(keys[0])
 /// (True, 16)
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None))]
+#[pyo3(signature = (urls, profile=None, get="url", rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, set=None, append=None, set_params=None, delete_params=None))]
 #[allow(clippy::too_many_arguments)]
 fn key_hash<'py>(
     py: Python<'py>,
@@ -846,6 +893,10 @@ fn key_hash<'py>(
     query_encoding: Option<String>,
     resolve: Option<String>,
     charset: Option<&Bound<'py, PyAny>>,
+    set: Option<&Bound<'py, PyAny>>,
+    append: Option<&Bound<'py, PyAny>>,
+    set_params: Option<&Bound<'py, PyAny>>,
+    delete_params: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (base, row_bases) = split_base(base)?;
     let plain = Plain {
@@ -869,7 +920,13 @@ fn key_hash<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.key_hash(py, urls, threads, row_bases, charset)
+    let edits = EditArgs {
+        set,
+        append,
+        set_params,
+        delete_params,
+    };
+    Normalizer::with(plain, &lists, &edits)?.key_hash(py, urls, threads, row_bases, charset)
 }
 
 /// The components of every URL's canonical form: a struct array (or a
@@ -881,7 +938,7 @@ fn key_hash<'py>(
 /// >>> normurl.components(["https://u@www.example.com:8443/a?q#f"])[0]["reversed_host"]
 /// 'com,example,www'
 #[pyfunction]
-#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None))]
+#[pyo3(signature = (urls, profile=None, rules=None, base=None, default_scheme=None, strip_params=None, threads=None, *, keep_params=None, index_files=None, query_separators=None, redirects=None, param_rules=None, rewrite=None, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, charset=None, set=None, append=None, set_params=None, delete_params=None))]
 #[allow(clippy::too_many_arguments)]
 fn components<'py>(
     py: Python<'py>,
@@ -904,6 +961,10 @@ fn components<'py>(
     query_encoding: Option<String>,
     resolve: Option<String>,
     charset: Option<&Bound<'py, PyAny>>,
+    set: Option<&Bound<'py, PyAny>>,
+    append: Option<&Bound<'py, PyAny>>,
+    set_params: Option<&Bound<'py, PyAny>>,
+    delete_params: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (base, row_bases) = split_base(base)?;
     let plain = Plain {
@@ -927,7 +988,13 @@ fn components<'py>(
         rewrite,
         psl,
     };
-    Normalizer::with(plain, &lists)?.components(py, urls, threads, row_bases, charset)
+    let edits = EditArgs {
+        set,
+        append,
+        set_params,
+        delete_params,
+    };
+    Normalizer::with(plain, &lists, &edits)?.components(py, urls, threads, row_bases, charset)
 }
 
 /// Rebuilds a pickled `Normalizer` (its `__reduce__`): the arguments, the
@@ -935,7 +1002,7 @@ fn components<'py>(
 /// name and text (absent from pickles made before `psl=`), and the
 /// `invalid_utf8` policy.
 #[pyfunction]
-#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None))]
+#[pyo3(signature = (plain, state, reprs, psl=None, invalid_utf8=None, idn=None, query_encoding=None, resolve=None, edits=None))]
 #[allow(clippy::too_many_arguments)]
 fn _normalizer(
     plain: PlainState,
@@ -946,6 +1013,7 @@ fn _normalizer(
     idn: Option<String>,
     query_encoding: Option<String>,
     resolve: Option<String>,
+    edits: Option<EditSpecs>,
 ) -> PyResult<Normalizer> {
     let (profile, get, rules, base, default_scheme, query_separators) = plain;
     let plain = Plain {
@@ -961,7 +1029,8 @@ fn _normalizer(
         resolve,
     };
     let psl = psl.map(|(name, text)| Source::Read { name, text });
-    Normalizer::build(plain, rule_args::from_state(state)?, psl, reprs)
+    let edits = edits.unwrap_or_default();
+    Normalizer::build(plain, rule_args::from_state(state)?, psl, edits, reprs)
 }
 
 /// Normalize URLs in bulk over Apache Arrow, with the answers of the

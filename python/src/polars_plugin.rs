@@ -176,6 +176,9 @@ struct Settings {
     /// `resolve`, as given.
     #[serde(default)]
     resolve: Option<String>,
+    /// The edits (`set=` ...), as given, in the order they apply.
+    #[serde(default)]
+    edits: crate::edit_args::EditSpecs,
     /// What the inputs after the URLs are, in order: `base`, `charset`.
     #[serde(default)]
     inputs: Vec<String>,
@@ -220,6 +223,7 @@ fn config(kwargs: &[u8]) -> Result<Arc<Expression>, String> {
         idn: settings.idn,
         query_encoding: settings.query_encoding,
         resolve: settings.resolve,
+        edits: settings.edits,
     };
     if let Some(other) = settings
         .inputs

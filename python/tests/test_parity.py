@@ -422,3 +422,95 @@ def test_polars_expression_bad_arguments():
     df = pl.DataFrame({"url": ["a", "b"], "base": [1, 2]})
     with pytest.raises(pl.exceptions.ComputeError, match="expected a column of strings, got Int64"):
         df.select(pl.col("url").normurl.normalize(base=pl.col("base")))
+
+
+# The edits (`set=` ... , the command's --set ...) with the per-row
+# columns: each row's URL is parsed against its own base, then edited,
+# then canonicalized, as the command does with --base-field.
+# (Python arguments, the equivalent command line).
+ROW_EDITS = [
+    ({"set": {"scheme": "https", "hash": "h"}}, ["--set", "scheme=https", "--set", "hash=h"]),
+    ({"set": {"port": "x"}}, ["--set", "port=x"]),
+    ({"set": {"host": "b.example"}, "append": {"path": "seg"}}, ["--set", "host=b.example", "--append", "path=seg"]),
+    (
+        {"set_params": {"lang": "ü"}, "delete_params": "utm_*,q"},
+        ["--set-param", "lang=ü", "--delete-param", "utm_*,q"],
+    ),
+]
+
+
+@pytest.mark.parametrize("kwargs, args", ROW_EDITS, ids=[" ".join(a) for _, a in ROW_EDITS])
+@pytest.mark.parametrize("kind", ["list", "chunked", "polars"])
+def test_edits_with_base_and_charset_columns_are_the_commands(normurl_bin, tsv, kind, kwargs, args):
+    expected = command(normurl_bin, tsv, "--resolve", "legacy", "--profile", "aggressive", *args)
+    got = normurl.normalize(
+        as_input(kind, URLS),
+        profile="aggressive",
+        base=as_input(kind, BASE),
+        charset=as_input(kind, CHARSET),
+        resolve="legacy",
+        **kwargs,
+    )
+    got = got if kind == "list" else got.to_pylist() if kind == "chunked" else got.to_list()
+    assert got == expected
+    unedited = normurl.normalize(URLS, profile="aggressive", base=BASE, charset=CHARSET, resolve="legacy")
+    if args == ["--set", "port=x"]:
+        # A refused setter leaves every URL as it was.
+        assert got == unedited
+    else:
+        # The edits did something on these rows (the check can fail).
+        assert got != unedited
+
+
+@pytest.mark.parametrize("kwargs, args", ROW_EDITS, ids=[" ".join(a) for _, a in ROW_EDITS])
+def test_explain_lists_the_edits_as_the_command_does(normurl_bin, tsv, kwargs, args):
+    expected = command(normurl_bin, tsv, "--profile", "aggressive", *args, explain=True)
+    got = normurl.normalize(URLS, profile="aggressive", base=BASE, charset=CHARSET, explain=True, **kwargs)
+    assert got == expected
+    fired = {name for _, rules in got for name in rules or []}
+    assert ("edit-refused" if args == ["--set", "port=x"] else "edit") in fired
+    # The edits come first, as they ran.
+    for _, rules in got:
+        if rules and "edit" in rules:
+            assert rules.index("edit") == 0
+
+
+def test_polars_expression_with_edits_and_columns(normurl_bin, tsv):
+    kwargs, args = ROW_EDITS[0]
+    expected = command(normurl_bin, tsv, "--profile", "aggressive", *args)
+    df = pl.DataFrame({"url": URLS, "base": BASE, "charset": CHARSET}, schema=dict.fromkeys(["url", "base", "charset"], pl.String))
+    expr = pl.col("url").normurl.normalize(
+        profile="aggressive", base=pl.col("base"), charset=pl.col("charset"), **kwargs
+    )
+    assert df.select(expr)["url"].to_list() == expected
+    explained = command(normurl_bin, tsv, "--profile", "aggressive", *args, explain=True)
+    got = df.select(
+        pl.col("url").normurl.normalize(
+            profile="aggressive", base=pl.col("base"), charset=pl.col("charset"), explain=True, **kwargs
+        )
+    ).unnest("url")
+    assert list(zip(got["url"].to_list(), got["rules"].to_list())) == explained
+    # A Normalizer with both resolve= and edits, given whole.
+    n = normurl.Normalizer(profile="aggressive", resolve="generic", **kwargs)
+    by_normalizer = df.select(pl.col("url").normurl.normalize(normalizer=n, base=pl.col("base")))["url"].to_list()
+    assert by_normalizer == n.normalize(URLS, base=BASE)
+
+
+def test_pickles_keep_resolve_and_edits_and_old_ones_load():
+    import pickle
+
+    n = normurl.Normalizer(base="http://a.example/b/c/d;p?q", resolve="generic", set={"hash": "h"}, delete_params="q")
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy == n and hash(copy) == hash(n)
+    assert copy.normalize(["http:g", "g?q=1&r=2"]) == ["http://g/#h", "http://a.example/b/c/g?r=2#h"]
+    assert n != normurl.Normalizer(base="http://a.example/b/c/d;p?q", set={"hash": "h"}, delete_params="q")
+    assert n != normurl.Normalizer(base="http://a.example/b/c/d;p?q", resolve="generic")
+    # The pickle's arguments: resolve, then the edits, last.
+    restore, args = n.__reduce__()
+    assert args[7] == "generic" and len(args) == 9
+    # Pickles made before resolve= (7 arguments) and before the edits (8)
+    # still load, with neither or no edits.
+    old = restore(*args[:7])
+    assert old.normalize(["http:g"]) == ["http://a.example/b/c/g"]
+    older = restore(*args[:8])
+    assert older.normalize(["http:g"]) == ["http://g/"]

@@ -95,3 +95,24 @@ def calls(tmp: Path) -> None:
     policy: normurl.InvalidUtf8 = "reject"
     profile: normurl.Profile = "w3lib"
     assert normurl.normalize(pa.array([b"\xff"]), invalid_utf8=policy, profile=profile).to_pylist() == [None]
+    edited: list[str | None] = normurl.normalize(
+        urls,
+        get="{query:b}",
+        set={"scheme": "https", "hash": None, "port": 8080},
+        append=[("query", "c=3"), ("path", "x")],
+        set_params={"b": "4", "page": 2},
+        delete_params=["ref", "utm_*"],
+    )
+    assert edited[0] == "4"
+    setters: dict[str, str | int | None] = {"search": ""}
+    e = normurl.Normalizer(set=setters, append={"path": "y"}, set_params=[("a", "1")], delete_params="a")
+    assert e.normalize_one("http://a.example/?q") == "http://a.example/y"
+    assert normurl.key_hash(urls, set=[("port", "")])[1] is None
+    assert normurl.components(urls, delete_params="ref")[1] is None
+    # Both: per-row bases, resolve and explain with the edits.
+    both: list[normurl.Explained] = normurl.normalize(
+        ["../x"], base=["http://a.example/p/q"], resolve="generic", explain=True, set={"hash": "h"}
+    )
+    assert both == [("http://a.example/x#h", ["edit"])]
+    f = normurl.Normalizer(resolve="legacy", set_params={"a": "1"})
+    assert f.normalize(["b"], base=["http://a.example/"]) == ["http://a.example/b?a=1"]

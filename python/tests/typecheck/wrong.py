@@ -4,7 +4,8 @@ report each line marked `# E:` with that error code)."""
 import normurl
 
 normurl.normalize(["x"], profile="agressive")  # E: call-overload
-normurl.normalize(["x"], get="hostnames")  # E: call-overload
+normurl.normalize(["x"], set=["scheme=https"])  # E: list-item
+normurl.Normalizer(set_params={"a": None})  # E: dict-item
 normurl.normalize(["x"], invalid_utf8="lossy")  # E: call-overload
 normurl.normalize(["x"], threads="2")  # E: call-overload
 normurl.Normalizer(nope=1)  # E: call-arg
