@@ -11,7 +11,7 @@
 
 use normurl::canon::{key_hash, with_default_scheme, RuleSet, Scratch};
 use normurl::component::Fields;
-use normurl::normalize::{Edit, Edited};
+use normurl::normalize::{apply_edits, Edited};
 use normurl::{Mode, ParseError, QueryEncoding, Reference, Url};
 
 use crate::column::StringColumn;
@@ -128,23 +128,6 @@ fn parse_into(
     url.parse_into_with_encoding(input, base, encoding)
 }
 
-/// Applies `edits` to `url` in order, as the command does: a setter the
-/// standard refuses leaves the URL as it was (the row stays valid and the
-/// later edits apply). `before` is scratch space for the serialization
-/// before, to tell whether they changed it.
-fn edit(edits: &[Edit], url: &mut Url, before: &mut String) -> Edited {
-    before.clear();
-    before.push_str(url.href());
-    let mut refused = false;
-    for edit in edits {
-        refused |= !edit.apply(url);
-    }
-    Edited {
-        changed: url.href() != before.as_str(),
-        refused,
-    }
-}
-
 impl From<RuleSet> for Fired {
     #[inline]
     fn from(rules: RuleSet) -> Fired {
@@ -230,7 +213,9 @@ impl Worker {
             return false;
         }
         if !config.edits.is_empty() {
-            self.edited = edit(&config.edits, &mut self.url, &mut self.before_edits);
+            // A setter the standard refuses leaves the URL as it was (the row
+            // stays valid and the later edits apply), as the command does.
+            self.edited = apply_edits(&config.edits, &mut self.url, &mut self.before_edits);
         }
         true
     }

@@ -51,7 +51,7 @@ use crate::{Mode, ParseError, QueryEncoding, Url};
 use quoting::{Located, Quoting};
 
 pub use access_log::{AccessLog, LogFormat, LogPart};
-pub use edit::{Edit, EditError, Edited, Setter};
+pub use edit::{apply as apply_edits, Edit, EditError, Edited, Setter};
 pub use fields::Delimiter;
 pub use get::{AddField, DefaultScheme, Get};
 pub use json_field::JsonPath;
