@@ -146,28 +146,7 @@ class NormurlExpr:
                 "default_scheme: cannot be used with base (with a base, an input without a scheme "
                 "is a relative reference)"
             )
-        n = _normalizer(
-            normalizer,
-            profile=profile,
-            get=get,
-            rules=rules,
-            base=base,
-            query_encoding=query_encoding,
-            resolve=resolve,
-            default_scheme=default_scheme,
-            strip_params=strip_params,
-            keep_params=keep_params,
-            index_files=index_files,
-            query_separators=query_separators,
-            redirects=redirects,
-            param_rules=param_rules,
-            rewrite=rewrite,
-            psl=psl,
-            set=set,
-            append=append,
-            set_params=set_params,
-            delete_params=delete_params,
-        )
+        n = _normalizer(normalizer, **_arguments(locals()))
         function = "normurl_normalize_explain" if explain else "normurl_normalize"
         return _call(self._expr, function, n, base_column, charset)
 
@@ -250,28 +229,7 @@ class NormurlExpr:
         key the command's `--dedup` compares; null where the URL is
         invalid."""
         base, base_column, charset = _per_row(base, charset)
-        n = _normalizer(
-            normalizer,
-            profile=profile,
-            get=get,
-            rules=rules,
-            base=base,
-            query_encoding=query_encoding,
-            resolve=resolve,
-            default_scheme=default_scheme,
-            strip_params=strip_params,
-            keep_params=keep_params,
-            index_files=index_files,
-            query_separators=query_separators,
-            redirects=redirects,
-            param_rules=param_rules,
-            rewrite=rewrite,
-            psl=psl,
-            set=set,
-            append=append,
-            set_params=set_params,
-            delete_params=delete_params,
-        )
+        n = _normalizer(normalizer, **_arguments(locals()))
         return _call(self._expr, "normurl_key_hash", n, base_column, charset)
 
     def components(
@@ -302,32 +260,26 @@ class NormurlExpr:
         with the fields of `normurl.COMPONENTS`; `.struct.unnest()` makes
         them columns. Null where the URL is invalid."""
         base, base_column, charset = _per_row(base, charset)
-        n = _normalizer(
-            normalizer,
-            profile=profile,
-            get="url",
-            rules=rules,
-            base=base,
-            query_encoding=query_encoding,
-            resolve=resolve,
-            default_scheme=default_scheme,
-            strip_params=strip_params,
-            keep_params=keep_params,
-            index_files=index_files,
-            query_separators=query_separators,
-            redirects=redirects,
-            param_rules=param_rules,
-            rewrite=rewrite,
-            psl=psl,
-            set=set,
-            append=append,
-            set_params=set_params,
-            delete_params=delete_params,
-        )
+        n = _normalizer(normalizer, **_arguments(locals()))
         # A rewrite file whose tests fail on URLs fails here, not in the
         # query.
         n.components([])
         return _call(self._expr, "normurl_components", n, base_column, charset)
+
+
+# The Normalizer's arguments that the expression methods take by the same
+# names (`components` has no `get`: its Normalizer's is the default).
+_ARGUMENTS = (
+    "profile", "get", "rules", "base", "query_encoding", "resolve", "default_scheme",
+    "strip_params", "keep_params", "index_files", "query_separators", "redirects",
+    "param_rules", "rewrite", "psl", "set", "append", "set_params", "delete_params",
+)
+
+
+def _arguments(given: dict[str, Any]) -> dict[str, Any]:
+    """The Normalizer's arguments among a method's locals (`base` by then
+    the scalar one: a base column goes to the plugin as an input)."""
+    return {name: given[name] for name in _ARGUMENTS if name in given}
 
 
 def _normalizer(given: _native.Normalizer | None, **arguments: Any) -> _native.Normalizer:
