@@ -11,11 +11,15 @@
 //! edits still apply, and [`Edited::refused`] says so (`--explain` names
 //! it `edit-refused`, `--stats` counts such lines).
 
+use std::cell::Cell;
 use std::fmt;
+use std::ops::ControlFlow;
+
+use normurl_url::form_urlencoded::{append_pair, for_each_pair};
 
 use crate::canon::form;
 use crate::canon::TrackingParams;
-use crate::{SearchParams, Url};
+use crate::Url;
 
 /// One edit of a URL; [`Edit::apply`] applies it.
 ///
@@ -264,49 +268,76 @@ impl Edit {
     pub fn apply(&self, url: &mut Url) -> bool {
         match self {
             Edit::Set(setter, value) => setter.apply(url, value),
-            Edit::AppendQuery(pair) => {
-                let query = match url.query() {
-                    None | Some("") => pair.clone(),
-                    Some(q) => format!("{q}&{pair}"),
-                };
-                url.set_search(&query)
-            }
-            Edit::AppendPath(segment) => {
-                let path = url.pathname();
-                let mut new = String::with_capacity(path.len() + segment.len() + 1);
-                new.push_str(path);
+            Edit::AppendQuery(pair) => with_text(|query| {
+                if let Some(q) = url.query().filter(|q| !q.is_empty()) {
+                    query.push_str(q);
+                    query.push('&');
+                }
+                query.push_str(pair);
+                url.set_search(query)
+            }),
+            Edit::AppendPath(segment) => with_text(|path| {
+                path.push_str(url.pathname());
                 if !path.ends_with('/') {
-                    new.push('/');
+                    path.push('/');
                 }
                 let special = url.scheme_type().is_special();
                 for c in segment.chars() {
                     match c {
-                        '/' => new.push_str("%2F"),
-                        '\\' if special => new.push_str("%5C"),
-                        c => new.push(c),
+                        '/' => path.push_str("%2F"),
+                        '\\' if special => path.push_str("%5C"),
+                        c => path.push(c),
                     }
                 }
-                url.set_pathname(&new)
-            }
-            Edit::SetParam(name, value) => {
-                let mut params = url.search_params();
-                params.set(name, value);
-                url.set_search_params(&params);
+                url.set_pathname(path)
+            }),
+            Edit::SetParam(name, value) => with_text(|query| {
+                // `URLSearchParams.set` and the update steps, pair by pair:
+                // every pair written as the urlencoded serializer writes
+                // it, the first named NAME given VALUE and the others
+                // dropped, or the pair added at the end.
+                let mut found = false;
+                for_each_pair(url.query().unwrap_or(""), |n, v| {
+                    if n != name {
+                        append_pair(query, n, v);
+                    } else if !found {
+                        found = true;
+                        append_pair(query, name, value);
+                    }
+                    ControlFlow::Continue(())
+                });
+                if !found {
+                    append_pair(query, name, value);
+                }
+                set_serialized_query(url, query);
                 true
-            }
+            }),
             Edit::DeleteParams(names) => {
-                let params = url.search_params();
-                if !params.iter().any(|(n, _)| names.matches(n.as_bytes())) {
+                let Some(current) = url.query() else {
+                    return true;
+                };
+                let mut any = false;
+                for_each_pair(current, |n, _| {
+                    any = names.matches(n.as_bytes());
+                    if any {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                if !any {
                     return true;
                 }
-                let mut kept = SearchParams::default();
-                for (n, v) in params.iter() {
-                    if !names.matches(n.as_bytes()) {
-                        kept.append(n, v);
-                    }
-                }
-                url.set_search_params(&kept);
-                true
+                with_text(|query| {
+                    for_each_pair(url.query().unwrap_or(""), |n, v| {
+                        if !names.matches(n.as_bytes()) {
+                            append_pair(query, n, v);
+                        }
+                        ControlFlow::Continue(())
+                    });
+                    set_serialized_query(url, query);
+                    true
+                })
             }
         }
     }
@@ -320,6 +351,33 @@ impl Edit {
             Edit::DeleteParams(_) => "--delete-param",
         }
     }
+}
+
+/// The query written by the urlencoded serializer, stored as the
+/// [URLSearchParams update steps](https://url.spec.whatwg.org/#concept-urlsearchparams-update)
+/// store it: empty is a null query. Through the `search` setter, which
+/// changes nothing else in such a string: it cannot start with `?` (the
+/// serializer writes `%3F`) and holds no tab, newline or byte of the query
+/// percent-encode sets.
+fn set_serialized_query(url: &mut Url, query: &str) {
+    url.set_search(query);
+}
+
+thread_local! {
+    static TEXT: Cell<String> = const { Cell::new(String::new()) };
+}
+
+/// Runs `f` with an empty string reused from call to call on the thread
+/// (an edit runs on every line: building its query or path must not
+/// allocate once the string has grown).
+fn with_text<R>(f: impl FnOnce(&mut String) -> R) -> R {
+    let mut text = TEXT.try_with(Cell::take).unwrap_or_default();
+    text.clear();
+    let result = f(&mut text);
+    if text.capacity() <= 64 * 1024 {
+        let _ = TEXT.try_with(|cell| cell.set(text));
+    }
+    result
 }
 
 /// What applying the edits did to a URL.

@@ -1,9 +1,14 @@
 //! The [`application/x-www-form-urlencoded`](https://url.spec.whatwg.org/#application/x-www-form-urlencoded)
-//! parser and serializer, for [`SearchParams`](super::SearchParams).
+//! parser and serializer, for [`SearchParams`](super::SearchParams), and a
+//! walk over a query's pairs ([`for_each_pair`]) that rewrites a query
+//! without building a list.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::ops::ControlFlow;
 
 use super::percent::{percent_decode, AsciiSet};
+use super::scratch::Bytes;
 
 /// The [urlencoded string parser](https://url.spec.whatwg.org/#concept-urlencoded-string-parser):
 /// the [urlencoded parser](https://url.spec.whatwg.org/#concept-urlencoded-parser)
@@ -25,23 +30,79 @@ pub fn parse(input: &str, list: &mut Vec<(String, String)>) {
     }
 }
 
+/// Calls `f` with each name-value pair of `input` in order, decoded as
+/// [`parse`] decodes them, until `f` breaks. A name or value with no `+`
+/// and no `%` is passed as it is; others are decoded into buffers reused
+/// on the thread, so the walk allocates nothing once they have grown
+/// (except for percent-encoded bytes that are not UTF-8, which are
+/// replaced).
+///
+/// # Example
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use normurl_url::form_urlencoded::for_each_pair;
+///
+/// let mut pairs = Vec::new();
+/// for_each_pair("a=b+c&&d&%C3%A9=%zz", |name, value| {
+///     pairs.push(format!("{name}:{value}"));
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(pairs, ["a:b c", "d:", "é:%zz"]);
+/// ```
+pub fn for_each_pair(input: &str, mut f: impl FnMut(&str, &str) -> ControlFlow<()>) {
+    let (mut name_buffer, mut value_buffer) = (None, None);
+    for bytes in input.as_bytes().split(|&b| b == b'&') {
+        if bytes.is_empty() {
+            continue;
+        }
+        let (name, value) = match memchr::memchr(b'=', bytes) {
+            Some(i) => (&bytes[..i], &bytes[i + 1..]),
+            None => (bytes, &b""[..]),
+        };
+        let name = decode_reusing(name, &mut name_buffer);
+        let value = decode_reusing(value, &mut value_buffer);
+        if f(&name, &value).is_break() {
+            return;
+        }
+    }
+}
+
+/// `bytes` (a run of a `&str` between ASCII delimiters, so UTF-8) decoded
+/// as [`decode`] does, borrowed when there is nothing to decode, else in
+/// `buffer` (taken from the thread's pool on first use).
+fn decode_reusing<'a>(bytes: &'a [u8], buffer: &'a mut Option<Bytes>) -> Cow<'a, str> {
+    if memchr::memchr2(b'+', b'%', bytes).is_none() {
+        return String::from_utf8_lossy(bytes);
+    }
+    let out = buffer.get_or_insert_with(Bytes::new);
+    out.clear();
+    decode_into(bytes, out);
+    String::from_utf8_lossy(&out[..])
+}
+
+/// `+` replaced with a space, then percent-decoded, appended to `out`.
+fn decode_into(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut start = 0;
+    // percent_decode over the runs between `+`s: a `+` is never part of a
+    // `%XX` sequence, so splitting there changes nothing else.
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'+' {
+            percent_decode(&bytes[start..i], out);
+            out.push(b' ');
+            start = i + 1;
+        }
+    }
+    percent_decode(&bytes[start..], out);
+}
+
 /// `+` replaced with a space, then percent-decoded and
 /// [UTF-8 decoded without BOM](https://encoding.spec.whatwg.org/#utf-8-decode-without-bom):
 /// invalid sequences become U+FFFD (Rust's lossy decoding replaces maximal
 /// subparts, as the Encoding Standard's decoder does).
 fn decode(bytes: &[u8]) -> String {
     let mut decoded = Vec::with_capacity(bytes.len());
-    let mut start = 0;
-    // percent_decode over the runs between `+`s: a `+` is never part of a
-    // `%XX` sequence, so splitting there changes nothing else.
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'+' {
-            percent_decode(&bytes[start..i], &mut decoded);
-            decoded.push(b' ');
-            start = i + 1;
-        }
-    }
-    percent_decode(&bytes[start..], &mut decoded);
+    decode_into(bytes, &mut decoded);
     match String::from_utf8(decoded) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -76,6 +137,28 @@ pub fn write_encoded(s: &str, f: &mut impl fmt::Write) -> fmt::Result {
         }
     }
     f.write_str(&s[start..])
+}
+
+/// One step of the [urlencoded serializer](https://url.spec.whatwg.org/#concept-urlencoded-serializer):
+/// `name=value`, encoded, appended to `out` after a `&` unless `out` is
+/// empty.
+///
+/// # Example
+///
+/// ```
+/// let mut query = String::new();
+/// normurl_url::form_urlencoded::append_pair(&mut query, "q", "a b&c");
+/// normurl_url::form_urlencoded::append_pair(&mut query, "é", "");
+/// assert_eq!(query, "q=a+b%26c&%C3%A9=");
+/// ```
+pub fn append_pair(out: &mut String, name: &str, value: &str) {
+    if !out.is_empty() {
+        out.push('&');
+    }
+    // Writing to a String does not fail.
+    let _ = write_encoded(name, out);
+    out.push('=');
+    let _ = write_encoded(value, out);
 }
 
 /// The [urlencoded serializer](https://url.spec.whatwg.org/#concept-urlencoded-serializer)
@@ -118,6 +201,34 @@ mod tests {
             ]
         );
         assert_eq!(parsed("a+b=%2B%zz+%C3"), vec![pair("a b", "+%zz \u{FFFD}")]);
+    }
+
+    #[test]
+    fn the_walk_gives_what_the_list_holds() {
+        for input in [
+            "",
+            "a=1&&b&=c&d=e=f",
+            "a+b=%2B%zz+%C3",
+            "&&=&==&%=%%&+=+&x=%E2%82%AC%FF",
+            "q=caf%C3%A9&q=caf\u{e9}&utm_source=x",
+        ] {
+            let mut walked = Vec::new();
+            for_each_pair(input, |n, v| {
+                walked.push((n.to_owned(), v.to_owned()));
+                ControlFlow::Continue(())
+            });
+            assert_eq!(walked, parsed(input), "{input:?}");
+        }
+        let mut seen = 0;
+        for_each_pair("a&b&c", |_, _| {
+            seen += 1;
+            if seen == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(seen, 2);
     }
 
     #[test]

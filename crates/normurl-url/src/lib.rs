@@ -60,7 +60,7 @@ encodes queries as UTF-8, as the spec does when no encoding is given.
 mod encoding;
 mod error;
 mod fast;
-mod form_urlencoded;
+pub mod form_urlencoded;
 mod host;
 mod ip;
 mod parse;
@@ -70,6 +70,7 @@ mod path;
 pub mod percent;
 mod reference;
 mod scheme;
+mod scratch;
 mod search_params;
 mod setters;
 #[doc(hidden)]

@@ -121,12 +121,18 @@ pub fn parse_slow(url: &mut Url, input: &str, base: Option<&Url>) -> Result<(), 
 /// The [path start state](https://url.spec.whatwg.org/#path-start-state)
 /// with *state override*, as the pathname setter runs it after emptying the
 /// path of a URL whose scheme is `scheme_type` and whose host is of kind
-/// `host_kind`: returns the serialized path parsed from `input` (ASCII tab
-/// and newline removed first; no trimming, as the URL is given). `?` and
+/// `host_kind`: writes the serialized path parsed from `input` to `out`,
+/// which it replaces (ASCII tab and newline removed first; no trimming, as
+/// the URL is given). `?` and
 /// `#` are part of the path then, percent-encoded. The `/.` the serializer
 /// puts before a path starting with `//` when the host is null is not
 /// included.
-pub fn path_with_override(scheme_type: SchemeType, host_kind: HostKind, input: &[u8]) -> Vec<u8> {
+pub fn path_with_override(
+    scheme_type: SchemeType,
+    host_kind: HostKind,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) {
     let cleaned;
     let input = if has_tab_or_newline(input) {
         cleaned = remove_tab_or_newline(input);
@@ -134,13 +140,16 @@ pub fn path_with_override(scheme_type: SchemeType, host_kind: HostKind, input: &
     } else {
         input
     };
-    let mut parser = Parser::new(input, None, Vec::with_capacity(input.len() + 1));
+    let mut buffer = std::mem::take(out);
+    buffer.clear();
+    buffer.reserve(input.len() + 1);
+    let mut parser = Parser::new(input, None, buffer);
     parser.state_override = true;
     parser.scheme_type = scheme_type;
     parser.host_kind = host_kind;
     // The path states never fail.
     let _ = parser.path_start_state(0);
-    parser.out
+    *out = parser.out;
 }
 
 /// The parser's state: the input, the output buffer, and the offsets of the

@@ -7,8 +7,11 @@
 //! port, path start, query or fragment state), and the URL is then
 //! serialized again from its components ([`Parts::serialize`], the
 //! [URL serializer](https://url.spec.whatwg.org/#concept-url-serializer)
-//! with its offsets). That is linear in the URL's length; setters are not
-//! on the hot path.
+//! with its offsets). That is linear in the URL's length. The new
+//! serialization and the new component's encoding are written into
+//! buffers reused on each thread ([`crate::scratch`]), and the URL's old
+//! serialization goes back for the next call, so a setter called on every
+//! line of a file (`normurl --set`) allocates nothing once they have grown.
 //!
 //! The override steps of the host, hostname, port, query, fragment and
 //! scheme states are short and are written here; the path states, which
@@ -23,6 +26,7 @@ use super::host::{parse_host, HostKind};
 use super::parser;
 use super::percent::AsciiSet;
 use super::scheme::SchemeType;
+use super::scratch::{Bytes, Text};
 use super::tables::{has_tab_or_newline, SCHEME_CHAR};
 use crate::error::ParseError;
 use crate::search_params::SearchParams;
@@ -58,10 +62,11 @@ impl<'a> Parts<'a> {
     }
 
     /// The [URL serializer](https://url.spec.whatwg.org/#concept-url-serializer),
-    /// recording the offsets of a [`Url`]. `None` when the serialization
-    /// would not fit the `u32` offsets.
+    /// recording the offsets of a [`Url`], in a string from the thread's
+    /// pool. `None` when the serialization would not fit the `u32` offsets.
     fn serialize(&self) -> Option<Url> {
-        let mut s = String::with_capacity(
+        let mut s = Text::new().into_string();
+        s.reserve(
             self.scheme.len()
                 + self.username.len()
                 + self.password.len()
@@ -127,6 +132,7 @@ impl<'a> Parts<'a> {
             start
         });
         if s.len() > u32::MAX as usize {
+            Text::recycle(s);
             return None;
         }
         let url = Url {
@@ -151,26 +157,27 @@ impl<'a> Parts<'a> {
 /// parser does first. (With a URL given, as for every setter, it does not
 /// trim C0 controls and spaces.)
 fn without_tab_or_newline(input: &str) -> Cow<'_, str> {
-    if has_tab_or_newline(input.as_bytes()) {
+    let bytes = input.as_bytes();
+    // A setter's value is often a few bytes, where a byte loop costs less
+    // than setting up the vector scan.
+    let found = if bytes.len() < 32 {
+        bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r'))
+    } else {
+        has_tab_or_newline(bytes)
+    };
+    if found {
         Cow::Owned(input.replace(['\t', '\n', '\r'], ""))
     } else {
         Cow::Borrowed(input)
     }
 }
 
-/// `input` percent-encoded with `set`. The sets contain every non-ASCII
-/// byte, so the result is ASCII.
-fn encode(set: &AsciiSet, input: &[u8]) -> String {
-    let mut out = Vec::with_capacity(input.len());
+/// `input` percent-encoded with `set`, in a buffer from the thread's
+/// pool. The sets contain every non-ASCII byte, so the result is ASCII.
+fn encode(set: &AsciiSet, input: &[u8]) -> Bytes {
+    let mut out = Bytes::new();
     set.encode(input, &mut out);
-    ascii_string(out)
-}
-
-/// A `String` from bytes the parser wrote, which are ASCII; anything else
-/// would be a bug, and becomes U+FFFD rather than a panic (the caller's
-/// invariant check reports it in debug builds).
-fn ascii_string(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    out
 }
 
 /// The [port state](https://url.spec.whatwg.org/#port-state) with *state
@@ -193,22 +200,85 @@ fn port_with_override(input: &[u8], scheme_type: SchemeType) -> Result<Option<u1
     Ok((scheme_type.default_port() != Some(port)).then_some(port))
 }
 
+/// The first offset of a [`Url`] that [`Url::splice`] moves, in the order
+/// of the components.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Offset {
+    /// `username_end`, `host_start`, `host_end` and everything after.
+    UsernameEnd,
+    /// `host_end` and everything after.
+    HostEnd,
+    /// `path_start`, `query_start`, `fragment_start`.
+    PathStart,
+    /// `query_start`, `fragment_start`.
+    QueryStart,
+    /// `fragment_start` only.
+    FragmentStart,
+}
+
 /// The result of [host parsing](https://url.spec.whatwg.org/#concept-host-parser)
-/// `buffer`, serialized, with *isOpaque* when the URL is not special.
-fn host(buffer: &[u8], special: bool) -> Option<(String, HostKind)> {
-    let mut out = Vec::with_capacity(buffer.len());
+/// `buffer`, serialized (in a buffer from the thread's pool), with
+/// *isOpaque* when the URL is not special.
+fn host(buffer: &[u8], special: bool) -> Option<(Bytes, HostKind)> {
+    let mut out = Bytes::new();
     let kind = parse_host(buffer, !special, &mut out).ok()?;
-    Some((ascii_string(out), kind))
+    Some((out, kind))
 }
 
 impl Url {
+    /// Replaces `range` of the serialization with `with`, in place, and
+    /// moves by the change in length the offsets from `first` on (the
+    /// components after the replaced one; the caller sets the replaced
+    /// component's own offsets). False, with nothing changed, when the
+    /// result would not fit the `u32` offsets.
+    ///
+    /// This is the cheap way for a setter whose component is replaced
+    /// whole and whose neighbours do not change (the fragment, the query,
+    /// the port, the scheme when the port stays), which are what bulk
+    /// edits use most; the others serialize every component
+    /// ([`Parts::serialize`]).
+    fn splice(&mut self, range: std::ops::Range<usize>, with: &str, first: Offset) -> bool {
+        let len = self.serialization.len() - range.len() + with.len();
+        if len > u32::MAX as usize {
+            return false;
+        }
+        let delta = with.len() as i64 - range.len() as i64;
+        self.serialization.replace_range(range, with);
+        let moved = |offset: u32| (i64::from(offset) + delta) as u32;
+        if first <= Offset::UsernameEnd {
+            self.username_end = moved(self.username_end);
+            self.host_start = moved(self.host_start);
+        }
+        if first <= Offset::HostEnd {
+            self.host_end = moved(self.host_end);
+        }
+        if first <= Offset::PathStart {
+            self.path_start = moved(self.path_start);
+        }
+        if first <= Offset::QueryStart {
+            self.query_start = self.query_start.map(moved);
+        }
+        self.fragment_start = self.fragment_start.map(moved);
+        true
+    }
+
+    /// Where the query is, or would be inserted: its `?` up to the `#` or
+    /// the end.
+    fn query_range(&self) -> std::ops::Range<usize> {
+        let end = self
+            .fragment_start
+            .map_or(self.serialization.len(), |f| f as usize);
+        self.query_start.map_or(end, |q| q as usize)..end
+    }
+
     /// Stores a URL [`Parts::serialize`] returned in `self`; false (and
     /// `self` unchanged) for `None`, a serialization too long for the
     /// offsets.
     fn store(&mut self, url: Option<Url>) -> bool {
         match url {
             Some(url) => {
-                *self = url;
+                let old = std::mem::replace(self, url);
+                Text::recycle(old.serialization);
                 true
             }
             None => false,
@@ -287,7 +357,15 @@ impl Url {
         if end < bytes.len() && bytes[end] != b':' {
             return false;
         }
-        let scheme = input[..end].to_ascii_lowercase();
+        let lowercase;
+        let scheme = if bytes[..end].iter().any(u8::is_ascii_uppercase) {
+            let mut buffer = Bytes::new();
+            buffer.extend(bytes[..end].iter().map(u8::to_ascii_lowercase));
+            lowercase = buffer;
+            lowercase.text()
+        } else {
+            &input[..end]
+        };
         let scheme_type = SchemeType::from_lowercase(scheme.as_bytes());
         if self.scheme_type.is_special() != scheme_type.is_special()
             || (scheme_type == SchemeType::File
@@ -296,10 +374,21 @@ impl Url {
         {
             return false;
         }
-        let mut parts = Parts::of(self);
-        parts.scheme = &scheme;
         // "If url's port is url's scheme's default port, then set url's port to null."
-        parts.port = self.port.filter(|&p| scheme_type.default_port() != Some(p));
+        let port = self.port.filter(|&p| scheme_type.default_port() != Some(p));
+        if port == self.port {
+            let end = self.scheme_end as usize;
+            if !self.splice(0..end, scheme, Offset::UsernameEnd) {
+                return false;
+            }
+            self.scheme_end = scheme.len() as u32;
+            self.scheme_type = scheme_type;
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
+        let mut parts = Parts::of(self);
+        parts.scheme = scheme;
+        parts.port = port;
         let url = parts.serialize();
         self.store(url)
     }
@@ -327,7 +416,7 @@ impl Url {
         }
         let username = encode(&AsciiSet::USERINFO, value.as_bytes());
         let mut parts = Parts::of(self);
-        parts.username = &username;
+        parts.username = username.text();
         let url = parts.serialize();
         self.store(url)
     }
@@ -353,7 +442,7 @@ impl Url {
         }
         let password = encode(&AsciiSet::USERINFO, value.as_bytes());
         let mut parts = Parts::of(self);
-        parts.password = &password;
+        parts.password = password.text();
         let url = parts.serialize();
         self.store(url)
     }
@@ -467,8 +556,20 @@ impl Url {
         let Some((host, kind)) = host(&bytes[..end], special) else {
             return false;
         };
+        if self.has_host() && port.is_none() {
+            // The host replaced in place: it sits between the `//` (and
+            // the credentials' `@`) and the port or the path.
+            let range = self.host_start as usize..self.host_end as usize;
+            if !self.splice(range, host.text(), Offset::HostEnd) {
+                return false;
+            }
+            self.host_end = self.host_start + host.len() as u32;
+            self.host_kind = kind;
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
         let mut parts = Parts::of(self);
-        parts.host = Some((&host, kind));
+        parts.host = Some((host.text(), kind));
         if let Some(port) = port {
             parts.port = port;
         }
@@ -486,16 +587,26 @@ impl Url {
             .unwrap_or(bytes.len());
         let buffer = &bytes[..end];
         let (host, kind) = if buffer.is_empty() {
-            (String::new(), HostKind::Empty)
+            (Bytes::new(), HostKind::Empty)
         } else {
             match host(buffer, true) {
-                Some((host, _)) if host == "localhost" => (String::new(), HostKind::Empty),
+                Some((host, _)) if host.text() == "localhost" => (Bytes::new(), HostKind::Empty),
                 Some(host) => host,
                 None => return false,
             }
         };
+        if self.has_host() {
+            let range = self.host_start as usize..self.host_end as usize;
+            if !self.splice(range, host.text(), Offset::HostEnd) {
+                return false;
+            }
+            self.host_end = self.host_start + host.len() as u32;
+            self.host_kind = kind;
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
         let mut parts = Parts::of(self);
-        parts.host = Some((&host, kind));
+        parts.host = Some((host.text(), kind));
         let url = parts.serialize();
         self.store(url)
     }
@@ -534,10 +645,19 @@ impl Url {
                 Err(()) => return false,
             }
         };
-        let mut parts = Parts::of(self);
-        parts.port = port;
-        let url = parts.serialize();
-        self.store(url)
+        // The port sits between the host and the path, as `:PORT` or not
+        // at all.
+        let mut text = Text::new();
+        if let Some(port) = port {
+            let _ = write!(text, ":{port}");
+        }
+        let range = self.host_end as usize..self.path_start as usize;
+        if !self.splice(range, &text, Offset::PathStart) {
+            return false;
+        }
+        self.port = port;
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The [`pathname` setter](https://url.spec.whatwg.org/#dom-url-pathname):
@@ -564,13 +684,25 @@ impl Url {
         if self.has_opaque_path() {
             return false;
         }
-        let path = ascii_string(parser::path_with_override(
+        let mut path = Bytes::new();
+        parser::path_with_override(
             self.scheme_type,
             self.host_kind,
             value.as_bytes(),
-        ));
+            &mut path,
+        );
+        if self.has_host() {
+            // With a host there is no `/.` before the path to add or drop:
+            // the path is replaced in place.
+            let range = self.path_start as usize..self.query_range().start;
+            if !self.splice(range, path.text(), Offset::QueryStart) {
+                return false;
+            }
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
         let mut parts = Parts::of(self);
-        parts.path = &path;
+        parts.path = path.text();
         let url = parts.serialize();
         self.store(url)
     }
@@ -605,10 +737,19 @@ impl Url {
             };
             Some(encode(set, input.as_bytes()))
         };
-        let mut parts = Parts::of(self);
-        parts.query = query.as_deref();
-        let url = parts.serialize();
-        self.store(url)
+        let range = self.query_range();
+        let start = range.start as u32;
+        let mut text = Text::new();
+        if let Some(query) = &query {
+            text.push('?');
+            text.push_str(query.text());
+        }
+        if !self.splice(range, &text, Offset::FragmentStart) {
+            return false;
+        }
+        self.query_start = query.is_some().then_some(start);
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The [`hash` setter](https://url.spec.whatwg.org/#dom-url-hash): the
@@ -636,10 +777,19 @@ impl Url {
             let input = without_tab_or_newline(input);
             Some(encode(&AsciiSet::FRAGMENT, input.as_bytes()))
         };
-        let mut parts = Parts::of(self);
-        parts.fragment = fragment.as_deref();
-        let url = parts.serialize();
-        self.store(url)
+        let len = self.serialization.len();
+        let start = self.fragment_start.map_or(len, |f| f as usize);
+        if start + fragment.as_ref().map_or(0, |f| f.len() + 1) > u32::MAX as usize {
+            return false;
+        }
+        self.serialization.truncate(start);
+        self.fragment_start = fragment.as_ref().map(|fragment| {
+            self.serialization.push('#');
+            self.serialization.push_str(fragment.text());
+            start as u32
+        });
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The URL's query as [`SearchParams`]: what `url.searchParams` holds,
@@ -683,11 +833,16 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_search_params(&mut self, params: &SearchParams) {
-        let serialized = params.to_string();
-        let mut parts = Parts::of(self);
-        parts.query = (!serialized.is_empty()).then_some(&serialized[..]);
-        let url = parts.serialize();
-        self.store(url);
+        let range = self.query_range();
+        let start = range.start as u32;
+        let mut text = Text::new();
+        if !params.is_empty() {
+            let _ = write!(text, "?{params}");
+        }
+        if self.splice(range, &text, Offset::FragmentStart) {
+            self.query_start = (!params.is_empty()).then_some(start);
+        }
+        debug_assert_eq!(self.check_invariants(), Ok(()));
     }
 
     /// [`URL.canParse(input, base)`](https://url.spec.whatwg.org/#dom-url-canparse):
