@@ -219,10 +219,57 @@ enum Offset {
 /// The result of [host parsing](https://url.spec.whatwg.org/#concept-host-parser)
 /// `buffer`, serialized (in a buffer from the thread's pool), with
 /// *isOpaque* when the URL is not special.
+///
+/// The last answer on the thread is kept: a bulk edit (`--set
+/// host=example.org`) gives every line the same value, and the host
+/// parser (IDNA, IPv4 and IPv6 included) then runs once, not per line.
+/// The answer depends on the bytes and *isOpaque* alone.
 fn host(buffer: &[u8], special: bool) -> Option<(Bytes, HostKind)> {
+    thread_local! {
+        static LAST: RefCell<Option<LastHost>> = const { RefCell::new(None) };
+    }
     let mut out = Bytes::new();
-    let kind = parse_host(buffer, !special, &mut out).ok()?;
-    Some((out, kind))
+    let cached = LAST.try_with(|last| {
+        let last = last.try_borrow().ok()?;
+        let last = last.as_ref()?;
+        if last.special != special || last.input != buffer {
+            return None;
+        }
+        Some(last.answer.map(|kind| {
+            out.extend_from_slice(&last.serialized);
+            kind
+        }))
+    });
+    if let Ok(Some(answer)) = cached {
+        return answer.map(|kind| (out, kind));
+    }
+    let answer = parse_host(buffer, !special, &mut out).ok();
+    if buffer.len() <= 256 {
+        let _ = LAST.try_with(|last| {
+            if let Ok(mut last) = last.try_borrow_mut() {
+                let last = last.get_or_insert_with(LastHost::default);
+                last.input.clear();
+                last.input.extend_from_slice(buffer);
+                last.special = special;
+                last.answer = answer;
+                last.serialized.clear();
+                last.serialized.extend_from_slice(&out);
+            }
+        });
+    }
+    answer.map(|kind| (out, kind))
+}
+
+/// The last value [`host`] parsed on the thread and its answer (a
+/// failure is kept too).
+#[derive(Default)]
+struct LastHost {
+    input: Vec<u8>,
+    special: bool,
+    /// The host's kind; `None` for a failure.
+    answer: Option<HostKind>,
+    /// The serialized host.
+    serialized: Vec<u8>,
 }
 
 impl Url {
@@ -891,5 +938,50 @@ impl Url {
                 }
             })
             .unwrap_or_else(|_| check(&mut Url::empty(), &mut Url::empty(), input, base))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(input: &str, special: bool) -> Option<(String, HostKind)> {
+        host(input.as_bytes(), special).map(|(out, kind)| (out.text().to_owned(), kind))
+    }
+
+    #[test]
+    fn the_kept_host_answer_depends_on_the_bytes_and_opaqueness() {
+        let domain = Some(("a".to_owned(), HostKind::Domain));
+        let opaque = Some(("%41".to_owned(), HostKind::Opaque));
+        // The empty input first: an opaque host may be empty, and the
+        // first call must not match an unfilled cache.
+        assert_eq!(parsed("", false), Some((String::new(), HostKind::Empty)));
+        assert_eq!(parsed("", true), None);
+        assert_eq!(parsed("", false), Some((String::new(), HostKind::Empty)));
+        for _ in 0..2 {
+            assert_eq!(parsed("%41", true), domain);
+            assert_eq!(parsed("%41", true), domain);
+            assert_eq!(parsed("%41", false), opaque);
+            assert_eq!(parsed("%41", false), opaque);
+        }
+        // A failure is kept and given again; the next value is parsed.
+        assert_eq!(parsed("exa mple", true), None);
+        assert_eq!(parsed("exa mple", true), None);
+        assert_eq!(
+            parsed("EXAMPLE.org", true),
+            Some(("example.org".to_owned(), HostKind::Domain))
+        );
+        assert_eq!(
+            parsed("EXAMPLE.org", true),
+            Some(("example.org".to_owned(), HostKind::Domain))
+        );
+        assert_eq!(
+            parsed("1.2.3.4", true),
+            Some(("1.2.3.4".to_owned(), HostKind::Ipv4))
+        );
+        assert_eq!(
+            parsed("1.2.3.4", false),
+            Some(("1.2.3.4".to_owned(), HostKind::Opaque))
+        );
     }
 }
