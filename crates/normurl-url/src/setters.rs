@@ -235,10 +235,10 @@ fn host(buffer: &[u8], special: bool) -> Option<(Bytes, HostKind)> {
         if last.special != special || last.input != buffer {
             return None;
         }
-        Some(last.answer.map(|kind| {
+        if last.answer.is_some() {
             out.extend_from_slice(&last.serialized);
-            kind
-        }))
+        }
+        Some(last.answer)
     });
     if let Ok(Some(answer)) = cached {
         return answer.map(|kind| (out, kind));
