@@ -604,16 +604,7 @@ impl Url {
             return false;
         };
         if self.has_host() && port.is_none() {
-            // The host replaced in place: it sits between the `//` (and
-            // the credentials' `@`) and the port or the path.
-            let range = self.host_start as usize..self.host_end as usize;
-            if !self.splice(range, host.text(), Offset::HostEnd) {
-                return false;
-            }
-            self.host_end = self.host_start + host.len() as u32;
-            self.host_kind = kind;
-            debug_assert_eq!(self.check_invariants(), Ok(()));
-            return true;
+            return self.replace_host(host.text(), kind);
         }
         let mut parts = Parts::of(self);
         parts.host = Some((host.text(), kind));
@@ -643,19 +634,25 @@ impl Url {
             }
         };
         if self.has_host() {
-            let range = self.host_start as usize..self.host_end as usize;
-            if !self.splice(range, host.text(), Offset::HostEnd) {
-                return false;
-            }
-            self.host_end = self.host_start + host.len() as u32;
-            self.host_kind = kind;
-            debug_assert_eq!(self.check_invariants(), Ok(()));
-            return true;
+            return self.replace_host(host.text(), kind);
         }
         let mut parts = Parts::of(self);
         parts.host = Some((host.text(), kind));
         let url = parts.serialize();
         self.store(url)
+    }
+
+    /// The host of a URL that has one replaced in place: it sits between
+    /// the `//` (and the credentials' `@`) and the port or the path.
+    fn replace_host(&mut self, host: &str, kind: HostKind) -> bool {
+        let range = self.host_start as usize..self.host_end as usize;
+        if !self.splice(range, host, Offset::HostEnd) {
+            return false;
+        }
+        self.host_end = self.host_start + host.len() as u32;
+        self.host_kind = kind;
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The [`port` setter](https://url.spec.whatwg.org/#dom-url-port): the
