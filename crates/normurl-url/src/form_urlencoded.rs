@@ -140,10 +140,20 @@ pub fn append_pair(out: &mut String, name: &str, value: &str) {
     if !out.is_empty() {
         out.push('&');
     }
-    // Writing to a String does not fail.
-    let _ = write_encoded(name, out);
+    push_encoded(out, name);
     out.push('=');
-    let _ = write_encoded(value, out);
+    push_encoded(out, value);
+}
+
+/// [`write_encoded`] to a `String`; most names and values have nothing
+/// to encode and are copied whole.
+fn push_encoded(out: &mut String, s: &str) {
+    if AsciiSet::FORM_URLENCODED.find(s.as_bytes()).is_none() {
+        out.push_str(s);
+    } else {
+        // Writing to a String does not fail.
+        let _ = write_encoded(s, out);
+    }
 }
 
 /// The [urlencoded serializer](https://url.spec.whatwg.org/#concept-urlencoded-serializer)
