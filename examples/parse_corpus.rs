@@ -9,7 +9,9 @@
 //!     target/release/examples/parse_corpus normurl samples/corpora/kasztp.txt
 //! ```
 //!
-//! `<impl>` is `normurl`, `normurl-no-fast-path`, `url` or `ada`. The file
+//! `<impl>` is `normurl`, `normurl-no-fast-path`, `url` or `ada`, or
+//! `normurl-can-parse` or `ada-can-parse` (`Url::can_parse`, which builds
+//! no href: the sum is 0). The file
 //! is parsed twice: once to warm up, then by `parse_all`, the only
 //! function `--toggle-collect` measures, so neither reading the file nor
 //! one-time costs count (ada inflates its IDNA tables on first use, about
@@ -27,6 +29,8 @@ enum Impl {
     NormurlNoFastPath,
     Url,
     Ada,
+    NormurlCanParse,
+    AdaCanParse,
 }
 
 /// (valid URLs, sum of their href lengths)
@@ -58,6 +62,8 @@ fn parse_lines(imp: Impl, lines: &[&str], url: &mut normurl::Url) -> Answer {
             Impl::Ada => ada_url::Url::parse(black_box(line), None)
                 .ok()
                 .map(|u| u.href().len()),
+            Impl::NormurlCanParse => normurl::Url::can_parse(black_box(line), None).then_some(0),
+            Impl::AdaCanParse => ada_url::Url::can_parse(black_box(line), None).then_some(0),
         };
         if let Some(len) = len {
             n += 1;
@@ -72,7 +78,9 @@ fn main() -> ExitCode {
     let (imp, path) = match args.as_slice() {
         [_, imp, path] => (imp.as_str(), path.as_str()),
         _ => {
-            eprintln!("usage: parse_corpus normurl|normurl-no-fast-path|url|ada FILE");
+            eprintln!(
+                "usage: parse_corpus normurl|normurl-no-fast-path|url|ada|normurl-can-parse|ada-can-parse FILE"
+            );
             return ExitCode::from(2);
         }
     };
@@ -81,6 +89,8 @@ fn main() -> ExitCode {
         "normurl-no-fast-path" => Impl::NormurlNoFastPath,
         "url" => Impl::Url,
         "ada" => Impl::Ada,
+        "normurl-can-parse" => Impl::NormurlCanParse,
+        "ada-can-parse" => Impl::AdaCanParse,
         other => {
             eprintln!("unknown implementation {other:?}");
             return ExitCode::from(2);

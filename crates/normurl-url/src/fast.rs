@@ -189,7 +189,7 @@ pub fn check_then(input: &[u8], on_host: impl FnOnce(Range<usize>)) -> Option<La
 /// scheme and the position of its `:`. (Cheaper than a memchr on a 6-byte
 /// haystack.)
 #[inline(always)]
-fn special_scheme_prefix(input: &[u8]) -> Option<(SchemeType, usize)> {
+pub(crate) fn special_scheme_prefix(input: &[u8]) -> Option<(SchemeType, usize)> {
     const PREFIXES: [(&[u8], SchemeType); 6] = [
         (b"https://", SchemeType::Https),
         (b"http://", SchemeType::Http),

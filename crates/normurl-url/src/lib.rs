@@ -43,6 +43,7 @@ assert_eq!(link.href(), "https://example.com/d%20e");
 | byte classes, tab/newline pre-scan | `tables.rs` |
 | special schemes, default ports | `scheme.rs` |
 | the `URL` class's setters, `canParse`, *state override* | `setters.rs` (the path states' override in `parser.rs`) |
+| `canParse`'s validate-only path (scheme and authority) | `validate.rs` |
 | `URLSearchParams` | `search_params.rs` |
 | `application/x-www-form-urlencoded` parser and serializer | `form_urlencoded.rs` |
 | RFC 3986 references (`Reference`) | `reference/` |
@@ -78,6 +79,7 @@ pub mod simd;
 #[doc(hidden)]
 pub mod tables;
 mod url;
+mod validate;
 
 /// The parser in two steps, for normurl's `Canonicalizer::parse_apply`,
 /// which looks at the fast path's result before the URL is stored.

@@ -28,6 +28,7 @@ use super::percent::AsciiSet;
 use super::scheme::SchemeType;
 use super::scratch::{Bytes, Text};
 use super::tables::{has_tab_or_newline, SCHEME_CHAR};
+use super::validate;
 use crate::error::ParseError;
 use crate::search_params::SearchParams;
 use crate::url::Url;
@@ -894,10 +895,14 @@ impl Url {
     /// invalid base gives false), exactly when [`Url::parse`] /
     /// [`Url::parse_with_base`] would succeed.
     ///
-    /// The parses go into a per-thread scratch `Url` pair, so once its
-    /// buffers have grown this allocates no more than
-    /// [`Url::parse_into`] does: nothing for inputs with an ASCII host and
-    /// no tab or newline.
+    /// Most inputs are answered from their scheme and authority alone,
+    /// without writing the URL out and without allocating (`validate.rs`
+    /// says which: an absolute URL whose host is ASCII without `%` or
+    /// `[`, and no tab or newline before the path). The others are parsed
+    /// into a per-thread scratch `Url` pair, so once its buffers have
+    /// grown this allocates no more than [`Url::parse_into`] does: nothing
+    /// for inputs with an ASCII host and no tab or newline. Debug builds
+    /// check every answer of the first kind against the parser.
     ///
     /// # Example
     ///
@@ -910,6 +915,27 @@ impl Url {
     /// assert!(!Url::can_parse("/path", Some("not a base")));
     /// ```
     pub fn can_parse(input: &str, base: Option<&str>) -> bool {
+        let answer = match base {
+            None => validate::without_base(input.as_bytes()),
+            Some(base) => validate::with_base(input.as_bytes(), base.as_bytes()),
+        };
+        match answer {
+            Some(answer) => {
+                if cfg!(debug_assertions) {
+                    assert_eq!(
+                        answer,
+                        Url::can_parse_by_parsing(input, base),
+                        "validate.rs answered {input:?} against {base:?}"
+                    );
+                }
+                answer
+            }
+            None => Url::can_parse_by_parsing(input, base),
+        }
+    }
+
+    /// [`Url::can_parse`] by running the parser.
+    fn can_parse_by_parsing(input: &str, base: Option<&str>) -> bool {
         thread_local! {
             static SCRATCH: RefCell<(Url, Url)> = RefCell::new((Url::empty(), Url::empty()));
         }

@@ -152,9 +152,105 @@ fn drive_with_bar(path: &str) -> bool {
         && matches!(b.get(3), None | Some(b'/' | b'?' | b'#'))
 }
 
+/// What `can_parse(input, base)` must say: what parsing says.
+fn parses(input: &str, base: Option<&str>) -> bool {
+    match base {
+        None => Url::parse(input).is_ok(),
+        Some(base) => Url::parse(base).is_ok_and(|b| Url::parse_with_base(input, &b).is_ok()),
+    }
+}
+
+/// Inputs shaped like URLs, each part drawn from the cases the
+/// validate-only path of `can_parse` tells apart: schemes in any case,
+/// with a tab or newline, or missing; any slashes; userinfo with `@`;
+/// hosts made of every class of byte, numeric last labels, drive letters;
+/// ports of 0 to 6 digits with leading zeros, 65535 and 65536; C0 controls
+/// and spaces around.
+fn url_like() -> impl Strategy<Value = String> {
+    let around = prop::sample::select(vec!["", "", " ", "\t", "\u{1}", "\n "]);
+    let scheme = prop::sample::select(vec![
+        "http", "HTTP", "hTtPs", "https", "ws", "WSS", "ftp", "file", "FILE", "sc", "mailto",
+        "web+x", "h\ttp", "fi\nle", "https\r", "1http", "", "é", "http ",
+    ]);
+    let colon = prop::sample::select(vec![":", ":", ":", "", "\t:"]);
+    let slashes = prop::sample::select(vec![
+        "", "/", "//", "///", "\\\\", "/\\", "\\", "\t//", "/\t/", "//\t", "/ /",
+    ]);
+    let userinfo = prop::sample::select(vec![
+        "", "", "", "u@", "u:p@", "@", ":@", "a@b@", "u\t@", "%40@", "é@", "[@", "u:80@",
+    ]);
+    let label = prop::sample::select(vec![
+        "a",
+        "B",
+        "example",
+        "xn--",
+        "-",
+        "--",
+        ".",
+        "..",
+        "0",
+        "1",
+        "09",
+        "255",
+        "256",
+        "0x",
+        "0X1f",
+        "0xg",
+        "4294967295",
+        "4294967296",
+        "_",
+        "%41",
+        "%2e",
+        "%",
+        "é",
+        "[",
+        "]",
+        "[::1]",
+        "::1",
+        " ",
+        "\t",
+        "\n",
+        "<",
+        "^",
+        "|",
+        "!",
+        "~",
+        "*",
+        ":",
+        "@",
+        "localhost",
+        "C:",
+        "c|",
+        "\u{0}",
+        "\u{7f}",
+        "\u{1}",
+    ]);
+    let port = prop::sample::select(vec![
+        "", "", ":", ":0", ":00000", ":80", ":443", ":065535", ":65535", ":65536", ":99999",
+        ":123456", ":8o", ":8\t0", ": 80", ":80:80", ":1\n", ":[",
+    ]);
+    let tail = prop::sample::select(vec![
+        "", "/", "/p", "?q", "#f", "\\x", " ", "\t", "/ a\t\n%", "@x", "/@:[", "?@", "#:1",
+    ]);
+    (
+        (around.clone(), scheme, colon, slashes, userinfo),
+        prop::collection::vec(label, 0..6),
+        (port, tail, around),
+    )
+        .prop_map(
+            |((lead, scheme, colon, slashes, userinfo), host, (port, tail, trail))| {
+                format!(
+                    "{lead}{scheme}{colon}{slashes}{userinfo}{}{port}{tail}{trail}",
+                    host.concat()
+                )
+            },
+        )
+}
+
 /// Bytes that move the scheme, authority, host and port states, and a few
-/// that do not, in any order: `can_parse` without a base agrees with
-/// `parse`.
+/// that do not, in any order, and URL-shaped inputs ([`url_like`]):
+/// `can_parse` agrees with `parse`, without a base, with one, and as the
+/// base.
 #[test]
 fn can_parse_agrees_with_parse_on_generated_inputs() {
     let piece = prop::sample::select(vec![
@@ -162,8 +258,25 @@ fn can_parse_agrees_with_parse_on_generated_inputs() {
         "[", "]", "::1", "%", "%41", "?", "#", ".", "..", "-", "--", "xn--", "0x", "0", "1", "255",
         "256", "65535", "65536", "a", "B", "é", " ", "\t", "\n", "\u{0}", "_", "+",
     ]);
-    proptest!(ProptestConfig::with_cases(20_000), |(parts in prop::collection::vec(piece, 0..12))| {
-        let s: String = parts.concat();
-        prop_assert_eq!(Url::can_parse(&s, None), Url::parse(&s).is_ok(), "{:?}", s);
+    let input = prop_oneof![
+        prop::collection::vec(piece, 0..12).prop_map(|parts| parts.concat()),
+        url_like(),
+    ];
+    let base = prop::sample::select(vec![
+        "http://b/",
+        "HTTPS://b:1/",
+        "file:///b",
+        "file://h/b",
+        "sc:b",
+        "sc://h/b",
+        "ws://b",
+        "b",
+        "http://b:65536/",
+    ]);
+    proptest!(ProptestConfig::with_cases(20_000), |(s in input, base in base)| {
+        prop_assert_eq!(Url::can_parse(&s, None), parses(&s, None), "{:?}", s);
+        prop_assert_eq!(Url::can_parse(&s, Some(base)), parses(&s, Some(base)), "{:?} against {:?}", s, base);
+        prop_assert_eq!(Url::can_parse("x", Some(&s)), parses("x", Some(&s)), "x against {:?}", s);
+        prop_assert_eq!(Url::can_parse(base, Some(&s)), parses(base, Some(&s)), "{:?} against {:?}", base, s);
     });
 }
