@@ -37,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 try:
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyspark
     from pyspark.sql import Column, DataFrame, Window
     from pyspark.sql import functions as F
@@ -135,6 +136,25 @@ def _apply(
 def _keys(result: pa.Array) -> pa.Array:
     """16-byte keys (fixed_size_binary) as Spark's binary."""
     return result.cast(pa.binary())
+
+
+def _dedup_keys(normalizer: Normalizer, urls: pa.Array) -> pa.Array:
+    """The key of each URL for dedup_first: `key_hash`, null for an
+    invalid URL, and the empty binary (no 16-byte key is) for a valid URL
+    without the component `get` names, which the command's `--dedup -g`
+    keys as the empty value."""
+    keys = _keys(normalizer.key_hash(urls))
+    if keys.null_count == 0:
+        return keys
+    missing = keys.is_null()
+    # The rows without a key that have a URL: their components are not
+    # null (the components of an invalid URL are).
+    has_url = normalizer.components(urls.filter(missing)).is_valid()
+    empty = pc.sum(has_url).as_py() or 0
+    if empty == 0:
+        return keys
+    mask = pc.replace_with_mask(missing, missing, has_url)
+    return pc.replace_with_mask(keys, mask, pa.array([b""] * empty, pa.binary()))
 
 
 def normalize(
@@ -323,7 +343,10 @@ def dedup_first(
 ) -> DataFrame:
     """The first row of `df` for each distinct URL of `col` (the same
     `key_hash`), in input order, with `df`'s columns: the command's
-    `--dedup`.
+    `--dedup`. With `get` (or a `normalizer` made with one), the first row
+    of each distinct form or component: `get="registered_domain"` keeps
+    a row per site, as `--dedup -g registered_domain`, the URLs without
+    one (IP addresses...) sharing the empty value.
 
     Input order is `df`'s own row order, as `df.collect()` gives it
     (partition by partition, `monotonically_increasing_id`), or the order
@@ -355,7 +378,7 @@ def dedup_first(
         "*",
         *[_column(c, "order_by").alias(name) for c, name in zip(order_by, order_names)],
         F.monotonically_increasing_id().alias(_ROW),
-        key_hash(col, normalizer=n).alias(_KEY),
+        _apply("normurl_dedup_key", lambda urls: _dedup_keys(n, urls), _BINARY, col, None, None).alias(_KEY),
     )
     order = [*order_names, _ROW]
     if on_invalid == "skip":

@@ -160,7 +160,8 @@ def dedup_first(
     on_invalid: Literal["skip", "keep"] = "skip",
     normalizer: Normalizer | None = None,
 ) -> DataFrame:
-    """The first row of `df` for each distinct URL of `col`, in input
-    order (`df`'s row order, or `order_by`'s, ties broken by the row
-    order), with `df`'s columns; rows without a valid URL dropped
-    (`on_invalid="skip"`) or kept in place (`"keep"`)."""
+    """The first row of `df` for each distinct URL of `col` (or form or
+    component, with `get`), in input order (`df`'s row order, or
+    `order_by`'s, ties broken by the row order), with `df`'s columns;
+    rows without a valid URL dropped (`on_invalid="skip"`) or kept in
+    place (`"keep"`)."""

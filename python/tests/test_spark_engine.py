@@ -142,6 +142,17 @@ def test_dedup_first_equals_the_command(ns, normurl_bin, rows, rows_file, df, on
         assert [r.url for r in got if r.canonical is None] == [r for r, c in zip(rows, canonical) if c is None]
 
 
+@pytest.mark.parametrize("on_invalid", ["skip", "keep"])
+def test_dedup_first_by_component_equals_the_command(ns, normurl_bin, rows_file, df, on_invalid):
+    # One row per registered domain; the URLs without one (IP addresses,
+    # mailto:) share the empty value, as the command's -u -g.
+    first = ns.dedup_first(df, "url", profile="aggressive", get="registered_domain", on_invalid=on_invalid)
+    got = [r.url or None for r in first.collect()]
+    args = ["-p", "aggressive", "-g", "registered_domain", "-u", f"--on-invalid={on_invalid}", "--original"]
+    assert got == command(normurl_bin, args, rows_file)
+    assert 100 < len(got) < 2000
+
+
 def test_counts_per_domain_equal_the_command(ns, F, normurl_bin, rows_file, df):
     # The command counts the lines with a URL (invalid ones are not
     # counted): the rows with a null domain are the valid URLs without
