@@ -7,7 +7,9 @@ it fail, not skip, when it is missing.
 
 import os
 import random
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,40 @@ def mixed_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("data") / "mixed.txt"
     path.write_bytes("".join(l + "\n" for l in mixed_lines()).encode("utf-8"))
     return path
+
+
+def java_missing():
+    """Why Spark cannot start here (None when a Java runtime is found)."""
+    if os.environ.get("JAVA_HOME") and os.path.exists(os.path.join(os.environ["JAVA_HOME"], "bin", "java")):
+        return None
+    if shutil.which("java"):
+        return None
+    return "no Java runtime (java not on PATH, no JAVA_HOME): Spark cannot start"
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] SparkSession for every Spark test (test_recipes.py,
+    test_spark_engine.py); the tests skip, with the reason, when no Java
+    runtime is found."""
+    reason = java_missing()
+    if reason:
+        print(f"\nSKIPPED Spark tests: {reason}", file=sys.stderr)
+        pytest.skip(reason)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("normurl-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        # Small splits, so that a test file is read by several tasks and
+        # the order across partitions is tested.
+        .config("spark.sql.files.maxPartitionBytes", "65536")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()

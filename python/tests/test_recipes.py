@@ -2,11 +2,8 @@
 exact answers from the `normurl` command on the same files."""
 
 import gzip
-import os
 import re
-import shutil
 import subprocess
-import sys
 
 import duckdb
 import polars as pl
@@ -79,39 +76,6 @@ def test_pandas_recipe(normurl_bin, mixed_file, dtype):
     assert len(first) < len(df) - 100, "the input has duplicates"
     counts = r["per_domain"](df)
     assert counts.to_dict() == dict(collections.Counter(d for d in command_column(["--get", "registered_domain"]) if d))
-
-
-def java_missing():
-    if os.environ.get("JAVA_HOME") and os.path.exists(os.path.join(os.environ["JAVA_HOME"], "bin", "java")):
-        return None
-    if shutil.which("java"):
-        return None
-    return "no Java runtime (java not on PATH, no JAVA_HOME): Spark cannot start"
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = java_missing()
-    if reason:
-        print(f"\nSKIPPED Spark tests: {reason}", file=sys.stderr)
-        pytest.skip(reason)
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("normurl-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        # Small splits, so that a test file is read by several tasks and
-        # the order across partitions is tested.
-        .config("spark.sql.files.maxPartitionBytes", "65536")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="module")
