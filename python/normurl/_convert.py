@@ -18,7 +18,10 @@ PyCapsule interface) or a list, and give a `normurl.Array` or a list.
 Each conversion is a call of pyarrow, Polars or pandas on the whole
 column (zero-copy where the types allow): no Python work per row. A
 library is imported only when the input came from it (pyarrow for
-pandas, which converts through Arrow).
+pandas, which converts through Arrow). `normalize` of a pandas column of
+Python objects (`object`, `string[python]`) skips Arrow: the native
+module reads the Series' numpy array of `str` and gives one back (see
+`_objects`).
 """
 
 from __future__ import annotations
@@ -101,6 +104,10 @@ def _polars(result: Any, name: str, kind: Kind) -> Any:
 def _pandas(native: Callable[[Any], Any], series: Any, kind: Kind) -> Any:
     import pandas as pd
 
+    if kind == "strings":
+        out = _objects(native, series, pd)
+        if out is not None:
+            return out
     pa = _pyarrow()
     if pa is None:
         # Without pyarrow: through a list (None and NaN are null there).
@@ -134,6 +141,42 @@ def _pandas(native: Callable[[Any], Any], series: Any, kind: Kind) -> Any:
     out.index = series.index
     out.name = series.name
     return out
+
+
+def _objects(native: Callable[[Any], Any], series: Any, pd: Any) -> Any:
+    """`normalize` of an `object` or `string[python]` Series without
+    Arrow: the native module takes the Series' own numpy array of objects
+    (no copy) and gives a numpy array of the answers, each unchanged row
+    the input's own `str`, each null row None (`object`) or the dtype's
+    NA. None when the Series is of another dtype, or holds anything but
+    str and missing values (None, NaN, NA, NaT): the caller then goes
+    through Arrow as before (bytes as binary; other objects rejected)."""
+    dtype = series.dtype
+    if dtype == object:
+        null = None
+    elif isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+        null = dtype.na_value
+    else:
+        return None
+    import numpy as np
+
+    from ._native import _ObjectColumn
+
+    values = native(_ObjectColumn(np.asarray(series.array), null))
+    if values is None:
+        return None
+    if dtype == object:
+        return pd.Series(values, index=series.index, name=series.name, dtype=object, copy=False)
+    # The input's own array type and dtype (NA included) around the array,
+    # without the constructor's checks of every row (they are str or the
+    # dtype's NA by construction); the public constructor where pandas
+    # lacks that method.
+    array = series.array
+    try:
+        result = array._from_backing_data(values)
+    except AttributeError:
+        result = type(array)(values)
+    return pd.Series(result, index=series.index, name=series.name, copy=False)
 
 
 def _mapper(pd: Any, pa: Any, dtype: Any) -> Callable[[Any], Any]:

@@ -90,6 +90,14 @@ impl StringColumn {
         std::str::from_utf8(bytes).ok()
     }
 
+    /// Row `i`'s bytes, `None` when null.
+    #[inline]
+    pub fn bytes(&self, i: usize) -> Option<&[u8]> {
+        self.nulls
+            .is_valid(i)
+            .then(|| &self.values[self.offsets[i] as usize..self.offsets[i + 1] as usize])
+    }
+
     /// Appends the rows of `other` (a later chunk of the same batch).
     pub fn append(&mut self, other: StringColumn) {
         let shift = self.values.len() as i64;

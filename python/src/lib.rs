@@ -8,6 +8,7 @@ mod column;
 mod config;
 mod edit_args;
 mod engine;
+mod objects;
 mod polars_plugin;
 mod psl_arg;
 mod rule_args;
@@ -28,6 +29,7 @@ use crate::column::{ExplainColumn, KeyColumn, Layout, StringColumn, StructColumn
 use crate::config::{Args, Config, ConfigError};
 use crate::edit_args::{EditArgs, EditSpecs};
 use crate::engine::Worker;
+use crate::objects::ObjectColumn;
 use crate::rule_args::{Reprs, RuleArgs, State};
 
 /// The fields of `components()`'s struct, in order: the command's
@@ -170,12 +172,7 @@ fn batch<'py, S: Sink>(
     item: fn(Python<'py>, &S, usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = resolve_threads(threads);
-    if side.base.is_some_and(|b| !b.is_none()) && config.default_scheme.is_some() {
-        return Err(PyValueError::new_err(
-            "default_scheme: cannot be used with base (with a base, an input without a \
-             scheme is a relative reference)",
-        ));
-    }
+    check_base(config, side)?;
     if let Some(input) = arrow_io::import(urls, policy)? {
         let rows = input.chunks.iter().map(|c| c.len()).sum();
         let [base, charset] = side_chunks(side, policy, rows)?;
@@ -195,24 +192,74 @@ fn batch<'py, S: Sink>(
     if urls.is_instance_of::<PyList>() || urls.is_instance_of::<PyTuple>() {
         let items: Vec<Bound<'py, PyAny>> = urls.try_iter()?.collect::<PyResult<_>>()?;
         let strings = arrow_io::list_items(&items)?;
-        let [base, charset] = side_chunks(side, policy, strings.len())?;
-        let mut sink = S::with_capacity(strings.len());
-        py.detach(|| {
-            let base = base.as_deref().map(Column::new);
-            let charset = charset.as_deref().map(Column::new);
-            let side = Side {
-                base: base.as_ref(),
-                charset: charset.as_ref(),
-                offset: 0,
-            };
-            batch::run(config, &strings[..], threads, side, &mut sink)
-        });
+        let sink: S = run_rows(py, config, policy, &strings[..], threads, side)?;
         let out = (0..sink.len())
             .map(|i| item(py, &sink, i))
             .collect::<PyResult<Vec<_>>>()?;
         return Ok(PyList::new(py, out)?.into_any());
     }
+    if urls.is_instance_of::<ObjectColumn>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "urls: an object column is taken by normalize without explain only",
+        ));
+    }
     Err(arrow_io::not_a_column(urls))
+}
+
+/// `default_scheme` with a column of bases is refused.
+fn check_base(config: &Config, side: SideArgs<'_, '_>) -> PyResult<()> {
+    if side.base.is_some_and(|b| !b.is_none()) && config.default_scheme.is_some() {
+        return Err(PyValueError::new_err(
+            "default_scheme: cannot be used with base (with a base, an input without a \
+             scheme is a relative reference)",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the rows `urls` (strings borrowed from Python objects that the
+/// caller holds) with the GIL released, each with its `side` arguments.
+fn run_rows<U: batch::Urls + ?Sized, S: Sink>(
+    py: Python<'_>,
+    config: &Config,
+    policy: InvalidUtf8,
+    urls: &U,
+    threads: usize,
+    side: SideArgs<'_, '_>,
+) -> PyResult<S> {
+    let [base, charset] = side_chunks(side, policy, urls.len())?;
+    let mut sink = S::with_capacity(urls.len());
+    py.detach(|| {
+        let base = base.as_deref().map(Column::new);
+        let charset = charset.as_deref().map(Column::new);
+        let side = Side {
+            base: base.as_ref(),
+            charset: charset.as_ref(),
+            offset: 0,
+        };
+        batch::run(config, urls, threads, side, &mut sink)
+    });
+    Ok(sink)
+}
+
+/// `normalize` of a pandas column of objects (see [`objects`]): a numpy
+/// object array, or `None` when a row is neither a `str` nor a missing
+/// value (the caller then goes through Arrow, as before).
+fn object_batch<'py>(
+    py: Python<'py>,
+    config: &Config,
+    policy: InvalidUtf8,
+    column: &ObjectColumn,
+    threads: Option<i64>,
+    side: SideArgs<'_, 'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let threads = resolve_threads(threads);
+    check_base(config, side)?;
+    let Some(held) = objects::Held::new(py, column)? else {
+        return Ok(py.None().into_bound(py));
+    };
+    let answers: objects::Answers = run_rows(py, config, policy, held.texts(), threads, side)?;
+    held.result(py, &answers)
 }
 
 fn string_item<'py>(py: Python<'py>, c: &StringColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
@@ -576,6 +623,18 @@ impl Normalizer {
         explain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let side = SideArgs { base, charset };
+        if let Ok(column) = urls.cast::<ObjectColumn>() {
+            if !explain {
+                return object_batch(
+                    py,
+                    &self.config,
+                    self.invalid_utf8,
+                    column.get(),
+                    threads,
+                    side,
+                );
+            }
+        }
         if explain {
             return batch::<ExplainColumn>(
                 py,
@@ -1044,6 +1103,7 @@ fn normurl_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scope::in_scope, m)?)?;
     m.add_class::<Normalizer>()?;
     m.add_class::<Array>()?;
+    m.add_class::<ObjectColumn>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("COMPONENTS", PyTuple::new(m.py(), component_columns())?)?;
     Ok(())
