@@ -27,6 +27,7 @@ use super::parser;
 use super::percent::AsciiSet;
 use super::scheme::SchemeType;
 use super::scratch::{Bytes, Text};
+use super::simd::stop::{find, Stop};
 use super::tables::{has_tab_or_newline, SCHEME_CHAR};
 use super::validate;
 use crate::error::ParseError;
@@ -770,24 +771,33 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_search(&mut self, value: &str) -> bool {
+        let encoded;
         let query = if value.is_empty() {
             None
         } else {
             let input = value.strip_prefix('?').unwrap_or(value);
-            let input = without_tab_or_newline(input);
-            let set = if self.scheme_type.is_special() {
-                &AsciiSet::SPECIAL_QUERY
+            // Most values hold no tab, newline or byte to encode: one
+            // vector scan for the bytes of the special-query set (a superset
+            // of the query set, tabs and newlines in it) says so.
+            if find(Stop::Query, input.as_bytes(), 0) == input.len() {
+                Some(input)
             } else {
-                &AsciiSet::QUERY
-            };
-            Some(encode(set, input.as_bytes()))
+                let input = without_tab_or_newline(input);
+                let set = if self.scheme_type.is_special() {
+                    &AsciiSet::SPECIAL_QUERY
+                } else {
+                    &AsciiSet::QUERY
+                };
+                encoded = encode(set, input.as_bytes());
+                Some(encoded.text())
+            }
         };
         let range = self.query_range();
         let start = range.start as u32;
         let mut text = Text::new();
-        if let Some(query) = &query {
+        if let Some(query) = query {
             text.push('?');
-            text.push_str(query.text());
+            text.push_str(query);
         }
         if !self.splice(range, &text, Offset::FragmentStart) {
             return false;
@@ -815,22 +825,29 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_hash(&mut self, value: &str) -> bool {
+        let encoded;
         let fragment = if value.is_empty() {
             None
         } else {
             let input = value.strip_prefix('#').unwrap_or(value);
-            let input = without_tab_or_newline(input);
-            Some(encode(&AsciiSet::FRAGMENT, input.as_bytes()))
+            // As in `set_search`: the fragment set holds tabs and newlines.
+            if find(Stop::Fragment, input.as_bytes(), 0) == input.len() {
+                Some(input)
+            } else {
+                let input = without_tab_or_newline(input);
+                encoded = encode(&AsciiSet::FRAGMENT, input.as_bytes());
+                Some(encoded.text())
+            }
         };
         let len = self.serialization.len();
         let start = self.fragment_start.map_or(len, |f| f as usize);
-        if start + fragment.as_ref().map_or(0, |f| f.len() + 1) > u32::MAX as usize {
+        if start + fragment.map_or(0, |f| f.len() + 1) > u32::MAX as usize {
             return false;
         }
         self.serialization.truncate(start);
-        self.fragment_start = fragment.as_ref().map(|fragment| {
+        self.fragment_start = fragment.map(|fragment| {
             self.serialization.push('#');
-            self.serialization.push_str(fragment.text());
+            self.serialization.push_str(fragment);
             start as u32
         });
         debug_assert_eq!(self.check_invariants(), Ok(()));
