@@ -730,6 +730,24 @@ impl Url {
         if self.has_opaque_path() {
             return false;
         }
+        // A value that is a path as the parser writes it comes out of the
+        // path states unchanged: it starts with `/`, and the fast path's
+        // scan (`Stop::Path`) finds no byte to encode, no tab or newline,
+        // no `\` or `|`, and no `/.` or `/%` (a possible dot segment). With
+        // a host there is no `/.` before the path, and `file` (Windows
+        // drive letters) is left to the path states.
+        if self.has_host()
+            && self.scheme_type != SchemeType::File
+            && value.starts_with('/')
+            && find(Stop::Path, value.as_bytes(), 0) == value.len()
+        {
+            let range = self.path_start as usize..self.query_range().start;
+            if !self.splice(range, value, Offset::QueryStart) {
+                return false;
+            }
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
         let mut path = Bytes::new();
         parser::path_with_override(
             self.scheme_type,
