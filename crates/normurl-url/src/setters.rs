@@ -182,6 +182,24 @@ fn encode(set: &AsciiSet, input: &[u8]) -> Bytes {
     out
 }
 
+/// `input` as the query or fragment state writes it: tab and newline
+/// removed, then percent-encoded with `set`. Most values hold none of
+/// these bytes, which one vector scan for `stop`'s class (`set`, tabs and
+/// newlines among them) says; they are taken as they are. Otherwise the
+/// result is written into `buffer`.
+fn encoded<'a>(
+    input: &'a str,
+    stop: Stop,
+    set: &AsciiSet,
+    buffer: &'a mut Option<Bytes>,
+) -> &'a str {
+    if find(stop, input.as_bytes(), 0) == input.len() {
+        return input;
+    }
+    let input = without_tab_or_newline(input);
+    buffer.insert(encode(set, input.as_bytes())).text()
+}
+
 /// The [port state](https://url.spec.whatwg.org/#port-state) with *state
 /// override*: the leading ASCII digits of `input` (the first other code
 /// point ends the port). `Err(())` for failure (no digit, or a number
@@ -283,9 +301,9 @@ impl Url {
     ///
     /// This is the cheap way for a setter whose component is replaced
     /// whole and whose neighbours do not change (the fragment, the query,
-    /// the port, the scheme when the port stays), which are what bulk
-    /// edits use most; the others serialize every component
-    /// ([`Parts::serialize`]).
+    /// the port, the scheme when the port stays, the host and the path of
+    /// a URL with a host), which are what bulk edits use most; the others
+    /// serialize every component ([`Parts::serialize`]).
     fn splice(&mut self, range: std::ops::Range<usize>, with: &str, first: Offset) -> bool {
         let len = self.serialization.len() - range.len() + with.len();
         if len > u32::MAX as usize {
@@ -736,37 +754,36 @@ impl Url {
         // no `\` or `|`, and no `/.` or `/%` (a possible dot segment). With
         // a host there is no `/.` before the path, and `file` (Windows
         // drive letters) is left to the path states.
-        if self.has_host()
+        let parsed;
+        let path = if self.has_host()
             && self.scheme_type != SchemeType::File
             && value.starts_with('/')
             && find(Stop::Path, value.as_bytes(), 0) == value.len()
         {
-            let range = self.path_start as usize..self.query_range().start;
-            if !self.splice(range, value, Offset::QueryStart) {
-                return false;
-            }
-            debug_assert_eq!(self.check_invariants(), Ok(()));
-            return true;
-        }
-        let mut path = Bytes::new();
-        parser::path_with_override(
-            self.scheme_type,
-            self.host_kind,
-            value.as_bytes(),
-            &mut path,
-        );
+            value
+        } else {
+            let mut path = Bytes::new();
+            parser::path_with_override(
+                self.scheme_type,
+                self.host_kind,
+                value.as_bytes(),
+                &mut path,
+            );
+            parsed = path;
+            parsed.text()
+        };
         if self.has_host() {
             // With a host there is no `/.` before the path to add or drop:
             // the path is replaced in place.
             let range = self.path_start as usize..self.query_range().start;
-            if !self.splice(range, path.text(), Offset::QueryStart) {
+            if !self.splice(range, path, Offset::QueryStart) {
                 return false;
             }
             debug_assert_eq!(self.check_invariants(), Ok(()));
             return true;
         }
         let mut parts = Parts::of(self);
-        parts.path = path.text();
+        parts.path = path;
         let url = parts.serialize();
         self.store(url)
     }
@@ -789,38 +806,33 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_search(&mut self, value: &str) -> bool {
-        let encoded;
-        let query = if value.is_empty() {
-            None
-        } else {
+        let mut text = Text::new();
+        if !value.is_empty() {
             let input = value.strip_prefix('?').unwrap_or(value);
-            // Most values hold no tab, newline or byte to encode: one
-            // vector scan for the bytes of the special-query set (a superset
-            // of the query set, tabs and newlines in it) says so.
-            if find(Stop::Query, input.as_bytes(), 0) == input.len() {
-                Some(input)
+            let set = if self.scheme_type.is_special() {
+                &AsciiSet::SPECIAL_QUERY
             } else {
-                let input = without_tab_or_newline(input);
-                let set = if self.scheme_type.is_special() {
-                    &AsciiSet::SPECIAL_QUERY
-                } else {
-                    &AsciiSet::QUERY
-                };
-                encoded = encode(set, input.as_bytes());
-                Some(encoded.text())
-            }
-        };
+                &AsciiSet::QUERY
+            };
+            // `Stop::Query` is the special-query set, a superset of the
+            // query set: a `'` in a non-special URL's value only takes the
+            // encoding pass, which leaves it.
+            text.push('?');
+            text.push_str(encoded(input, Stop::Query, set, &mut None));
+        }
+        self.replace_query(&text)
+    }
+
+    /// The query replaced in place by `with`: empty for a null query, or
+    /// `?` and the query. False, with nothing changed, when the result
+    /// would not fit the offsets.
+    fn replace_query(&mut self, with: &str) -> bool {
         let range = self.query_range();
         let start = range.start as u32;
-        let mut text = Text::new();
-        if let Some(query) = query {
-            text.push('?');
-            text.push_str(query);
-        }
-        if !self.splice(range, &text, Offset::FragmentStart) {
+        if !self.splice(range, with, Offset::FragmentStart) {
             return false;
         }
-        self.query_start = query.is_some().then_some(start);
+        self.query_start = (!with.is_empty()).then_some(start);
         debug_assert_eq!(self.check_invariants(), Ok(()));
         true
     }
@@ -843,20 +855,11 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_hash(&mut self, value: &str) -> bool {
-        let encoded;
-        let fragment = if value.is_empty() {
-            None
-        } else {
+        let mut buffer = None;
+        let fragment = (!value.is_empty()).then(|| {
             let input = value.strip_prefix('#').unwrap_or(value);
-            // As in `set_search`: the fragment set holds tabs and newlines.
-            if find(Stop::Fragment, input.as_bytes(), 0) == input.len() {
-                Some(input)
-            } else {
-                let input = without_tab_or_newline(input);
-                encoded = encode(&AsciiSet::FRAGMENT, input.as_bytes());
-                Some(encoded.text())
-            }
-        };
+            encoded(input, Stop::Fragment, &AsciiSet::FRAGMENT, &mut buffer)
+        });
         let len = self.serialization.len();
         let start = self.fragment_start.map_or(len, |f| f as usize);
         if start + fragment.map_or(0, |f| f.len() + 1) > u32::MAX as usize {
@@ -913,16 +916,11 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_search_params(&mut self, params: &SearchParams) {
-        let range = self.query_range();
-        let start = range.start as u32;
         let mut text = Text::new();
         if !params.is_empty() {
             let _ = write!(text, "?{params}");
         }
-        if self.splice(range, &text, Offset::FragmentStart) {
-            self.query_start = (!params.is_empty()).then_some(start);
-        }
-        debug_assert_eq!(self.check_invariants(), Ok(()));
+        self.replace_query(&text);
     }
 
     /// [`URL.canParse(input, base)`](https://url.spec.whatwg.org/#dom-url-canparse):
