@@ -11,11 +11,11 @@
 //! edits still apply, and [`Edited::refused`] says so (`--explain` names
 //! it `edit-refused`, `--stats` counts such lines).
 
-use std::cell::Cell;
 use std::fmt;
 use std::ops::ControlFlow;
 
 use normurl_url::form_urlencoded::{append_pair, for_each_pair};
+use normurl_url::scratch::Text;
 
 use crate::canon::form;
 use crate::canon::TrackingParams;
@@ -268,15 +268,17 @@ impl Edit {
     pub fn apply(&self, url: &mut Url) -> bool {
         match self {
             Edit::Set(setter, value) => setter.apply(url, value),
-            Edit::AppendQuery(pair) => with_text(|query| {
+            Edit::AppendQuery(pair) => {
+                let mut query = Text::new();
                 if let Some(q) = url.query().filter(|q| !q.is_empty()) {
                     query.push_str(q);
                     query.push('&');
                 }
                 query.push_str(pair);
-                url.set_search(query)
-            }),
-            Edit::AppendPath(segment) => with_text(|path| {
+                url.set_search(&query)
+            }
+            Edit::AppendPath(segment) => {
+                let mut path = Text::new();
                 path.push_str(url.pathname());
                 if !path.ends_with('/') {
                     path.push('/');
@@ -289,9 +291,10 @@ impl Edit {
                         c => path.push(c),
                     }
                 }
-                url.set_pathname(path)
-            }),
-            Edit::SetParam(name, value) => with_text(|query| {
+                url.set_pathname(&path)
+            }
+            Edit::SetParam(name, value) => {
+                let mut query = Text::new();
                 // `URLSearchParams.set` and the update steps, pair by pair:
                 // every pair written as the urlencoded serializer writes
                 // it, the first named NAME given VALUE and the others
@@ -299,19 +302,19 @@ impl Edit {
                 let mut found = false;
                 for_each_pair(url.query().unwrap_or(""), |n, v| {
                     if n != name {
-                        append_pair(query, n, v);
+                        append_pair(&mut query, n, v);
                     } else if !found {
                         found = true;
-                        append_pair(query, name, value);
+                        append_pair(&mut query, name, value);
                     }
                     ControlFlow::Continue(())
                 });
                 if !found {
-                    append_pair(query, name, value);
+                    append_pair(&mut query, name, value);
                 }
-                set_serialized_query(url, query);
+                set_serialized_query(url, &query);
                 true
-            }),
+            }
             Edit::DeleteParams(names) => {
                 let Some(current) = url.query() else {
                     return true;
@@ -328,16 +331,15 @@ impl Edit {
                 if !any {
                     return true;
                 }
-                with_text(|query| {
-                    for_each_pair(url.query().unwrap_or(""), |n, v| {
-                        if !names.matches(n.as_bytes()) {
-                            append_pair(query, n, v);
-                        }
-                        ControlFlow::Continue(())
-                    });
-                    set_serialized_query(url, query);
-                    true
-                })
+                let mut query = Text::new();
+                for_each_pair(url.query().unwrap_or(""), |n, v| {
+                    if !names.matches(n.as_bytes()) {
+                        append_pair(&mut query, n, v);
+                    }
+                    ControlFlow::Continue(())
+                });
+                set_serialized_query(url, &query);
+                true
             }
         }
     }
@@ -361,23 +363,6 @@ impl Edit {
 /// percent-encode sets.
 fn set_serialized_query(url: &mut Url, query: &str) {
     url.set_search(query);
-}
-
-thread_local! {
-    static TEXT: Cell<String> = const { Cell::new(String::new()) };
-}
-
-/// Runs `f` with an empty string reused from call to call on the thread
-/// (an edit runs on every line: building its query or path must not
-/// allocate once the string has grown).
-fn with_text<R>(f: impl FnOnce(&mut String) -> R) -> R {
-    let mut text = TEXT.try_with(Cell::take).unwrap_or_default();
-    text.clear();
-    let result = f(&mut text);
-    if text.capacity() <= 64 * 1024 {
-        let _ = TEXT.try_with(|cell| cell.set(text));
-    }
-    result
 }
 
 /// What applying the edits did to a URL.

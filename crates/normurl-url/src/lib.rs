@@ -71,7 +71,7 @@ mod path;
 pub mod percent;
 mod reference;
 mod scheme;
-mod scratch;
+pub mod scratch;
 mod search_params;
 mod setters;
 #[doc(hidden)]

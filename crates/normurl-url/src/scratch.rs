@@ -1,9 +1,10 @@
 //! Buffers reused from call to call on each thread, so that the setters,
 //! `URL.canParse` and the urlencoded pair walk allocate nothing once the
 //! buffers have grown to the sizes their inputs need (a bulk edit calls a
-//! setter on every line of a file).
+//! setter on every line of a file). [`Text`] is public for callers that
+//! build a setter's value per line (`normurl --append`).
 //!
-//! A [`Text`] or [`Bytes`] taken from the pool goes back to it when
+//! A [`Text`] or a byte buffer taken from the pool goes back to it when
 //! dropped; the pool keeps a few buffers of at most [`KEPT_CAPACITY`]
 //! bytes each, so what it holds between calls stays small whatever the
 //! inputs were. When the thread's pool is gone (a thread being torn down)
@@ -13,7 +14,7 @@ use std::cell::Cell;
 use std::ops::{Deref, DerefMut};
 
 /// Buffers larger than this are freed, not kept.
-pub(crate) const KEPT_CAPACITY: usize = 64 * 1024;
+pub const KEPT_CAPACITY: usize = 64 * 1024;
 
 /// Buffers kept per thread and kind.
 const KEPT: usize = 4;
@@ -35,7 +36,12 @@ fn take<T: Default>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>) -> T {
     .unwrap_or_default()
 }
 
-fn give_back<T>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>, buffer: T) {
+/// `buffer` (already cleared) into the pool, unless it holds nothing, is
+/// larger than [`KEPT_CAPACITY`] or the pool is full.
+fn give_back<T>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>, buffer: T, capacity: usize) {
+    if capacity == 0 || capacity > KEPT_CAPACITY {
+        return;
+    }
     let _ = pool.try_with(|cell| {
         let mut kept = cell.take();
         if kept.len() < KEPT {
@@ -46,10 +52,23 @@ fn give_back<T>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>, buffer: T) {
 }
 
 /// An empty `String` from the thread's pool, returned to it on drop.
-pub(crate) struct Text(String);
+///
+/// # Example
+///
+/// ```
+/// use normurl_url::scratch::Text;
+///
+/// let mut query = Text::new();
+/// query.push_str("a=1");
+/// assert_eq!(query.as_str(), "a=1");
+/// drop(query); // back to the pool, cleared, for the next `Text::new()`
+/// assert!(Text::new().is_empty());
+/// ```
+pub struct Text(String);
 
 impl Text {
-    pub(crate) fn new() -> Text {
+    /// An empty string, reusing one a dropped `Text` left on the thread.
+    pub fn new() -> Text {
         Text(take(&TEXTS))
     }
 
@@ -62,10 +81,15 @@ impl Text {
     /// `s` cleared, into the pool for the next [`Text::new`] (unless it
     /// is large or the pool is full).
     pub(crate) fn recycle(mut s: String) {
-        if s.capacity() != 0 && s.capacity() <= KEPT_CAPACITY {
-            s.clear();
-            give_back(&TEXTS, s);
-        }
+        s.clear();
+        let capacity = s.capacity();
+        give_back(&TEXTS, s, capacity);
+    }
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::new()
     }
 }
 
@@ -120,10 +144,9 @@ impl Bytes {
 impl Drop for Bytes {
     fn drop(&mut self) {
         let mut buffer = std::mem::take(&mut self.0);
-        if buffer.capacity() != 0 && buffer.capacity() <= KEPT_CAPACITY {
-            buffer.clear();
-            give_back(&BYTES, buffer);
-        }
+        buffer.clear();
+        let capacity = buffer.capacity();
+        give_back(&BYTES, buffer, capacity);
     }
 }
 
