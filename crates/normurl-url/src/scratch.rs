@@ -10,7 +10,7 @@
 //! inputs were. When the thread's pool is gone (a thread being torn down)
 //! a fresh buffer is used and dropped.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
 
 /// Buffers larger than this are freed, not kept.
@@ -20,34 +20,29 @@ pub const KEPT_CAPACITY: usize = 64 * 1024;
 const KEPT: usize = 4;
 
 thread_local! {
-    static TEXTS: Cell<Vec<String>> = const { Cell::new(Vec::new()) };
-    static BYTES: Cell<Vec<Vec<u8>>> = const { Cell::new(Vec::new()) };
+    static TEXTS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static BYTES: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
 }
 
-fn take<T: Default>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>) -> T {
-    pool.try_with(|cell| {
-        let mut kept = cell.take();
-        let buffer = kept.pop();
-        cell.set(kept);
-        buffer
-    })
-    .ok()
-    .flatten()
-    .unwrap_or_default()
+fn take<T: Default>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>) -> T {
+    pool.try_with(|kept| kept.try_borrow_mut().ok()?.pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
 }
 
 /// `buffer` (already cleared) into the pool, unless it holds nothing, is
 /// larger than [`KEPT_CAPACITY`] or the pool is full.
-fn give_back<T>(pool: &'static std::thread::LocalKey<Cell<Vec<T>>>, buffer: T, capacity: usize) {
+fn give_back<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>, buffer: T, capacity: usize) {
     if capacity == 0 || capacity > KEPT_CAPACITY {
         return;
     }
-    let _ = pool.try_with(|cell| {
-        let mut kept = cell.take();
-        if kept.len() < KEPT {
-            kept.push(buffer);
+    let _ = pool.try_with(|kept| {
+        if let Ok(mut kept) = kept.try_borrow_mut() {
+            if kept.len() < KEPT {
+                kept.push(buffer);
+            }
         }
-        cell.set(kept);
     });
 }
 

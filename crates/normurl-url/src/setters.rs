@@ -187,6 +187,7 @@ fn encode(set: &AsciiSet, input: &[u8]) -> Bytes {
 /// these bytes, which one vector scan for `stop`'s class (`set`, tabs and
 /// newlines among them) says; they are taken as they are. Otherwise the
 /// result is written into `buffer`.
+#[inline(always)]
 fn encoded<'a>(
     input: &'a str,
     stop: Stop,
