@@ -75,7 +75,7 @@ pub fn edits(specs: &EditSpecs) -> Result<Vec<Edit>, String> {
         let edit = match option.as_str() {
             "set" => Edit::set_component(key, value),
             "append" => Edit::append_component(key, value),
-            "set-param" => Ok(Edit::SetParam(key.clone(), value.clone())),
+            "set-param" => Ok(Edit::set_param_to(key, value)),
             "delete-param" => {
                 Edit::delete_param(key).map_err(|e| e.to_string())?;
                 deleted.push(key);

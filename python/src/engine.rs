@@ -215,7 +215,7 @@ impl Worker {
         if !config.edits.is_empty() {
             // A setter the standard refuses leaves the URL as it was (the row
             // stays valid and the later edits apply), as the command does.
-            self.edited = apply_edits(&config.edits, &mut self.url, &mut self.before_edits);
+            self.edited = apply_edits(&config.edits, &mut self.url, Some(&mut self.before_edits));
         }
         true
     }

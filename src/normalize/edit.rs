@@ -14,7 +14,9 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use normurl_url::form_urlencoded::{append_pair, for_each_pair};
+use normurl_url::form_urlencoded::{
+    append_pair, append_pair_as_written, for_each_pair, for_each_pair_as_written,
+};
 use normurl_url::scratch::Text;
 
 use crate::canon::form;
@@ -53,18 +55,25 @@ pub enum Edit {
     /// given; the other parameters keep their bytes. Held encoded.
     AppendQuery(String),
     /// `--append path=SEGMENT`: one more path segment, after a `/` unless
-    /// the path ends with one. The segment's `/` (and `\` in a special
-    /// URL, where it is a separator) is written `%2F` (`%5C`); the rest
-    /// goes through the `pathname` setter, which percent-encodes as it
-    /// does (a `%` is kept, so `%20` stays an escape; `.` and `..` are
-    /// dot segments, as in any path).
+    /// the path ends with one ([`Url::push_path_segment`]). The segment's
+    /// `/` (and `\` in a special URL, where it is a separator) is written
+    /// `%2F` (`%5C`); the rest is written as the `pathname` setter writes
+    /// it (a `%` is kept, so `%20` stays an escape; `.` and `..` are dot
+    /// segments, as in any path).
     AppendPath(String),
     /// `--set-param NAME=VALUE`: `URLSearchParams.set` (the first
     /// parameter named NAME gets VALUE and the others go, or it is added
     /// at the end), then the query is written as the standard's update
     /// steps write it (the urlencoded serializer, as a browser's
     /// `url.searchParams.set()` does: `%20` becomes `+`, `a` becomes `a=`).
-    SetParam(String, String),
+    SetParam {
+        /// NAME, as given.
+        name: String,
+        /// VALUE, as given.
+        value: String,
+        /// `NAME=VALUE` as the urlencoded serializer writes it.
+        pair: String,
+    },
     /// `--delete-param LIST`: every parameter whose name (decoded as
     /// `URLSearchParams` decodes it) matches a pattern of the list (as
     /// `--keep-params` and `--strip-params` take them: `*` matches any
@@ -241,10 +250,22 @@ impl Edit {
     /// `--set-param NAME=VALUE`.
     pub fn set_param(spec: &str) -> Result<Edit, EditError> {
         match spec.split_once('=') {
-            Some((name, value)) => Ok(Edit::SetParam(name.to_owned(), value.to_owned())),
+            Some((name, value)) => Ok(Edit::set_param_to(name, value)),
             None => Err(EditError(format!(
                 "--set-param {spec:?}: expected NAME=VALUE"
             ))),
+        }
+    }
+
+    /// `--set-param` of `name` to `value` (Python's `set_params={name:
+    /// value}`).
+    pub fn set_param_to(name: &str, value: &str) -> Edit {
+        let mut pair = String::new();
+        append_pair(&mut pair, name, value);
+        Edit::SetParam {
+            name: name.to_owned(),
+            value: value.to_owned(),
+            pair,
         }
     }
 
@@ -269,48 +290,38 @@ impl Edit {
         match self {
             Edit::Set(setter, value) => setter.apply(url, value),
             Edit::AppendQuery(pair) => {
+                let Some(current) = url.query().filter(|q| !q.is_empty()) else {
+                    return url.set_search(pair);
+                };
                 let mut query = Text::new();
-                if let Some(q) = url.query().filter(|q| !q.is_empty()) {
-                    query.push_str(q);
-                    query.push('&');
-                }
+                query.push_str(current);
+                query.push('&');
                 query.push_str(pair);
                 url.set_search(&query)
             }
-            Edit::AppendPath(segment) => {
-                let mut path = Text::new();
-                path.push_str(url.pathname());
-                if !path.ends_with('/') {
-                    path.push('/');
-                }
-                let special = url.scheme_type().is_special();
-                for c in segment.chars() {
-                    match c {
-                        '/' => path.push_str("%2F"),
-                        '\\' if special => path.push_str("%5C"),
-                        c => path.push(c),
-                    }
-                }
-                url.set_pathname(&path)
-            }
-            Edit::SetParam(name, value) => {
-                let mut query = Text::new();
+            Edit::AppendPath(segment) => url.push_path_segment(segment),
+            Edit::SetParam { name, pair, .. } => {
                 // `URLSearchParams.set` and the update steps, pair by pair:
                 // every pair written as the urlencoded serializer writes
                 // it, the first named NAME given VALUE and the others
                 // dropped, or the pair added at the end.
+                let Some(current) = url.query().filter(|q| !q.is_empty()) else {
+                    set_serialized_query(url, pair);
+                    return true;
+                };
+                let mut query = Text::new();
                 let mut found = false;
-                for_each_pair(url.query().unwrap_or(""), |n, v| {
+                for_each_pair_as_written(current, |written, n, v| {
                     if n != name {
-                        append_pair(&mut query, n, v);
+                        append_pair_as_written(&mut query, written, n, v);
                     } else if !found {
                         found = true;
-                        append_pair(&mut query, name, value);
+                        append_serialized_pair(&mut query, pair);
                     }
                     ControlFlow::Continue(())
                 });
                 if !found {
-                    append_pair(&mut query, name, value);
+                    append_serialized_pair(&mut query, pair);
                 }
                 set_serialized_query(url, &query);
                 true
@@ -332,9 +343,9 @@ impl Edit {
                     return true;
                 }
                 let mut query = Text::new();
-                for_each_pair(url.query().unwrap_or(""), |n, v| {
+                for_each_pair_as_written(url.query().unwrap_or(""), |written, n, v| {
                     if !names.matches(n.as_bytes()) {
-                        append_pair(&mut query, n, v);
+                        append_pair_as_written(&mut query, written, n, v);
                     }
                     ControlFlow::Continue(())
                 });
@@ -349,7 +360,7 @@ impl Edit {
         match self {
             Edit::Set(..) => "--set",
             Edit::AppendQuery(_) | Edit::AppendPath(_) => "--append",
-            Edit::SetParam(..) => "--set-param",
+            Edit::SetParam { .. } => "--set-param",
             Edit::DeleteParams(_) => "--delete-param",
         }
     }
@@ -365,6 +376,14 @@ fn set_serialized_query(url: &mut Url, query: &str) {
     url.set_search(query);
 }
 
+/// `pair`, as the urlencoded serializer writes it, at the end of `query`.
+fn append_serialized_pair(query: &mut String, pair: &str) {
+    if !query.is_empty() {
+        query.push('&');
+    }
+    query.push_str(pair);
+}
+
 /// What applying the edits did to a URL.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Edited {
@@ -374,12 +393,24 @@ pub struct Edited {
     pub refused: bool,
 }
 
-/// Applies `edits` to `url` in order. `before` is a scratch buffer (the
-/// URL's serialization before, to tell whether they changed it).
-pub fn apply(edits: &[Edit], url: &mut Url, before: &mut String) -> Edited {
+/// Applies `edits` to `url` in order. With `before`, a scratch buffer
+/// (for the URL's serialization before them), [`Edited::changed`] tells
+/// whether they changed the URL; without it, it is false (the copy and
+/// the comparison cost as much as a cheap setter, and only `--explain`
+/// reads the answer).
+pub fn apply(edits: &[Edit], url: &mut Url, before: Option<&mut String>) -> Edited {
+    let mut refused = false;
+    let Some(before) = before else {
+        for edit in edits {
+            refused |= !edit.apply(url);
+        }
+        return Edited {
+            changed: false,
+            refused,
+        };
+    };
     before.clear();
     before.push_str(url.href());
-    let mut refused = false;
     for edit in edits {
         refused |= !edit.apply(url);
     }
@@ -395,7 +426,7 @@ mod tests {
 
     fn edited(url: &str, edits: &[Edit]) -> (String, Edited) {
         let mut url = Url::parse(url).unwrap();
-        let done = apply(edits, &mut url, &mut String::new());
+        let done = apply(edits, &mut url, Some(&mut String::new()));
         (url.href().to_owned(), done)
     }
 

@@ -219,7 +219,8 @@ impl Normalizer {
         // `record` runs without the steps other options need.
         // A template of host components is read off the canonical URL,
         // which a rewrite may still change.
-        // Edits change the parsed URL, which the short ways never hold.
+        // Edits change the parsed URL, which the host template's short way
+        // never holds.
         let host_get = get::of_host(o.get.as_ref()) && o.rewrite.is_none() && o.edits.is_empty();
         let plain_lines = matches!(o.select, Select::Line)
             && o.base.is_none()
@@ -229,8 +230,7 @@ impl Normalizer {
             && res.charset_field.is_none()
             && res.query_encoding.is_utf8()
             && o.rewrite.is_none()
-            && o.scope.is_none()
-            && o.edits.is_empty();
+            && o.scope.is_none();
         let json = o.get == Some(Get::Json);
         let bare_lines = plain_lines && !o.dedup && !o.explain && !o.original && !json;
         let canon_is_identity = options.canon.is_identity();
@@ -758,11 +758,43 @@ impl Normalizer {
         if self.options.edits.is_empty() {
             return Edited::default();
         }
+        let before = self.options.explain.then_some(before);
         let edited = edit::apply(&self.options.edits, url, before);
         if edited.refused {
             out.stats().edits_refused += 1;
         }
         edited
+    }
+
+    /// A plain line ([`Normalizer::plain_lines`]) with edits: its URL
+    /// parsed, edited and written canonicalized, without the steps of the
+    /// general way that these options do not use.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn plain_edit(
+        &self,
+        text: &str,
+        line: &[u8],
+        at: &Located,
+        url: &mut Url,
+        canon_scratch: &mut Scratch,
+        before: &mut String,
+        out: &mut Output<'_, Stats>,
+    ) -> Result<(), Invalid> {
+        url.parse_into(text, None).map_err(Invalid::Url)?;
+        let edited = self.edit(url, before, out);
+        if self.bare_lines {
+            // What `emit` writes for these options: the URL alone.
+            self.canon().apply(url, canon_scratch, out.data());
+            return Ok(());
+        }
+        self.emit(line, at, out, |data| {
+            let rules = self.canon().apply(url, canon_scratch, data);
+            Ok(Fired {
+                edited,
+                ..Fired::from(rules)
+            })
+        })
     }
 
     /// Applies the `--rewrite` rules, if any, to the output the
@@ -1083,7 +1115,10 @@ impl Transform for Normalizer {
                 .url
                 .get_or_insert_with(|| Url::parse("about:blank").expect("valid"));
             let (canon_scratch, get) = (&mut state.canon, &mut state.get);
-            let written = if self.bare_lines {
+            let written = if !self.options.edits.is_empty() {
+                let before = &mut state.before_edits;
+                self.plain_edit(text, line, &at, url, canon_scratch, before, out)
+            } else if self.bare_lines {
                 // What `emit` writes for these options: the URL alone.
                 let data = out.data();
                 let before = data.len();
@@ -1125,7 +1160,7 @@ impl Transform for Normalizer {
                     // The scope decides on the edited URL's normalized form;
                     // a refused edit is counted where the line is written.
                     if !self.options.edits.is_empty() {
-                        edit::apply(&self.options.edits, url, before_edits);
+                        edit::apply(&self.options.edits, url, None);
                     }
                     self.in_scope(scope, url, scope_buffers, canon_scratch)
                 });

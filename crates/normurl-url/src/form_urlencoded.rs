@@ -46,36 +46,62 @@ pub fn parse(input: &str, list: &mut Vec<(String, String)>) {
 /// assert_eq!(pairs, ["a:b c", "d:", "é:%zz"]);
 /// ```
 pub fn for_each_pair(input: &str, mut f: impl FnMut(&str, &str) -> ControlFlow<()>) {
+    for_each_pair_as_written(input, |_, name, value| f(name, value));
+}
+
+/// As [`for_each_pair`], with each pair also as `input` holds it (the run
+/// between its `&`s), for a caller that rewrites a query and copies the
+/// pairs it keeps ([`append_pair_as_written`]).
+///
+/// # Example
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use normurl_url::form_urlencoded::{append_pair_as_written, for_each_pair_as_written};
+///
+/// let mut kept = String::new();
+/// for_each_pair_as_written("utm_source=x&q=a+b&id", |written, name, value| {
+///     if !name.starts_with("utm_") {
+///         append_pair_as_written(&mut kept, written, name, value);
+///     }
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(kept, "q=a+b&id=");
+/// ```
+pub fn for_each_pair_as_written(
+    input: &str,
+    mut f: impl FnMut(&str, &str, &str) -> ControlFlow<()>,
+) {
     let (mut name_buffer, mut value_buffer) = (None, None);
     // "Let sequences be the result of splitting input on 0x26 (&)."
-    for bytes in input.as_bytes().split(|&b| b == b'&') {
+    for pair in input.split('&') {
         // "If bytes is the empty byte sequence, then continue."
-        if bytes.is_empty() {
+        if pair.is_empty() {
             continue;
         }
         // The first `=` separates the name from the value, if there is one.
-        let (name, value) = match memchr::memchr(b'=', bytes) {
-            Some(i) => (&bytes[..i], &bytes[i + 1..]),
-            None => (bytes, &b""[..]),
+        let (name, value) = match memchr::memchr(b'=', pair.as_bytes()) {
+            Some(i) => (&pair[..i], &pair[i + 1..]),
+            None => (pair, ""),
         };
         let name = decode_reusing(name, &mut name_buffer);
         let value = decode_reusing(value, &mut value_buffer);
-        if f(&name, &value).is_break() {
+        if f(pair, &name, &value).is_break() {
             return;
         }
     }
 }
 
-/// `bytes` (a run of a `&str` between ASCII delimiters, so UTF-8) decoded
-/// as [`decode`] does, borrowed when there is nothing to decode, else in
+/// `text` (a run of a `&str` between ASCII delimiters) decoded as
+/// [`decode`] does, borrowed when there is nothing to decode, else in
 /// `buffer` (taken from the thread's pool on first use).
-fn decode_reusing<'a>(bytes: &'a [u8], buffer: &'a mut Option<Bytes>) -> Cow<'a, str> {
-    if memchr::memchr2(b'+', b'%', bytes).is_none() {
-        return String::from_utf8_lossy(bytes);
+fn decode_reusing<'a>(text: &'a str, buffer: &'a mut Option<Bytes>) -> Cow<'a, str> {
+    if memchr::memchr2(b'+', b'%', text.as_bytes()).is_none() {
+        return Cow::Borrowed(text);
     }
     let out = buffer.get_or_insert_with(Bytes::new);
     out.clear();
-    decode_into(bytes, out);
+    decode_into(text.as_bytes(), out);
     String::from_utf8_lossy(&out[..])
 }
 
@@ -143,6 +169,27 @@ pub fn append_pair(out: &mut String, name: &str, value: &str) {
     push_encoded(out, name);
     out.push('=');
     push_encoded(out, value);
+}
+
+/// Appends the pair `name=value` to `out` as [`append_pair`] does, where
+/// `written` is the pair as a query held it ([`for_each_pair_as_written`]
+/// gave the three): `written` is copied when it is already what the
+/// urlencoded serializer writes (one `=` and no other byte to encode),
+/// which saves encoding `name` and `value` again.
+pub fn append_pair_as_written(out: &mut String, written: &str, name: &str, value: &str) {
+    let bytes = written.as_bytes();
+    let as_serialized = match AsciiSet::FORM_URLENCODED.find(bytes) {
+        Some(i) => bytes[i] == b'=' && AsciiSet::FORM_URLENCODED.find(&bytes[i + 1..]).is_none(),
+        None => false,
+    };
+    if as_serialized {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.push_str(written);
+    } else {
+        append_pair(out, name, value);
+    }
 }
 
 /// [`write_encoded`] to a `String`; most names and values have nothing

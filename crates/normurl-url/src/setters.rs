@@ -28,7 +28,7 @@ use super::percent::AsciiSet;
 use super::scheme::SchemeType;
 use super::scratch::{Bytes, Text};
 use super::simd::stop::{find, Stop};
-use super::tables::{has_tab_or_newline, SCHEME_CHAR};
+use super::tables::{byte_table, has_tab_or_newline, SCHEME_CHAR};
 use super::validate;
 use crate::error::ParseError;
 use crate::search_params::SearchParams;
@@ -101,7 +101,8 @@ impl<'a> Parts<'a> {
                 host_kind = kind;
                 port = self.port;
                 if let Some(port) = port {
-                    let _ = write!(s, ":{port}");
+                    s.push(':');
+                    s.push_str(port_digits(port, &mut [0; 5]));
                 }
             }
             None => {
@@ -160,10 +161,10 @@ impl<'a> Parts<'a> {
 /// trim C0 controls and spaces.)
 fn without_tab_or_newline(input: &str) -> Cow<'_, str> {
     let bytes = input.as_bytes();
-    // A setter's value is often a few bytes, where a byte loop costs less
-    // than setting up the vector scan.
+    // A setter's value is often a few bytes, where eight at a time in a
+    // word costs less than setting up the vector scan.
     let found = if bytes.len() < 32 {
-        bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r'))
+        short_has_tab_or_newline(bytes)
     } else {
         has_tab_or_newline(bytes)
     };
@@ -172,6 +173,31 @@ fn without_tab_or_newline(input: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(input)
     }
+}
+
+/// Whether `bytes` holds a tab or newline, eight bytes at a time.
+fn short_has_tab_or_newline(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Whether a byte of `word` is zero.
+    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
+    let has = |word: u64| {
+        has_zero(word ^ (ONES * u64::from(b'\t')))
+            || has_zero(word ^ (ONES * u64::from(b'\n')))
+            || has_zero(word ^ (ONES * u64::from(b'\r')))
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        if has(u64::from_ne_bytes(word)) {
+            return true;
+        }
+    }
+    // The rest, padded with spaces.
+    let mut word = [b' '; 8];
+    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    has(u64::from_ne_bytes(word))
 }
 
 /// `input` percent-encoded with `set`, in a buffer from the thread's
@@ -221,12 +247,58 @@ fn port_with_override(input: &[u8], scheme_type: SchemeType) -> Result<Option<u1
     Ok((scheme_type.default_port() != Some(port)).then_some(port))
 }
 
+/// The bytes that stop the [host state](https://url.spec.whatwg.org/#host-state)'s
+/// scan of a setter's value (`:`, `/`, `?`, `#`), and the two that need
+/// the whole loop (`[`, `\`).
+static HOST_STATE_STOP: [bool; 256] =
+    byte_table!(|b| matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b'\\'));
+
+/// Where the [host state](https://url.spec.whatwg.org/#host-state) with
+/// *state override* ends the host in a setter's value: at the end, or at
+/// the first `/`, `?`, `#` (or `\` when `special`) as the first member,
+/// or at the `:` outside brackets that starts a port, as the second.
+fn host_state_end(bytes: &[u8], special: bool) -> (usize, Option<usize>) {
+    let Some(first) = bytes.iter().position(|&b| HOST_STATE_STOP[usize::from(b)]) else {
+        return (bytes.len(), None);
+    };
+    let mut inside_brackets = false;
+    // The bytes before `first` are none of these.
+    for (i, &b) in bytes.iter().enumerate().skip(first) {
+        match b {
+            b':' if !inside_brackets => return (bytes.len(), Some(i)),
+            b'/' | b'?' | b'#' => return (i, None),
+            b'\\' if special => return (i, None),
+            b'[' => inside_brackets = true,
+            b']' => inside_brackets = false,
+            _ => {}
+        }
+    }
+    (bytes.len(), None)
+}
+
+/// `port` in decimal, written at the end of `buffer`.
+fn port_digits(port: u16, buffer: &mut [u8; 5]) -> &str {
+    let (mut n, mut start) = (port, buffer.len());
+    loop {
+        start -= 1;
+        buffer[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Digits are ASCII.
+    std::str::from_utf8(&buffer[start..]).unwrap_or_default()
+}
+
 /// The first offset of a [`Url`] that [`Url::splice`] moves, in the order
 /// of the components.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Offset {
     /// `username_end`, `host_start`, `host_end` and everything after.
     UsernameEnd,
+    /// `host_start`, `host_end` and everything after.
+    HostStart,
     /// `host_end` and everything after.
     HostEnd,
     /// `path_start`, `query_start`, `fragment_start`.
@@ -237,84 +309,126 @@ enum Offset {
     FragmentStart,
 }
 
-/// The result of [host parsing](https://url.spec.whatwg.org/#concept-host-parser)
-/// `buffer`, serialized (in a buffer from the thread's pool), with
-/// *isOpaque* when the URL is not special.
+/// `f` called with the result of [host parsing](https://url.spec.whatwg.org/#concept-host-parser)
+/// `buffer` (the host serialized, and its kind; `None` for a failure),
+/// with *isOpaque* when the URL is not special.
 ///
 /// The last answer on the thread is kept: a bulk edit (`--set
 /// host=example.org`) gives every line the same value, and the host
-/// parser (IDNA, IPv4 and IPv6 included) then runs once, not per line.
-/// The answer depends on the bytes and *isOpaque* alone.
-fn host(buffer: &[u8], special: bool) -> Option<(Bytes, HostKind)> {
+/// parser (IDNA, IPv4 and IPv6 included) then runs once, not per line;
+/// `f` reads the kept answer where it is. The answer depends on the bytes
+/// and *isOpaque* alone.
+fn with_host<R>(buffer: &[u8], special: bool, f: impl FnOnce(Option<(&str, HostKind)>) -> R) -> R {
     thread_local! {
-        static LAST: RefCell<Option<LastHost>> = const { RefCell::new(None) };
+        static LAST: RefCell<LastHost> = const { RefCell::new(LastHost::EMPTY) };
+    }
+    let mut f = Some(f);
+    let kept = LAST.try_with(|last| {
+        // Not reentrant: a borrowed answer (or a thread being torn down)
+        // falls back to parsing without keeping.
+        let mut last = last.try_borrow_mut().ok()?;
+        if !(last.filled && last.special == special && last.input == buffer) {
+            if buffer.len() > 256 {
+                return None;
+            }
+            let mut out = Bytes::new();
+            last.answer = parse_host(buffer, !special, &mut out).ok();
+            last.serialized.clear();
+            last.serialized.push_str(out.text());
+            last.input.clear();
+            last.input.extend_from_slice(buffer);
+            last.special = special;
+            last.filled = true;
+        }
+        let f = f.take()?;
+        Some(f(last.answer.map(|kind| (last.serialized.as_str(), kind))))
+    });
+    if let Ok(Some(answer)) = kept {
+        return answer;
     }
     let mut out = Bytes::new();
-    let cached = LAST.try_with(|last| {
-        let last = last.try_borrow().ok()?;
-        let last = last.as_ref()?;
-        if last.special != special || last.input != buffer {
-            return None;
-        }
-        if last.answer.is_some() {
-            out.extend_from_slice(&last.serialized);
-        }
-        Some(last.answer)
-    });
-    if let Ok(Some(answer)) = cached {
-        return answer.map(|kind| (out, kind));
-    }
     let answer = parse_host(buffer, !special, &mut out).ok();
-    if buffer.len() <= 256 {
-        let _ = LAST.try_with(|last| {
-            if let Ok(mut last) = last.try_borrow_mut() {
-                let last = last.get_or_insert_with(LastHost::default);
-                last.input.clear();
-                last.input.extend_from_slice(buffer);
-                last.special = special;
-                last.answer = answer;
-                last.serialized.clear();
-                last.serialized.extend_from_slice(&out);
-            }
-        });
+    match f.take() {
+        Some(f) => f(answer.map(|kind| (out.text(), kind))),
+        None => unreachable!("`f` is taken only where its answer is returned"),
     }
-    answer.map(|kind| (out, kind))
 }
 
-/// The last value [`host`] parsed on the thread and its answer (a
+/// The last value [`with_host`] parsed on the thread and its answer (a
 /// failure is kept too).
-#[derive(Default)]
 struct LastHost {
+    /// Whether the other fields hold an answer.
+    filled: bool,
     input: Vec<u8>,
     special: bool,
     /// The host's kind; `None` for a failure.
     answer: Option<HostKind>,
     /// The serialized host.
-    serialized: Vec<u8>,
+    serialized: String,
+}
+
+impl LastHost {
+    const EMPTY: LastHost = LastHost {
+        filled: false,
+        input: Vec::new(),
+        special: false,
+        answer: None,
+        serialized: String::new(),
+    };
 }
 
 impl Url {
-    /// Replaces `range` of the serialization with `with`, in place, and
+    /// Replaces `range` of the serialization with the pieces of `with`,
+    /// one after the other, in place, and
     /// moves by the change in length the offsets from `first` on (the
     /// components after the replaced one; the caller sets the replaced
     /// component's own offsets). False, with nothing changed, when the
-    /// result would not fit the `u32` offsets.
+    /// result would not fit the `u32` offsets (or `range` would cut a
+    /// character, which a serialization, being ASCII, never has).
     ///
     /// This is the cheap way for a setter whose component is replaced
     /// whole and whose neighbours do not change (the fragment, the query,
     /// the port, the scheme when the port stays, the host and the path of
     /// a URL with a host), which are what bulk edits use most; the others
     /// serialize every component ([`Parts::serialize`]).
-    fn splice(&mut self, range: std::ops::Range<usize>, with: &str, first: Offset) -> bool {
-        let len = self.serialization.len() - range.len() + with.len();
-        if len > u32::MAX as usize {
+    fn splice(&mut self, range: std::ops::Range<usize>, with: &[&str], first: Offset) -> bool {
+        let with_len: usize = with.iter().map(|piece| piece.len()).sum();
+        let old_len = self.serialization.len();
+        let len = old_len - range.len() + with_len;
+        if len > u32::MAX as usize
+            || !self.serialization.is_char_boundary(range.start)
+            || !self.serialization.is_char_boundary(range.end)
+        {
             return false;
         }
-        let delta = with.len() as i64 - range.len() as i64;
-        self.serialization.replace_range(range, with);
+        // `String::replace_range` goes through `Vec::splice`, which copies
+        // the new bytes one at a time: a third of a host setter's cost.
+        // SAFETY: the bytes replaced run from a character boundary to a
+        // character boundary (checked above) and the new ones are `str`s,
+        // so the serialization stays UTF-8; no other path reads it before.
+        let bytes = unsafe { self.serialization.as_mut_vec() };
+        let (tail, new_tail) = (range.end, range.start + with_len);
+        bytes.reserve(len.saturating_sub(old_len));
+        // SAFETY: the capacity is at least `len`. The tail moves within
+        // it, and the pieces (which cannot borrow from `self`) fill the
+        // bytes from `range.start` to the tail's new start, so every byte
+        // below `len` is written before the length says so.
+        unsafe {
+            let base = bytes.as_mut_ptr();
+            std::ptr::copy(base.add(tail), base.add(new_tail), old_len - tail);
+            let mut at = range.start;
+            for piece in with {
+                std::ptr::copy_nonoverlapping(piece.as_ptr(), base.add(at), piece.len());
+                at += piece.len();
+            }
+            bytes.set_len(len);
+        }
+        let delta = with_len as i64 - range.len() as i64;
         let moved = |offset: u32| (i64::from(offset) + delta) as u32;
         if first <= Offset::UsernameEnd {
             self.username_end = moved(self.username_end);
+        }
+        if first <= Offset::HostStart {
             self.host_start = moved(self.host_start);
         }
         if first <= Offset::HostEnd {
@@ -446,7 +560,7 @@ impl Url {
         let port = self.port.filter(|&p| scheme_type.default_port() != Some(p));
         if port == self.port {
             let end = self.scheme_end as usize;
-            if !self.splice(0..end, scheme, Offset::UsernameEnd) {
+            if !self.splice(0..end, &[scheme], Offset::UsernameEnd) {
                 return false;
             }
             self.scheme_end = scheme.len() as u32;
@@ -483,10 +597,23 @@ impl Url {
             return false;
         }
         let username = encode(&AsciiSet::USERINFO, value.as_bytes());
-        let mut parts = Parts::of(self);
-        parts.username = username.text();
-        let url = parts.serialize();
-        self.store(url)
+        let username = username.text();
+        // The credentials sit between the `//` and the host: the username,
+        // `:` and the password when it is not empty, and `@` when either
+        // is not empty.
+        let start = self.scheme_end as usize + "://".len();
+        let (range, at) = if self.password().is_empty() {
+            let at = if username.is_empty() { "" } else { "@" };
+            (start..self.host_start as usize, at)
+        } else {
+            (start..self.username_end as usize, "")
+        };
+        if !self.splice(range, &[username, at], Offset::UsernameEnd) {
+            return false;
+        }
+        self.username_end = (start + username.len()) as u32;
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The [`password` setter](https://url.spec.whatwg.org/#dom-url-password):
@@ -509,10 +636,20 @@ impl Url {
             return false;
         }
         let password = encode(&AsciiSet::USERINFO, value.as_bytes());
-        let mut parts = Parts::of(self);
-        parts.password = password.text();
-        let url = parts.serialize();
-        self.store(url)
+        let password = password.text();
+        // Between the username and the host: `:` and the password when it
+        // is not empty, and `@` when it or the username is not empty.
+        let (colon, at) = match (password.is_empty(), self.username().is_empty()) {
+            (true, true) => ("", ""),
+            (true, false) => ("", "@"),
+            (false, _) => (":", "@"),
+        };
+        let range = self.username_end as usize..self.host_start as usize;
+        if !self.splice(range, &[colon, password, at], Offset::HostStart) {
+            return false;
+        }
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        true
     }
 
     /// The [`host` setter](https://url.spec.whatwg.org/#dom-url-host):
@@ -579,28 +716,7 @@ impl Url {
         if self.scheme_type == SchemeType::File {
             return self.set_file_host(bytes);
         }
-        let mut inside_brackets = false;
-        let mut end = bytes.len();
-        let mut colon = None;
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b':' if !inside_brackets => {
-                    colon = Some(i);
-                    break;
-                }
-                b'/' | b'?' | b'#' => {
-                    end = i;
-                    break;
-                }
-                b'\\' if special => {
-                    end = i;
-                    break;
-                }
-                b'[' => inside_brackets = true,
-                b']' => inside_brackets = false,
-                _ => {}
-            }
-        }
+        let (mut end, colon) = host_state_end(bytes, special);
         let port = match colon {
             Some(colon) => {
                 // "If buffer is the empty string, host-missing validation
@@ -621,14 +737,20 @@ impl Url {
                 None
             }
         };
-        let Some((host, kind)) = host(&bytes[..end], special) else {
-            return false;
-        };
+        with_host(&bytes[..end], special, |host| match host {
+            Some((host, kind)) => self.put_host(host, kind, port),
+            None => false,
+        })
+    }
+
+    /// The host set to `host` (serialized), and the port to `port` when it
+    /// is `Some`.
+    fn put_host(&mut self, host: &str, kind: HostKind, port: Option<Option<u16>>) -> bool {
         if self.has_host() && port.is_none() {
-            return self.replace_host(host.text(), kind);
+            return self.replace_host(host, kind);
         }
         let mut parts = Parts::of(self);
-        parts.host = Some((host.text(), kind));
+        parts.host = Some((host, kind));
         if let Some(port) = port {
             parts.port = port;
         }
@@ -645,29 +767,21 @@ impl Url {
             .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
             .unwrap_or(bytes.len());
         let buffer = &bytes[..end];
-        let (host, kind) = if buffer.is_empty() {
-            (Bytes::new(), HostKind::Empty)
-        } else {
-            match host(buffer, true) {
-                Some((host, _)) if host.text() == "localhost" => (Bytes::new(), HostKind::Empty),
-                Some(host) => host,
-                None => return false,
-            }
-        };
-        if self.has_host() {
-            return self.replace_host(host.text(), kind);
+        if buffer.is_empty() {
+            return self.put_host("", HostKind::Empty, None);
         }
-        let mut parts = Parts::of(self);
-        parts.host = Some((host.text(), kind));
-        let url = parts.serialize();
-        self.store(url)
+        with_host(buffer, true, |host| match host {
+            Some(("localhost", _)) => self.put_host("", HostKind::Empty, None),
+            Some((host, kind)) => self.put_host(host, kind, None),
+            None => false,
+        })
     }
 
     /// The host of a URL that has one replaced in place: it sits between
     /// the `//` (and the credentials' `@`) and the port or the path.
     fn replace_host(&mut self, host: &str, kind: HostKind) -> bool {
         let range = self.host_start as usize..self.host_end as usize;
-        if !self.splice(range, host, Offset::HostEnd) {
+        if !self.splice(range, &[host], Offset::HostEnd) {
             return false;
         }
         self.host_end = self.host_start + host.len() as u32;
@@ -712,12 +826,11 @@ impl Url {
         };
         // The port sits between the host and the path, as `:PORT` or not
         // at all.
-        let mut text = Text::new();
-        if let Some(port) = port {
-            let _ = write!(text, ":{port}");
-        }
+        let mut digits = [0; 5];
+        let text = port.map_or("", |port| port_digits(port, &mut digits));
+        let colon = if port.is_some() { ":" } else { "" };
         let range = self.host_end as usize..self.path_start as usize;
-        if !self.splice(range, &text, Offset::PathStart) {
+        if !self.splice(range, &[colon, text], Offset::PathStart) {
             return false;
         }
         self.port = port;
@@ -753,12 +866,14 @@ impl Url {
         // path states unchanged: it starts with `/`, and the fast path's
         // scan (`Stop::Path`) finds no byte to encode, no tab or newline,
         // no `\` or `|`, and no `/.` or `/%` (a possible dot segment). With
-        // a host there is no `/.` before the path, and `file` (Windows
-        // drive letters) is left to the path states.
+        // a host there is no `/.` before the path. A `file:` URL's first
+        // segment may be a Windows drive letter, which the path state
+        // writes with `:` (`|` is a stop already): one with a `:` as its
+        // second byte is left to the path states.
         let parsed;
         let path = if self.has_host()
-            && self.scheme_type != SchemeType::File
             && value.starts_with('/')
+            && (self.scheme_type != SchemeType::File || value.as_bytes().get(2) != Some(&b':'))
             && find(Stop::Path, value.as_bytes(), 0) == value.len()
         {
             value
@@ -777,7 +892,7 @@ impl Url {
             // With a host there is no `/.` before the path to add or drop:
             // the path is replaced in place.
             let range = self.path_start as usize..self.query_range().start;
-            if !self.splice(range, path, Offset::QueryStart) {
+            if !self.splice(range, &[path], Offset::QueryStart) {
                 return false;
             }
             debug_assert_eq!(self.check_invariants(), Ok(()));
@@ -787,6 +902,75 @@ impl Url {
         parts.path = path;
         let url = parts.serialize();
         self.store(url)
+    }
+
+    /// Appends `segment` to the path as one more segment, after a `/`
+    /// unless the path ends with one (`normurl --append path=SEGMENT`): a
+    /// `/` in `segment` is written `%2F`, and a `\` `%5C` in a special URL,
+    /// where it is a separator; the rest is written as the
+    /// [`pathname` setter](Url::set_pathname) writes it (percent-encoded
+    /// with the path percent-encode set, a `%` kept; `.` and `..` are dot
+    /// segments). False, with the URL unchanged, for a URL with an opaque
+    /// path.
+    ///
+    /// A segment with nothing to encode is written after the path in
+    /// place; the others go through the pathname setter with the whole
+    /// new path.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use normurl_url::Url;
+    ///
+    /// let mut url = Url::parse("https://example.com/a?q")?;
+    /// assert!(url.push_path_segment("b c"));
+    /// assert!(url.push_path_segment("d/e"));
+    /// assert_eq!(url.href(), "https://example.com/a/b%20c/d%2Fe?q");
+    /// assert!(url.push_path_segment(".."));
+    /// assert_eq!(url.href(), "https://example.com/a/b%20c/?q");
+    /// assert!(!Url::parse("mailto:me@example.com")?.push_path_segment("x"));
+    /// # Ok::<(), normurl_url::ParseError>(())
+    /// ```
+    pub fn push_path_segment(&mut self, segment: &str) -> bool {
+        if self.has_opaque_path() {
+            return false;
+        }
+        let slash = if self.pathname().ends_with('/') {
+            ""
+        } else {
+            "/"
+        };
+        let bytes = segment.as_bytes();
+        // With a host there is no `/.` before the path to add or drop. A
+        // segment that neither starts with `.` or `%` (a possible dot
+        // segment) nor holds a `/` or a byte the path states change (the
+        // `Stop::Path` scan: bytes to encode, tab and newline, `\`, `|`,
+        // which a `file:` drive letter may hold) is written as it is, and
+        // the path before it parses to itself.
+        if self.has_host()
+            && !matches!(bytes.first(), Some(b'.' | b'%'))
+            && memchr::memchr(b'/', bytes).is_none()
+            && find(Stop::Path, bytes, 0) == bytes.len()
+        {
+            let end = self.query_range().start;
+            if !self.splice(end..end, &[slash, segment], Offset::QueryStart) {
+                return false;
+            }
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            return true;
+        }
+        let mut path = Text::new();
+        path.push_str(self.pathname());
+        path.push_str(slash);
+        let special = self.scheme_type.is_special();
+        for c in segment.chars() {
+            match c {
+                '/' => path.push_str("%2F"),
+                '\\' if special => path.push_str("%5C"),
+                c => path.push(c),
+            }
+        }
+        self.set_pathname(&path)
     }
 
     /// The [`search` setter](https://url.spec.whatwg.org/#dom-url-search):
@@ -807,33 +991,36 @@ impl Url {
     /// # Ok::<(), normurl_url::ParseError>(())
     /// ```
     pub fn set_search(&mut self, value: &str) -> bool {
-        let mut text = Text::new();
-        if !value.is_empty() {
-            let input = value.strip_prefix('?').unwrap_or(value);
-            let set = if self.scheme_type.is_special() {
-                &AsciiSet::SPECIAL_QUERY
-            } else {
-                &AsciiSet::QUERY
-            };
-            // `Stop::Query` is the special-query set, a superset of the
-            // query set: a `'` in a non-special URL's value only takes the
-            // encoding pass, which leaves it.
-            text.push('?');
-            text.push_str(encoded(input, Stop::Query, set, &mut None));
+        if value.is_empty() {
+            return self.replace_query(None);
         }
-        self.replace_query(&text)
+        let input = value.strip_prefix('?').unwrap_or(value);
+        let set = if self.scheme_type.is_special() {
+            &AsciiSet::SPECIAL_QUERY
+        } else {
+            &AsciiSet::QUERY
+        };
+        // `Stop::Query` is the special-query set, a superset of the query
+        // set: a `'` in a non-special URL's value only takes the encoding
+        // pass, which leaves it.
+        let mut buffer = None;
+        self.replace_query(Some(encoded(input, Stop::Query, set, &mut buffer)))
     }
 
-    /// The query replaced in place by `with`: empty for a null query, or
-    /// `?` and the query. False, with nothing changed, when the result
-    /// would not fit the offsets.
-    fn replace_query(&mut self, with: &str) -> bool {
+    /// The query replaced in place by `with` (serialized, without its
+    /// `?`; `None` for a null query). False, with nothing changed, when
+    /// the result would not fit the offsets.
+    fn replace_query(&mut self, with: Option<&str>) -> bool {
         let range = self.query_range();
         let start = range.start as u32;
-        if !self.splice(range, with, Offset::FragmentStart) {
+        let pieces = match with {
+            Some(query) => ["?", query],
+            None => ["", ""],
+        };
+        if !self.splice(range, &pieces, Offset::FragmentStart) {
             return false;
         }
-        self.query_start = (!with.is_empty()).then_some(start);
+        self.query_start = with.is_some().then_some(start);
         debug_assert_eq!(self.check_invariants(), Ok(()));
         true
     }
@@ -918,10 +1105,8 @@ impl Url {
     /// ```
     pub fn set_search_params(&mut self, params: &SearchParams) {
         let mut text = Text::new();
-        if !params.is_empty() {
-            let _ = write!(text, "?{params}");
-        }
-        self.replace_query(&text);
+        let _ = write!(text, "{params}");
+        self.replace_query((!params.is_empty()).then_some(&text));
     }
 
     /// [`URL.canParse(input, base)`](https://url.spec.whatwg.org/#dom-url-canparse):
@@ -1003,7 +1188,9 @@ mod tests {
     use super::*;
 
     fn parsed(input: &str, special: bool) -> Option<(String, HostKind)> {
-        host(input.as_bytes(), special).map(|(out, kind)| (out.text().to_owned(), kind))
+        with_host(input.as_bytes(), special, |host| {
+            host.map(|(host, kind)| (host.to_owned(), kind))
+        })
     }
 
     #[test]
@@ -1040,5 +1227,181 @@ mod tests {
             parsed("1.2.3.4", false),
             Some(("1.2.3.4".to_owned(), HostKind::Opaque))
         );
+    }
+
+    #[test]
+    fn short_tab_or_newline_scan_matches_a_byte_loop() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = b;
+                    }
+                    let expected = bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r'));
+                    assert_eq!(short_has_tab_or_newline(&bytes), expected, "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn port_digits_are_the_decimal_port() {
+        for port in 0..=u16::MAX {
+            assert_eq!(port_digits(port, &mut [0; 5]), port.to_string());
+        }
+    }
+
+    /// The host state's scan as a plain loop over every byte.
+    fn host_state_end_by_loop(bytes: &[u8], special: bool) -> (usize, Option<usize>) {
+        let mut inside_brackets = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b':' if !inside_brackets => return (bytes.len(), Some(i)),
+                b'/' | b'?' | b'#' => return (i, None),
+                b'\\' if special => return (i, None),
+                b'[' => inside_brackets = true,
+                b']' => inside_brackets = false,
+                _ => {}
+            }
+        }
+        (bytes.len(), None)
+    }
+
+    #[test]
+    fn host_state_end_matches_the_loop() {
+        // Every string of up to four bytes over the bytes that matter.
+        let alphabet = b"a:/?#\\[]";
+        let mut inputs = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = inputs
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |&b| [s.as_slice(), &[b]].concat()))
+                .collect();
+            inputs.extend(longer);
+        }
+        for input in &inputs {
+            for special in [false, true] {
+                assert_eq!(
+                    host_state_end(input, special),
+                    host_state_end_by_loop(input, special),
+                    "{:?}",
+                    String::from_utf8_lossy(input)
+                );
+            }
+        }
+    }
+
+    /// The pathname setter the long way: the path states on `value`, and
+    /// every component serialized again.
+    fn set_pathname_by_parsing(url: &Url, value: &str) -> String {
+        let mut path = Bytes::new();
+        parser::path_with_override(url.scheme_type, url.host_kind, value.as_bytes(), &mut path);
+        let mut parts = Parts::of(url);
+        parts.path = path.text();
+        parts.serialize().expect("short").href().to_owned()
+    }
+
+    #[test]
+    fn the_pathname_fast_way_gives_what_the_path_states_give() {
+        let urls = [
+            "http://h/",
+            "http://h/a",
+            "http://h/a/",
+            "http://h/%2/x?q#f",
+            "http://h/a%2",
+            "https://h/a/b?q",
+            "foo://h",
+            "foo://h/a\\b",
+            "foo://h/a/#f",
+            "file:///",
+            "file://h/a",
+            "file:///C:/a",
+        ];
+        let more = [
+            "", "x", "/x", ".", "..", "/.", "/..", "%2e", "/%2e", "e", "/%2E%2e", ".x", "/x/",
+            "//", "/ x", "/?", "/#", "/\\", "/|", "/C:", "C:", "C|", "/é", "\tx", "/x\n",
+        ];
+        for url in urls {
+            let url = Url::parse(url).unwrap();
+            for value in more
+                .iter()
+                .map(|m| format!("{}{m}", url.pathname()))
+                .chain(more.iter().map(|m| (*m).to_owned()))
+            {
+                let mut fast = url.clone();
+                assert!(fast.set_pathname(&value));
+                assert_eq!(
+                    fast.href(),
+                    set_pathname_by_parsing(&url, &value),
+                    "{} with {value:?}",
+                    url.href()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_pushed_segment_is_what_the_pathname_setter_makes_of_it() {
+        let urls = [
+            "http://h/",
+            "http://h/a",
+            "http://h/a%2/?q#f",
+            "foo://h",
+            "foo://h/a/#f",
+            "foo:/a",
+            "file:///",
+            "file://h/C:",
+            "mailto:x",
+        ];
+        let segments = [
+            "", "x", "e", ".", "..", "%2e", ".x", "%41", "a b", "a/b", "a\\b", "?", "#", "|", "C:",
+            "C|", "é", "\tx", "x/",
+        ];
+        for url in urls {
+            let url = Url::parse(url).unwrap();
+            for segment in segments {
+                let mut pushed = url.clone();
+                let done = pushed.push_path_segment(segment);
+                let mut expected = url.clone();
+                let mut path = url.pathname().to_owned();
+                if !path.ends_with('/') {
+                    path.push('/');
+                }
+                path.push_str(&segment.replace('/', "%2F"));
+                if url.scheme_type.is_special() {
+                    path = path.replace('\\', "%5C");
+                }
+                assert_eq!(done, expected.set_pathname(&path), "{url:?} {segment:?}");
+                assert_eq!(pushed.href(), expected.href(), "{segment:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn credentials_in_place_give_what_serializing_gives() {
+        let urls = [
+            "http://h/",
+            "http://u@h/",
+            "http://:p@h/",
+            "http://u:p@h:8/p?q#f",
+            "foo://u@h",
+        ];
+        for url in urls {
+            let url = Url::parse(url).unwrap();
+            for value in ["", "x", "a b@:"] {
+                let encoded = encode(&AsciiSet::USERINFO, value.as_bytes());
+                let mut fast = url.clone();
+                assert!(fast.set_username(value));
+                let mut parts = Parts::of(&url);
+                parts.username = encoded.text();
+                assert_eq!(fast.href(), parts.serialize().unwrap().href(), "{url:?}");
+                let mut fast = url.clone();
+                assert!(fast.set_password(value));
+                let mut parts = Parts::of(&url);
+                parts.password = encoded.text();
+                assert_eq!(fast.href(), parts.serialize().unwrap().href(), "{url:?}");
+            }
+        }
     }
 }
