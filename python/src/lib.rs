@@ -255,12 +255,79 @@ fn object_batch<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = resolve_threads(threads);
     check_base(config, side)?;
-    let Some(held) = objects::Held::new(py, column)? else {
+    let Some(mut held) = objects::Held::new(py, column)? else {
         return Ok(py.None().into_bound(py));
     };
-    let answers: objects::Answers = run_rows(py, config, policy, held.texts(), threads, side)?;
-    held.result(py, &answers)
+    let texts = held.take_texts();
+    let [base, charset] = side_chunks(side, policy, texts.len())?;
+    let (out, layout) = held.output(py)?;
+    // The engine runs a block of rows at a time on another thread (and
+    // the pool), without the GIL, while this one, with it, turns the
+    // block before into `str`s: that is the one step here that needs the
+    // GIL and runs on one thread, and it no longer waits for the end.
+    let base = base.as_deref().map(Column::new);
+    let charset = charset.as_deref().map(Column::new);
+    let (base, charset) = (base.as_ref(), charset.as_ref());
+    let block = |k: usize, rows: &[objects::Text]| {
+        let side = Side {
+            base,
+            charset,
+            offset: k * OBJECT_BLOCK,
+        };
+        let mut sink = <objects::Answers as Sink>::with_capacity(rows.len());
+        batch::run(config, rows, threads, side, &mut sink);
+        sink
+    };
+    let blocks = || texts.chunks(OBJECT_BLOCK).enumerate();
+    let written = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(2);
+        let engine = std::thread::Builder::new()
+            .name("normurl-objects".into())
+            .spawn_scoped(scope, move || {
+                for (k, rows) in blocks() {
+                    // Gone: the writing below stopped on an error.
+                    if sender.send((k * OBJECT_BLOCK, block(k, rows))).is_err() {
+                        return;
+                    }
+                }
+            });
+        let mut done = 0;
+        if engine.is_err() {
+            // No thread could be started: this one does the blocks in turn.
+            for (k, rows) in blocks() {
+                let answers = py.detach(|| block(k, rows));
+                held.write(py, &layout, k * OBJECT_BLOCK, &answers)?;
+                done += <objects::Answers as Sink>::len(&answers);
+            }
+            return Ok(done);
+        }
+        let mut receiver = receiver;
+        loop {
+            // The receiver is not `Sync`: it goes into the closure that
+            // waits without the GIL, and comes back.
+            let (back, next) = py.detach(move || {
+                let next = receiver.recv();
+                (receiver, next)
+            });
+            receiver = back;
+            let Ok((start, answers)) = next else {
+                return Ok::<usize, PyErr>(done);
+            };
+            held.write(py, &layout, start, &answers)?;
+            done += <objects::Answers as Sink>::len(&answers);
+        }
+    })?;
+    if written != texts.len() {
+        return Err(PyValueError::new_err(
+            "normurl: the result has not one row per URL",
+        ));
+    }
+    Ok(out)
 }
+
+/// Rows of an object column the engine runs at a time while the rows
+/// before are written (see `object_batch`).
+const OBJECT_BLOCK: usize = 64 * 1024;
 
 fn string_item<'py>(py: Python<'py>, c: &StringColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c.get(i) {

@@ -12,6 +12,12 @@
 //! UTF-8 that `PyUnicode_AsUTF8AndSize` caches in a non-ASCII one lives
 //! as long as the object). The arrays themselves are only read or written
 //! with the GIL held.
+//!
+//! The engine runs a block of rows at a time on other threads while this
+//! one, holding the GIL, writes the rows of the block before into the
+//! result ([`Held::write`]); a row's reference is given up or moved only
+//! there, after the engine is done with its block, so the texts it reads
+//! are always of rows still held.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
@@ -243,47 +249,66 @@ impl<'py> Held<'py> {
         }))
     }
 
-    /// The rows' texts, for the engine.
-    pub fn texts(&self) -> &[Text] {
-        &self.texts
+    /// The rows' texts, for the engine, out of `self` (so that the
+    /// engine reads them while rows are written).
+    pub fn take_texts(&mut self) -> Vec<Text> {
+        std::mem::take(&mut self.texts)
     }
 
-    /// The result array: row `i` is `answers`' (`null` where it is null);
-    /// a row whose answer is its input's text gets the input's `str`
-    /// itself, whose reference this moves there.
-    pub fn result(self, py: Python<'py>, answers: &Answers) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.items.len();
-        if answers.column.len() != n || answers.same.len() != n {
+    /// The result array, one `null` per row until [`Held::write`] fills
+    /// it, and its layout.
+    pub fn output(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Output)> {
+        let numpy = py.import("numpy")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("dtype", "object")?;
+        let out = numpy
+            .getattr("empty")?
+            .call((self.items.len(),), Some(&kwargs))?;
+        let layout = Strided::of(&out)?;
+        Ok((out, Output(layout)))
+    }
+
+    /// Rows `start..` of the result (`out`, from [`Held::output`]): row
+    /// `i` is `answers`' (`null` where it is null); a row whose answer is
+    /// its input's text gets the input's `str` itself, whose reference
+    /// this moves there.
+    pub fn write(
+        &mut self,
+        py: Python<'py>,
+        out: &Output,
+        start: usize,
+        answers: &Answers,
+    ) -> PyResult<()> {
+        let rows = answers.same.len();
+        if answers.column.len() != rows || start + rows > self.items.len() {
             return Err(PyValueError::new_err(
                 "normurl: the result has not one row per URL",
             ));
         }
-        let numpy = py.import("numpy")?;
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("dtype", "object")?;
-        let out = numpy.getattr("empty")?.call((n,), Some(&kwargs))?;
-        let strided = Strided::of(&out)?;
-        for (i, item) in self.items.into_iter().enumerate() {
-            let value = match item {
-                Some(item) if answers.same[i] && self.exact[i] => item,
-                _ => match answers.column.bytes(i) {
+        for (j, item) in self.items[start..start + rows].iter_mut().enumerate() {
+            let value = match item.take() {
+                Some(item) if answers.same[j] && self.exact[start + j] => item,
+                _ => match answers.column.bytes(j) {
                     None => self.null.clone(),
                     Some(bytes) => new_str(py, bytes)?,
                 },
             };
-            // SAFETY: i < n, and `out` is a new array of n objects that
-            // only we hold; its slot's old object (None, or NULL) is
+            // SAFETY: start + j < n, and `out` is a new array of n objects
+            // that only we hold; its slot's old object (None, or NULL) is
             // released as numpy would when an element is replaced.
             unsafe {
-                let slot = strided.slot(i);
+                let slot = out.0.slot(start + j);
                 let old = slot.read_unaligned();
                 slot.write_unaligned(value.into_ptr());
                 ffi::Py_XDECREF(old);
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
+
+/// The layout of the result array [`Held::output`] made.
+pub struct Output(Strided);
 
 /// The UTF-8 of a `str`, read in place (none when it is not valid
 /// Unicode).

@@ -171,6 +171,17 @@ def test_threads_and_per_row_arguments():
         normurl.normalize(urls, base=bases[:2])
 
 
+def test_per_row_arguments_across_blocks():
+    """An object column is run in blocks of 65,536 rows, each written while
+    the next one runs: every row keeps its own base and place."""
+    n = 140_000
+    urls = pd.Series([f"p{i}" if i % 7 else None for i in range(n)], dtype=object)
+    bases = pd.Series([f"http://h{i}.example/d/" for i in range(n)])
+    expected = [f"http://h{i}.example/d/p{i}" if i % 7 else None for i in range(n)]
+    for threads in [1, 2]:
+        assert normurl.normalize(urls, base=bases, threads=threads).tolist() == expected
+
+
 def test_edits_and_options_as_the_pyarrow_path():
     lines = mixed_lines(count=2000)
     kwargs = dict(
