@@ -194,10 +194,12 @@ fn short_has_tab_or_newline(bytes: &[u8]) -> bool {
             return true;
         }
     }
-    // The rest, padded with spaces.
-    let mut word = [b' '; 8];
-    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    has(u64::from_ne_bytes(word))
+    // The rest, fewer than eight bytes, one at a time (copying them into
+    // a word costs a call to `memcpy`).
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
 /// `input` percent-encoded with `set`, in a buffer from the thread's
