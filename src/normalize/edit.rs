@@ -67,11 +67,10 @@ pub enum Edit {
     /// steps write it (the urlencoded serializer, as a browser's
     /// `url.searchParams.set()` does: `%20` becomes `+`, `a` becomes `a=`).
     SetParam {
-        /// NAME, as given.
+        /// NAME, as given (compared with each pair's decoded name).
         name: String,
-        /// VALUE, as given.
-        value: String,
-        /// `NAME=VALUE` as the urlencoded serializer writes it.
+        /// `NAME=VALUE` as the urlencoded serializer writes it (VALUE is
+        /// read back from it, decoded, by `for_each_pair`).
         pair: String,
     },
     /// `--delete-param LIST`: every parameter whose name (decoded as
@@ -264,7 +263,6 @@ impl Edit {
         append_pair(&mut pair, name, value);
         Edit::SetParam {
             name: name.to_owned(),
-            value: value.to_owned(),
             pair,
         }
     }

@@ -326,11 +326,15 @@ enum Offset {
 /// parser (IDNA, IPv4 and IPv6 included) then runs once, not per line;
 /// `f` reads the kept answer where it is. The answer depends on the bytes
 /// and *isOpaque* alone.
-fn with_host<R>(buffer: &[u8], special: bool, f: impl FnOnce(Option<(&str, HostKind)>) -> R) -> R {
+fn with_host<R>(
+    buffer: &[u8],
+    special: bool,
+    mut f: impl FnMut(Option<(&str, HostKind)>) -> R,
+) -> R {
     thread_local! {
         static LAST: RefCell<LastHost> = const { RefCell::new(LastHost::EMPTY) };
     }
-    let mut f = Some(f);
+    // `f` runs once: with the kept answer, or below.
     let kept = LAST.try_with(|last| {
         // Not reentrant: a borrowed answer (or a thread being torn down)
         // falls back to parsing without keeping.
@@ -348,7 +352,6 @@ fn with_host<R>(buffer: &[u8], special: bool, f: impl FnOnce(Option<(&str, HostK
             last.special = special;
             last.filled = true;
         }
-        let f = f.take()?;
         Some(f(last.answer.map(|kind| (last.serialized.as_str(), kind))))
     });
     if let Ok(Some(answer)) = kept {
@@ -356,10 +359,7 @@ fn with_host<R>(buffer: &[u8], special: bool, f: impl FnOnce(Option<(&str, HostK
     }
     let mut out = Bytes::new();
     let answer = parse_host(buffer, !special, &mut out).ok();
-    match f.take() {
-        Some(f) => f(answer.map(|kind| (out.text(), kind))),
-        None => unreachable!("`f` is taken only where its answer is returned"),
-    }
+    f(answer.map(|kind| (out.text(), kind)))
 }
 
 /// The last value [`with_host`] parsed on the thread and its answer (a

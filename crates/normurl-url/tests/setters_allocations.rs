@@ -73,4 +73,12 @@ fn a_warm_setter_allocates_nothing_beyond_the_parse() {
     params.sort();
     let (parse_only, with_params) = allocations_of(&mut url, |url| url.set_search_params(&params));
     assert_eq!(with_params, parse_only, "set_search_params");
+    // `--append path`: a segment spliced in place, and one that goes
+    // through the pathname setter.
+    for segment in ["x", "a b/c"] {
+        let (parse_only, pushed) = allocations_of(&mut url, |url| {
+            url.push_path_segment(segment);
+        });
+        assert_eq!(pushed, parse_only, "push_path_segment({segment:?})");
+    }
 }
