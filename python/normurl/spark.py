@@ -76,9 +76,17 @@ def _column(col: Any, what: str) -> Column:
     raise TypeError(f"{what}: expected a column name (str) or a Column, got {type(col).__name__}")
 
 
-def _per_row(base: Any, charset: Any) -> tuple[str | None, Column | None, Column | None]:
+def _per_row(
+    base: Any, charset: Any, default_scheme: Any
+) -> tuple[str | None, Column | None, Column | None]:
     """`base` as one URL (str) or a Column of one per row, and the
-    `charset` Column."""
+    `charset` Column; `default_scheme` with a Column of bases is refused
+    here, when the column is made, as the package refuses it."""
+    if default_scheme is not None and isinstance(base, Column):
+        raise ValueError(
+            "default_scheme: cannot be used with base (with a base, an input without a scheme "
+            "is a relative reference)"
+        )
     if charset is not None and not isinstance(charset, Column):
         raise TypeError(
             f"charset: expected a Column of one encoding label per row, got {type(charset).__name__} "
@@ -195,12 +203,7 @@ def normalize(
     (an array of the names of what fired, the command's --explain).
     `normalizer=` uses a `normurl.Normalizer` already made (then give no
     other argument but the `base` and `charset` columns)."""
-    base, base_column, charset = _per_row(base, charset)
-    if default_scheme is not None and base_column is not None:
-        raise ValueError(
-            "default_scheme: cannot be used with base (with a base, an input without a scheme "
-            "is a relative reference)"
-        )
+    base, base_column, charset = _per_row(base, charset, default_scheme)
     n = _normalizer(normalizer, _arguments(locals()))
     if explain:
         return _apply(
@@ -280,7 +283,7 @@ def key_hash(
     """A binary column: the 16-byte dedup key of each URL
     (`normurl.key_hash`, the key the command's --dedup compares); null
     where the URL is null or invalid."""
-    base, base_column, charset = _per_row(base, charset)
+    base, base_column, charset = _per_row(base, charset, default_scheme)
     n = _normalizer(normalizer, _arguments(locals()))
     return _apply(
         "normurl_key_hash", lambda urls, **rows: _keys(n.key_hash(urls, **rows)), _BINARY, col, base_column, charset
@@ -320,7 +323,7 @@ def components(
     null for a component the URL does not have); null where the URL is
     null or invalid. `df.select(components("url").alias("c")).select("c.*")`
     makes them columns."""
-    base, base_column, charset = _per_row(base, charset)
+    base, base_column, charset = _per_row(base, charset, default_scheme)
     n = _normalizer(normalizer, _arguments(locals()))
     # A rewrite file whose tests fail on URLs fails here, not in the job.
     n.components([])

@@ -216,7 +216,18 @@ pub struct Side<'a> {
     pub offset: usize,
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
+    /// The rows from `offset` on of `columns`, the base and charset
+    /// columns (see `side_columns`).
+    pub fn of(columns: &'a [Option<Column<'a>>; 2], offset: usize) -> Side<'a> {
+        let [base, charset] = columns;
+        Side {
+            base: base.as_ref(),
+            charset: charset.as_ref(),
+            offset,
+        }
+    }
+
     fn is_empty(&self) -> bool {
         self.base.is_none() && self.charset.is_none()
     }

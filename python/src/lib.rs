@@ -175,16 +175,10 @@ fn batch<'py, S: Sink>(
     check_base(config, side)?;
     if let Some(input) = arrow_io::import(urls, policy)? {
         let rows = input.chunks.iter().map(|c| c.len()).sum();
-        let [base, charset] = side_chunks(side, policy, rows)?;
+        let chunks = side_chunks(side, policy, rows)?;
         let sink = py.detach(|| {
-            let base = base.as_deref().map(Column::new);
-            let charset = charset.as_deref().map(Column::new);
-            let side = Side {
-                base: base.as_ref(),
-                charset: charset.as_ref(),
-                offset: 0,
-            };
-            batch::run_chunks::<S>(config, &input.chunks, threads, side)
+            let columns = side_columns(&chunks);
+            batch::run_chunks::<S>(config, &input.chunks, threads, Side::of(&columns, 0))
         });
         let array = finish(sink, input.layout).map_err(result_error)?;
         return Ok(Bound::new(py, Array::new(array))?.into_any());
@@ -227,19 +221,18 @@ fn run_rows<U: batch::Urls + ?Sized, S: Sink>(
     threads: usize,
     side: SideArgs<'_, '_>,
 ) -> PyResult<S> {
-    let [base, charset] = side_chunks(side, policy, urls.len())?;
+    let chunks = side_chunks(side, policy, urls.len())?;
     let mut sink = S::with_capacity(urls.len());
     py.detach(|| {
-        let base = base.as_deref().map(Column::new);
-        let charset = charset.as_deref().map(Column::new);
-        let side = Side {
-            base: base.as_ref(),
-            charset: charset.as_ref(),
-            offset: 0,
-        };
-        batch::run(config, urls, threads, side, &mut sink)
+        let columns = side_columns(&chunks);
+        batch::run(config, urls, threads, Side::of(&columns, 0), &mut sink)
     });
     Ok(sink)
+}
+
+/// The per-row columns [`side_chunks`] gave, read as [`Column`]s.
+fn side_columns(chunks: &[Option<Vec<arrow_io::Chunk>>; 2]) -> [Option<Column<'_>>; 2] {
+    chunks.each_ref().map(|c| c.as_deref().map(Column::new))
 }
 
 /// `normalize` of a pandas column of objects (see [`objects`]): a numpy
@@ -259,21 +252,15 @@ fn object_batch<'py>(
         return Ok(py.None().into_bound(py));
     };
     let texts = held.take_texts();
-    let [base, charset] = side_chunks(side, policy, texts.len())?;
+    let chunks = side_chunks(side, policy, texts.len())?;
     let (out, layout) = held.output(py)?;
     // The engine runs a block of rows at a time on another thread (and
     // the pool), without the GIL, while this one, with it, turns the
     // block before into `str`s: that is the one step here that needs the
     // GIL and runs on one thread, and it no longer waits for the end.
-    let base = base.as_deref().map(Column::new);
-    let charset = charset.as_deref().map(Column::new);
-    let (base, charset) = (base.as_ref(), charset.as_ref());
+    let columns = side_columns(&chunks);
     let block = |k: usize, rows: &[objects::Text]| {
-        let side = Side {
-            base,
-            charset,
-            offset: k * OBJECT_BLOCK,
-        };
+        let side = Side::of(&columns, k * OBJECT_BLOCK);
         let mut sink = <objects::Answers as Sink>::with_capacity(rows.len());
         batch::run(config, rows, threads, side, &mut sink);
         sink

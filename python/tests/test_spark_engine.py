@@ -284,6 +284,14 @@ def test_argument_errors_at_call_time(ns):
         ns.key_hash("url", profile="aggressive", normalizer=normurl.Normalizer())
 
 
+def test_default_scheme_with_a_base_column_is_refused_by_every_function(spark, ns):
+    from pyspark.sql import functions as F
+
+    for function in (ns.normalize, ns.key_hash, ns.components):
+        with pytest.raises(ValueError, match="default_scheme: cannot be used with base"):
+            function("url", default_scheme="http", base=F.col("base"))
+
+
 def test_dedup_first_argument_errors(spark, ns):
     df = spark.createDataFrame([("http://a.example/",)], "url string")
     with pytest.raises(ValueError, match="on_invalid"):
