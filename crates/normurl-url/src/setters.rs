@@ -410,7 +410,8 @@ impl Url {
             return false;
         }
         // `String::replace_range` goes through `Vec::splice`, which copies
-        // the new bytes one at a time: a third of a host setter's cost.
+        // the new bytes one at a time (docs/performance.md, the cost of an
+        // edit).
         // SAFETY: the bytes replaced run from a character boundary to a
         // character boundary (checked above) and the new ones are `str`s,
         // so the serialization stays UTF-8; no other path reads it before.
